@@ -1,0 +1,33 @@
+// Process exit codes: the one table that maps results to numbers, shown in --help and the README.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace idemlab {
+
+enum class ExitCode : int {
+  kOk = 0,             // applied, or a replay of an applied transfer
+  kInternal = 1,       // a bug or an unexpected SQLite error
+  kUsage = 2,          // bad command line or bad input; nothing was changed
+  kRejected = 3,       // definitive business rejection (insufficient_funds, unknown_account, ...)
+  kMismatch = 4,       // same biz_seq, different payload
+  kInProgress = 5,     // another attempt holds the key, lock or token: retry later
+  kTokenRefused = 6,   // token_unknown, token_used, token_expired
+  kAuditFailed = 7,    // audit found violations
+  kLedger = 8,         // ledger file missing, not a ledger, too new, read-only, or exists
+  kRetryable = 75,     // outcome unknown and safe to retry: timeout, database busy
+};
+
+struct ExitCodeInfo {
+  ExitCode code;
+  std::string_view meaning;
+};
+
+std::span<const ExitCodeInfo> exit_code_table();
+
+// "0  applied or replayed\n..." for --help and the README.
+std::string exit_code_help();
+
+}  // namespace idemlab

@@ -1,0 +1,39 @@
+// Status: the one error type that crosses module boundaries (after LevelDB's Status).
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "core/exit_code.h"
+
+namespace idemlab {
+
+class Status {
+ public:
+  Status() = default;
+  static Status ok() { return {}; }
+  static Status usage(std::string message) { return {ExitCode::kUsage, std::move(message)}; }
+  static Status ledger(std::string message) { return {ExitCode::kLedger, std::move(message)}; }
+  static Status busy(std::string message) { return {ExitCode::kRetryable, std::move(message)}; }
+  static Status internal(std::string message) { return {ExitCode::kInternal, std::move(message)}; }
+
+  bool is_ok() const { return code_ == ExitCode::kOk; }
+  ExitCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  Status(ExitCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  ExitCode code_ = ExitCode::kOk;
+  std::string message_;
+};
+
+// Thrown only to unwind to main(), which prints "error: <message>" and exits with the code.
+struct StatusError {
+  Status status;
+};
+
+inline void throw_if_error(Status status) {
+  if (!status.is_ok()) throw StatusError{std::move(status)};
+}
+
+}  // namespace idemlab

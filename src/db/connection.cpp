@@ -1,0 +1,194 @@
+// SQLite connection handling: open, prepare lazily, bind by name, step, map result codes.
+#include "db/connection.h"
+
+#include <sqlite3.h>
+
+#include <fmt/format.h>
+
+namespace idemlab {
+
+namespace {
+
+StepCode classify(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_CONSTRAINT: return StepCode::kConstraint;
+    case SQLITE_BUSY:
+      return rc == SQLITE_BUSY_SNAPSHOT ? StepCode::kBusySnapshot : StepCode::kBusy;
+    case SQLITE_LOCKED: return StepCode::kBusy;
+    default: return StepCode::kError;
+  }
+}
+
+Value column_value(sqlite3_stmt* stmt, int column) {
+  switch (sqlite3_column_type(stmt, column)) {
+    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(stmt, column));
+    case SQLITE_NULL: return std::monostate{};
+    default: {
+      auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
+      return std::string(text ? text : "", static_cast<size_t>(sqlite3_column_bytes(stmt, column)));
+    }
+  }
+}
+
+int trace_callback(unsigned, void* context, void* statement, void*) {
+  auto* sink = static_cast<std::function<void(std::string_view)>*>(context);
+  char* expanded = sqlite3_expanded_sql(static_cast<sqlite3_stmt*>(statement));
+  if (expanded) (*sink)(expanded);
+  sqlite3_free(expanded);
+  return 0;
+}
+
+}  // namespace
+
+Connection::~Connection() { close(); }
+
+Connection::Connection(Connection&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)),
+      statements_(std::exchange(other.statements_, {})),
+      trace_(std::move(other.trace_)) {}
+
+Connection& Connection::operator=(Connection&& other) noexcept {
+  if (this != &other) {
+    close();
+    db_ = std::exchange(other.db_, nullptr);
+    statements_ = std::exchange(other.statements_, {});
+    trace_ = std::move(other.trace_);
+  }
+  return *this;
+}
+
+void Connection::close() {
+  for (auto*& stmt : statements_) {
+    sqlite3_finalize(stmt);
+    stmt = nullptr;
+  }
+  if (db_) sqlite3_close(db_);
+  db_ = nullptr;
+}
+
+Status Connection::open(const std::string& path, const ConnectionOptions& options,
+                        Connection* out) {
+  int flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+  flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  if (options.create) flags |= SQLITE_OPEN_CREATE;
+  Connection connection;
+  int rc = sqlite3_open_v2(path.c_str(), &connection.db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    return Status::ledger(fmt::format("cannot open {}: {}", path,
+                                      connection.db_ ? sqlite3_errmsg(connection.db_)
+                                                     : sqlite3_errstr(rc)));
+  }
+  sqlite3_extended_result_codes(connection.db_, 1);
+  sqlite3_busy_timeout(connection.db_, options.busy_timeout_ms);
+  const char* pragmas = options.synchronous_off
+                            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF;"
+                            : "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
+  if (Status status = connection.exec_script(pragmas); !status.is_ok()) return status;
+  *out = std::move(connection);
+  return Status::ok();
+}
+
+Status Connection::exec_script(const char* sql) {
+  char* message = nullptr;
+  int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
+  if (rc == SQLITE_OK) return Status::ok();
+  std::string text = message ? message : sqlite3_errstr(rc);
+  sqlite3_free(message);
+  if ((rc & 0xff) == SQLITE_BUSY) return Status::busy("database is locked: " + text);
+  if ((rc & 0xff) == SQLITE_NOTADB) return Status::ledger("not an idemlab ledger: " + text);
+  if ((rc & 0xff) == SQLITE_READONLY) return Status::ledger("ledger is read-only: " + text);
+  return Status::internal(text);
+}
+
+sqlite3_stmt* Connection::prepared(Stmt id) {
+  auto& slot = statements_[static_cast<size_t>(id)];
+  if (!slot) {
+    std::string_view sql = statement_sql(id);
+    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                           SQLITE_PREPARE_PERSISTENT, &slot, nullptr) != SQLITE_OK) {
+      slot = nullptr;
+    }
+  }
+  return slot;
+}
+
+StepResult Connection::run(Stmt id, const Binds& binds) {
+  sqlite3_stmt* stmt = prepared(id);
+  if (!stmt) {
+    int rc = sqlite3_errcode(db_);
+    return {classify(rc), 0, std::nullopt,
+            fmt::format("cannot prepare {}: {}", statement_name(id), sqlite3_errmsg(db_))};
+  }
+  return execute(stmt, binds, nullptr);
+}
+
+StepResult Connection::query(std::string_view sql, const Binds& binds,
+                             const std::function<void(const Row&)>& on_row) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
+      SQLITE_OK) {
+    int rc = sqlite3_errcode(db_);
+    return {classify(rc), 0, std::nullopt, sqlite3_errmsg(db_)};
+  }
+  StepResult result = execute(stmt, binds, on_row ? &on_row : nullptr);
+  sqlite3_finalize(stmt);
+  return result;
+}
+
+StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
+                               const std::function<void(const Row&)>* on_row) {
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+  for (const Bind& bind : binds) {
+    int index = sqlite3_bind_parameter_index(stmt, bind.name);
+    if (index == 0) continue;  // a statement need not use every value a step offers
+    if (auto* number = std::get_if<int64_t>(&bind.value)) {
+      sqlite3_bind_int64(stmt, index, *number);
+    } else if (auto* text = std::get_if<std::string>(&bind.value)) {
+      sqlite3_bind_text(stmt, index, text->data(), static_cast<int>(text->size()),
+                        SQLITE_TRANSIENT);
+    } else {
+      sqlite3_bind_null(stmt, index);
+    }
+  }
+  StepResult result;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (on_row || !result.row) {
+      Row row;
+      int columns = sqlite3_column_count(stmt);
+      row.reserve(static_cast<size_t>(columns));
+      for (int i = 0; i < columns; ++i) row.push_back(column_value(stmt, i));
+      if (on_row) (*on_row)(row);
+      if (!result.row) result.row = std::move(row);
+    }
+  }
+  if (rc != SQLITE_DONE) {
+    result.code = classify(rc);
+    result.error = sqlite3_errmsg(db_);
+    result.row.reset();
+    sqlite3_reset(stmt);
+    return result;
+  }
+  result.changes = sqlite3_changes(db_);
+  sqlite3_reset(stmt);
+  return result;
+}
+
+bool Connection::in_transaction() const { return db_ && !sqlite3_get_autocommit(db_); }
+
+void Connection::rollback_if_open() {
+  if (in_transaction()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Connection::set_trace(std::function<void(std::string_view)> sink) {
+  if (!sink) {
+    sqlite3_trace_v2(db_, 0, nullptr, nullptr);
+    trace_.reset();
+    return;
+  }
+  trace_ = std::make_unique<std::function<void(std::string_view)>>(std::move(sink));
+  sqlite3_trace_v2(db_, SQLITE_TRACE_STMT, trace_callback, trace_.get());
+}
+
+}  // namespace idemlab

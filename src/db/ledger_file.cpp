@@ -1,0 +1,142 @@
+// Creating and opening ledger files.
+#include "db/ledger_file.h"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace idemlab {
+
+namespace {
+
+bool file_exists(const std::string& path) {
+  struct stat info{};
+  return ::stat(path.c_str(), &info) == 0;
+}
+
+// A ledger the user made read-only (chmod a-w) stays read-only, even for root, who could write.
+bool is_write_protected(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return false;
+  if ((info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return true;
+  return ::access(path.c_str(), W_OK) != 0;
+}
+
+void remove_sidecars(const std::string& path) {
+  std::remove((path + "-wal").c_str());
+  std::remove((path + "-shm").c_str());
+  std::remove((path + "-journal").c_str());
+}
+
+}  // namespace
+
+Status create_schema(Connection& connection, const std::vector<OpeningBalance>& accounts) {
+  if (Status status = connection.exec_script("BEGIN IMMEDIATE"); !status.is_ok()) return status;
+  if (Status status = connection.exec_script(kSchemaSql); !status.is_ok()) {
+    connection.rollback_if_open();
+    return status;
+  }
+  for (const auto& account : accounts) {
+    StepResult result = connection.query(
+        "INSERT INTO account (name, opening_balance_minor, balance_minor) VALUES (:name, "
+        ":amount, :amount)",
+        {{":name", account.account}, {":amount", account.amount_minor}});
+    if (!result.ok()) {
+      connection.rollback_if_open();
+      if (result.code == StepCode::kConstraint)
+        return Status::usage(fmt::format("account {} is listed twice", account.account));
+      return Status::internal(result.error);
+    }
+  }
+  return connection.exec_script("COMMIT");
+}
+
+Status create_ledger(const std::string& path, const std::vector<OpeningBalance>& accounts,
+                     bool force) {
+  if (file_exists(path) && !force)
+    return Status::ledger(fmt::format("{} already exists; pass --force to replace it", path));
+  const std::string scratch = fmt::format("{}.init-{}", path, ::getpid());
+  remove_sidecars(scratch);
+  std::remove(scratch.c_str());
+  {
+    Connection connection;
+    ConnectionOptions options;
+    options.create = true;
+    if (Status status = Connection::open(scratch, options, &connection); !status.is_ok())
+      return status;
+    Status status = create_schema(connection, accounts);
+    if (status.is_ok()) status = connection.exec_script("PRAGMA journal_mode = WAL");
+    if (!status.is_ok()) {
+      connection = Connection();
+      std::remove(scratch.c_str());
+      remove_sidecars(scratch);
+      return status;
+    }
+  }
+  if (force) {
+    remove_sidecars(path);
+    if (std::rename(scratch.c_str(), path.c_str()) != 0) {
+      int error = errno;
+      std::remove(scratch.c_str());
+      return Status::ledger(fmt::format("cannot write {}: {}", path, std::strerror(error)));
+    }
+    return Status::ok();
+  }
+  // link() fails if the path appeared meanwhile, so an existing ledger is never replaced.
+  int linked = ::link(scratch.c_str(), path.c_str());
+  int error = errno;
+  std::remove(scratch.c_str());
+  if (linked != 0) {
+    if (error == EEXIST)
+      return Status::ledger(fmt::format("{} already exists; pass --force to replace it", path));
+    return Status::ledger(fmt::format("cannot write {}: {}", path, std::strerror(error)));
+  }
+  return Status::ok();
+}
+
+Status check_ledger(Connection& connection, const std::string& path) {
+  int64_t application_id = -1;
+  int64_t version = -1;
+  StepResult result = connection.query("PRAGMA application_id", {}, [&](const Row& row) {
+    application_id = as_int(row[0]);
+  });
+  if (result.ok())
+    result = connection.query("PRAGMA user_version", {},
+                              [&](const Row& row) { version = as_int(row[0]); });
+  if (!result.ok()) {
+    if (result.code == StepCode::kBusy)
+      return Status::busy(fmt::format("{} is locked: {}", path, result.error));
+    return Status::ledger(fmt::format("{} is not an idemlab ledger ({})", path, result.error));
+  }
+  if (application_id != kApplicationId)
+    return Status::ledger(fmt::format("{} is not an idemlab ledger", path));
+  if (version > kSchemaVersion)
+    return Status::ledger(fmt::format(
+        "{} has schema version {}, newer than this idemlab understands ({})", path, version,
+        kSchemaVersion));
+  if (version < 1) return Status::ledger(fmt::format("{} has no idemlab schema", path));
+  return Status::ok();
+}
+
+Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out) {
+  if (!file_exists(path))
+    return Status::ledger(
+        fmt::format("no ledger at {}; create one with: idemlab init --db {}", path, path));
+  if (access == Access::kWrite && is_write_protected(path))
+    return Status::ledger(fmt::format("ledger {} is read-only", path));
+  ConnectionOptions options;
+  options.read_only = access == Access::kRead;
+  options.busy_timeout_ms = busy_timeout_ms;
+  Connection connection;
+  if (Status status = Connection::open(path, options, &connection); !status.is_ok()) return status;
+  if (Status status = check_ledger(connection, path); !status.is_ok()) return status;
+  *out = std::move(connection);
+  return Status::ok();
+}
+
+}  // namespace idemlab

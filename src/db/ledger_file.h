@@ -1,0 +1,38 @@
+// Ledger files: create one from the embedded schema, and open one after checking it really is
+// an idemlab ledger this build understands.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "db/connection.h"
+
+namespace idemlab {
+
+extern const char* const kSchemaSql;  // schema.sql, embedded by CMake
+constexpr int kSchemaVersion = 1;
+constexpr int kApplicationId = 1768187245;  // "idem"
+
+struct OpeningBalance {
+  std::string account;
+  int64_t amount_minor = 0;
+};
+
+// Creates a ledger at `path`. Refuses an existing file unless `force`; the new ledger is built
+// beside it and moved into place, so a failure leaves the old file as it was.
+Status create_ledger(const std::string& path, const std::vector<OpeningBalance>& accounts,
+                     bool force);
+
+// Creates the schema and accounts on an already open, empty database (tests, explain, sim).
+Status create_schema(Connection& connection, const std::vector<OpeningBalance>& accounts);
+
+enum class Access { kRead, kWrite };
+
+Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out);
+
+// Checks application_id and user_version of an open database.
+Status check_ledger(Connection& connection, const std::string& path);
+
+}  // namespace idemlab

@@ -1,0 +1,110 @@
+// The SQL text of every named statement. Values are always bound, never formatted in.
+#include "db/statements.h"
+
+#include <array>
+
+namespace idemlab {
+
+namespace {
+
+struct Entry {
+  Stmt id;
+  std::string_view name;
+  std::string_view sql;
+};
+
+#define FLOW_COLUMNS                                                                         \
+  "biz_seq, from_account, to_account, amount_minor, status, version, unique_key, strategy, " \
+  "created_at_ms, updated_at_ms"
+#define FLOW_VALUES ":biz_seq, :from, :to, :amount, :status, 0, :unique_key, :strategy, :now, :now"
+
+constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
+    {Stmt::kBeginDeferred, "begin_deferred", "BEGIN DEFERRED"},
+    {Stmt::kBeginImmediate, "begin_immediate", "BEGIN IMMEDIATE"},
+    {Stmt::kCommit, "commit", "COMMIT"},
+    {Stmt::kRollback, "rollback", "ROLLBACK"},
+    {Stmt::kCheckAccounts, "check_accounts",
+     "SELECT (SELECT count(*) FROM account WHERE name = :from), "
+     "(SELECT count(*) FROM account WHERE name = :to)"},
+    {Stmt::kSelectFlow, "select_flow",
+     "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
+     "FROM transfer_flow WHERE biz_seq = :biz_seq ORDER BY id LIMIT 1"},
+    {Stmt::kInsertFlow, "insert_flow",
+     "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES ") RETURNING id"},
+    {Stmt::kInsertFlowIfAbsent, "insert_flow_if_absent",
+     "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
+     ") ON CONFLICT (biz_seq) WHERE unique_key = 1 DO NOTHING RETURNING id"},
+    {Stmt::kUpsertFlowHidingConflict, "upsert_flow",
+     "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
+     ") ON CONFLICT (biz_seq) WHERE unique_key = 1 DO UPDATE SET updated_at_ms = "
+     "excluded.updated_at_ms RETURNING id"},
+    {Stmt::kFinishFlow, "finish_flow",
+     "UPDATE transfer_flow SET status = :status, outcome = :outcome, reason = :reason, "
+     "updated_at_ms = :now WHERE id = :flow_id"},
+    {Stmt::kClaimFlowGuarded, "claim_flow",
+     "UPDATE transfer_flow SET status = 2, updated_at_ms = :now "
+     "WHERE biz_seq = :biz_seq AND status = 1"},
+    {Stmt::kClaimFlowUnguarded, "claim_flow_unguarded",
+     "UPDATE transfer_flow SET status = 2, updated_at_ms = :now WHERE biz_seq = :biz_seq"},
+    {Stmt::kClaimVersion, "claim_version",
+     "UPDATE transfer_flow SET version = version + 1, status = 1, updated_at_ms = :now "
+     "WHERE id = :flow_id AND version = :version"},
+    {Stmt::kFinishVersionIncreasing, "finish_version",
+     "UPDATE transfer_flow SET version = version + 1, status = :status, outcome = :outcome, "
+     "reason = :reason, updated_at_ms = :now WHERE id = :flow_id"},
+    {Stmt::kFinishVersionRestoring, "finish_version_restoring",
+     "UPDATE transfer_flow SET version = version - 1, status = :status, outcome = :outcome, "
+     "reason = :reason, updated_at_ms = :now WHERE id = :flow_id"},
+    {Stmt::kDebit, "debit",
+     "UPDATE account SET balance_minor = balance_minor - :amount "
+     "WHERE name = :from AND balance_minor >= :amount"},
+    {Stmt::kCredit, "credit",
+     "UPDATE account SET balance_minor = balance_minor + :amount WHERE name = :to"},
+    {Stmt::kJournalDebit, "journal_debit",
+     "INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms) "
+     "VALUES (:biz_seq, :from, 'debit', :amount, :now)"},
+    {Stmt::kJournalCredit, "journal_credit",
+     "INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms) "
+     "VALUES (:biz_seq, :to, 'credit', :amount, :now)"},
+    {Stmt::kInsertDedup, "insert_dedup",
+     "INSERT INTO dedup (biz_seq, source, payload, created_at_ms) "
+     "VALUES (:biz_seq, :source, :payload, :now)"},
+    {Stmt::kSelectDedup, "select_dedup", "SELECT payload FROM dedup WHERE biz_seq = :biz_seq"},
+    {Stmt::kDeleteDedup, "delete_dedup", "DELETE FROM dedup WHERE biz_seq = :biz_seq"},
+    {Stmt::kInsertToken, "insert_token",
+     "INSERT INTO token (token, issued_at_ms, expires_at_ms) VALUES (:token, :now, :expires)"},
+    {Stmt::kSelectToken, "select_token",
+     "SELECT expires_at_ms, used_at_ms, used_by_biz_seq FROM token WHERE token = :token"},
+    {Stmt::kConsumeToken, "consume_token",
+     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq "
+     "WHERE token = :token AND used_at_ms IS NULL AND expires_at_ms > :now"},
+    {Stmt::kConsumeTokenUnchecked, "consume_token_unchecked",
+     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq WHERE token = :token"},
+    {Stmt::kAcquireLock, "acquire_lock",
+     "INSERT INTO lock (name, lock_until_ms, locked_at_ms, locked_by) "
+     "VALUES (:name, :until, :now, :owner) ON CONFLICT (name) DO UPDATE SET "
+     "lock_until_ms = excluded.lock_until_ms, locked_at_ms = excluded.locked_at_ms, "
+     "locked_by = excluded.locked_by WHERE lock.lock_until_ms <= excluded.locked_at_ms"},
+    {Stmt::kCheckLockOwner, "check_lock_owner",
+     "SELECT count(*) FROM lock WHERE name = :name AND locked_by = :owner "
+     "AND lock_until_ms > :now"},
+    {Stmt::kReleaseLock, "release_lock", "DELETE FROM lock WHERE name = :name AND locked_by = :owner"},
+    {Stmt::kReleaseLockAnyOwner, "release_lock_any_owner", "DELETE FROM lock WHERE name = :name"},
+    {Stmt::kLogAttempt, "log_attempt",
+     "INSERT INTO attempt (biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms) "
+     "VALUES (:biz_seq, :strategy, :pitfall, :outcome, :reason, :replayed, :fault, :now)"},
+}};
+
+constexpr bool table_is_in_order() {
+  for (size_t i = 0; i < kStatements.size(); ++i)
+    if (static_cast<size_t>(kStatements[i].id) != i) return false;
+  return true;
+}
+static_assert(table_is_in_order(), "kStatements must list every Stmt in enum order");
+
+}  // namespace
+
+std::string_view statement_sql(Stmt id) { return kStatements[static_cast<size_t>(id)].sql; }
+std::string_view statement_name(Stmt id) { return kStatements[static_cast<size_t>(id)].name; }
+
+}  // namespace idemlab

@@ -1,0 +1,51 @@
+// The named statements every strategy and command runs: an id per statement and one table of
+// SQL texts (as SQLite's FTS5 keeps them), prepared once per connection and bound by name.
+#pragma once
+
+#include <string_view>
+
+namespace idemlab {
+
+enum class Stmt : int {
+  kBeginDeferred,
+  kBeginImmediate,
+  kCommit,
+  kRollback,
+  // requests
+  kCheckAccounts,
+  kSelectFlow,
+  kInsertFlow,
+  kInsertFlowIfAbsent,
+  kUpsertFlowHidingConflict,
+  kFinishFlow,
+  kClaimFlowGuarded,
+  kClaimFlowUnguarded,
+  kClaimVersion,
+  kFinishVersionIncreasing,
+  kFinishVersionRestoring,
+  // money
+  kDebit,
+  kCredit,
+  kJournalDebit,
+  kJournalCredit,
+  // guards
+  kInsertDedup,
+  kSelectDedup,
+  kDeleteDedup,
+  kInsertToken,
+  kSelectToken,
+  kConsumeToken,
+  kConsumeTokenUnchecked,
+  kAcquireLock,
+  kCheckLockOwner,
+  kReleaseLock,
+  kReleaseLockAnyOwner,
+  // bookkeeping
+  kLogAttempt,
+  kCount
+};
+
+std::string_view statement_sql(Stmt id);
+std::string_view statement_name(Stmt id);
+
+}  // namespace idemlab

@@ -1,0 +1,62 @@
+// Answers: what a transfer endpoint says to one attempt. Business outcomes are values with
+// stable snake_case names shared by text, JSON, tests and exit codes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/exit_code.h"
+
+namespace idemlab {
+
+enum class Outcome {
+  kApplied,       // this attempt moved the money
+  kReplayed,      // a repeat of an applied request: the first answer, marked as a replay
+  kRejected,      // definitive refusal; `reason` says why; replayed to later repeats
+  kMismatch,      // same biz_seq, different payload
+  kInProgress,    // a concurrent attempt holds the key, lock or token: retry later
+  kTokenUnknown,  // no such token
+  kTokenUsed,     // the token was consumed by another request
+  kTokenExpired,  // the token expired before it was used
+  kTimeout,       // the client heard nothing: outcome unknown, safe to retry
+  kBusy,          // the database stayed locked past the wait limit: safe to retry
+  kError,         // an unexpected failure
+};
+
+// Reasons used with kRejected, kBusy and kTimeout.
+namespace reason {
+inline constexpr std::string_view kInsufficientFunds = "insufficient_funds";
+inline constexpr std::string_view kUnknownAccount = "unknown_account";
+inline constexpr std::string_view kSameAccount = "same_account";
+inline constexpr std::string_view kDatabaseBusy = "database_busy";
+inline constexpr std::string_view kBusySnapshot = "busy_snapshot";
+inline constexpr std::string_view kRequestLost = "request_lost";
+inline constexpr std::string_view kResponseLost = "response_lost";
+}  // namespace reason
+
+struct Answer {
+  Outcome outcome = Outcome::kError;
+  std::string reason;
+  bool replayed = false;
+
+  static Answer of(Outcome outcome, std::string_view why = {}) {
+    return Answer{outcome, std::string(why), false};
+  }
+  bool operator==(const Answer&) const = default;
+};
+
+std::string_view outcome_name(Outcome outcome);
+std::optional<Outcome> outcome_from_name(std::string_view name);
+ExitCode exit_code_for(Outcome outcome);
+
+// Definitive answers end a client's retries; the others (in_progress, timeout, busy, error)
+// leave the outcome open.
+bool is_definitive(Outcome outcome);
+// Whether the money moved for the request, as the answer claims (applied or replayed).
+bool claims_success(Outcome outcome);
+// Two definitive answers to one request agree when they say the same thing: applied and a
+// replay of it agree; two rejections agree when their reasons do.
+bool answers_agree(const Answer& first, const Answer& second);
+
+}  // namespace idemlab

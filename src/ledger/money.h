@@ -1,0 +1,23 @@
+// Money: amounts are integers in minor units (cents); text is a decimal with at most two
+// fractional digits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+// The largest amount a ledger holds: a bound far below INT64_MAX so sums cannot overflow.
+constexpr int64_t kMaxAmountMinor = 1'000'000'000'000'000;  // 10^13 in major units
+
+// Parses "12", "12.3", "12.34" into minor units. Rejects signs, spaces, exponents, more than two
+// fractional digits, zero when `allow_zero` is false, and anything above kMaxAmountMinor.
+Status parse_amount(std::string_view text, bool allow_zero, int64_t* out_minor);
+
+// 1234 -> "12.34"
+std::string format_amount(int64_t minor);
+
+}  // namespace idemlab

@@ -1,0 +1,37 @@
+// Checks on request identifiers.
+#include "ledger/request.h"
+
+#include <fmt/format.h>
+
+namespace idemlab {
+
+Status validate_biz_seq(std::string_view biz_seq) {
+  if (biz_seq.empty()) return Status::usage("--biz-seq is empty");
+  if (biz_seq.size() > kMaxBizSeqLength)
+    return Status::usage(fmt::format("--biz-seq is longer than {} characters", kMaxBizSeqLength));
+  for (unsigned char c : biz_seq)
+    if (c <= 0x20 || c >= 0x7f)
+      return Status::usage("--biz-seq must be printable ASCII without spaces");
+  return Status::ok();
+}
+
+Status validate_account_name(std::string_view name) {
+  auto bad = [&](std::string_view why) {
+    return Status::usage(fmt::format("invalid account name '{}': {}", name, why));
+  };
+  if (name.empty()) return bad("empty");
+  if (name.size() > kMaxAccountNameLength)
+    return bad(fmt::format("longer than {} characters", kMaxAccountNameLength));
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-';
+    if (!ok) return bad("use letters, digits, '_' or '-'");
+  }
+  return Status::ok();
+}
+
+std::string payload_text(const TransferRequest& request) {
+  return fmt::format("{}>{}:{}", request.from, request.to, request.amount_minor);
+}
+
+}  // namespace idemlab

@@ -1,0 +1,115 @@
+// The one-attempt driver: every step runs inline; faults act on the real process.
+#include "server/direct.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fmt/format.h>
+#include <thread>
+#include <unistd.h>
+
+#include "server/serve.h"
+
+namespace idemlab {
+
+namespace {
+
+class DirectDriver final : public Driver {
+ public:
+  DirectDriver(const AttemptSetup& setup) : setup_(setup) {}
+
+  bool run_inline(Session& session) override {
+    PendingStep& step = session.pending();
+    for (const FaultSpec& fault : setup_.faults) {
+      if (fault.kind == FaultKind::kSlow && step.step == slow_step(fault))
+        std::this_thread::sleep_for(std::chrono::milliseconds(fault.ms));
+    }
+    session.run_pending();
+    if (setup_.observer) setup_.observer(step);
+    for (const FaultSpec& fault : setup_.faults) {
+      if (fault.kind == FaultKind::kCrash && step.step == fault.step) crash();
+    }
+    return true;
+  }
+
+  void park(Session&, std::coroutine_handle<>) override {
+    std::abort();  // run_inline always runs the step
+  }
+
+ private:
+  std::string_view slow_step(const FaultSpec& fault) const {
+    if (!fault.step.empty()) return fault.step;
+    const StrategyInfo& info = setup_.strategy->info();
+    return setup_.options.pitfall ? info.critical_step_pitfall : info.critical_step;
+  }
+
+  // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open.
+  [[noreturn]] static void crash() {
+    std::fflush(nullptr);
+    ::raise(SIGKILL);
+    ::_exit(137);
+  }
+
+  const AttemptSetup& setup_;
+};
+
+}  // namespace
+
+Status check_attempt_faults(const AttemptSetup& setup) {
+  for (const FaultSpec& fault : setup.faults) {
+    if (!fault_table()[static_cast<size_t>(fault.kind)].one_attempt)
+      return Status::usage(fmt::format(
+          "fault {} needs many requests; use it with: idemlab simulate --fault {}",
+          fault.name(), fault.text));
+    if (fault.nth != 0 || fault.probability != 1.0)
+      return Status::usage(fmt::format(
+          "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",
+          fault.name()));
+    if (Status status = check_fault_steps(fault, setup.strategy->info()); !status.is_ok())
+      return status;
+  }
+  return Status::ok();
+}
+
+Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
+                          AttemptReport* out) {
+  AttemptReport report;
+  for (const FaultSpec& fault : setup.faults) {
+    if (fault.kind == FaultKind::kRequestLost) {
+      report.answer = report.server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
+      report.fault = fault.text;
+      *out = std::move(report);
+      return Status::ok();
+    }
+  }
+  DirectDriver driver(setup);
+  Session session(connection, clock, driver, setup.options);
+  Task<Answer> task = serve(session, *setup.strategy, setup.request);
+  task.start();
+  if (!task.done()) return Status::internal("a one-attempt strategy suspended");
+  report.server_answer = report.answer = task.take();
+  connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
+  for (const FaultSpec& fault : setup.faults) {
+    if (fault.kind == FaultKind::kResponseLost) {
+      report.answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
+      report.fault = fault.text;
+    } else if (report.fault.empty()) {
+      report.fault = fault.text;
+    }
+  }
+  const Answer& logged = report.server_answer;
+  if (setup.log_attempt && !is_input_rejection(logged) && logged.outcome != Outcome::kBusy) {
+    connection.run(Stmt::kLogAttempt,
+                   {{":biz_seq", setup.request.biz_seq},
+                    {":strategy", std::string(setup.strategy->info().name)},
+                    {":pitfall", int64_t{setup.options.pitfall ? 1 : 0}},
+                    {":outcome", std::string(outcome_name(logged.outcome))},
+                    {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+                    {":replayed", int64_t{logged.replayed ? 1 : 0}},
+                    {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+                    {":now", clock.now_ms()}});
+  }
+  *out = std::move(report);
+  return Status::ok();
+}
+
+}  // namespace idemlab

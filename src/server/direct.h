@@ -1,0 +1,37 @@
+// One attempt in this process, run to completion: the driver behind the strategy subcommands
+// and `explain`. Faults are real: slow sleeps, crash kills the process.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/clock.h"
+#include "server/fault.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct AttemptSetup {
+  const Strategy* strategy = nullptr;
+  StrategyOptions options;
+  TransferRequest request;
+  std::vector<FaultSpec> faults;  // request-lost, response-lost, slow, crash
+  bool log_attempt = true;        // write a row to the attempts log
+  // Called after every step with its result (explain's trace).
+  std::function<void(const PendingStep&)> observer;
+};
+
+struct AttemptReport {
+  Answer answer;         // what the client is told
+  Answer server_answer;  // what the server decided (differs when the response was lost)
+  std::string fault;     // the fault that changed the outcome, if any
+};
+
+// Checks that every fault is usable in one attempt and names steps the strategy has.
+Status check_attempt_faults(const AttemptSetup& setup);
+
+// Runs the attempt. The returned Status is an error only for failures outside the answer.
+Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
+                          AttemptReport* out);
+
+}  // namespace idemlab

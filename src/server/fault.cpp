@@ -1,0 +1,118 @@
+// Parsing fault specs.
+#include "server/fault.h"
+
+#include <array>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace idemlab {
+
+namespace {
+
+constexpr std::array kFaults{
+    FaultInfo{FaultKind::kRequestLost, "request-lost", "p, nth",
+              "the request is lost before the server: nothing happens, the client times out",
+              true},
+    FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
+              "the server does the work and commits; the answer is lost, the client times out",
+              true},
+    FaultInfo{FaultKind::kSlow, "slow", "ms (required), at=STEP, p, nth",
+              "the server pauses ms before STEP (default: the strategy's critical step), so a "
+              "retry or twin overlaps it",
+              true},
+    FaultInfo{FaultKind::kCrash, "crash", "after=STEP (required), p, nth",
+              "the server dies right after STEP: uncommitted work is lost, committed work "
+              "stays, no answer is sent",
+              true},
+    FaultInfo{FaultKind::kRedeliver, "redeliver", "k (default 1), p, nth",
+              "a message queue delivers the request k more times (the ack was lost)", false},
+    FaultInfo{FaultKind::kDoubleSubmit, "double-submit", "k (default 2), p, nth",
+              "k identical submissions leave at the same moment (a double click)", false},
+    FaultInfo{FaultKind::kShortTtl, "short-ttl", "ms (required)",
+              "lock and token time-to-live set to ms, shorter than the work", false},
+    FaultInfo{FaultKind::kBusy, "busy", "ms (required), p, nth",
+              "another writer holds the database write lock for ms when the request arrives",
+              false},
+};
+
+Status parse_int(std::string_view fault, std::string_view key, std::string_view value,
+                 int64_t low, int64_t* out) {
+  int64_t number = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || number < low)
+    return Status::usage(fmt::format("fault {}: {}={} is not a whole number >= {}", fault, key,
+                                     value, low));
+  *out = number;
+  return Status::ok();
+}
+
+Status parse_probability(std::string_view fault, std::string_view value, double* out) {
+  double number = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || !(number >= 0) ||
+      number > 1)
+    return Status::usage(fmt::format("fault {}: p={} is not a probability in [0, 1]", fault,
+                                     value));
+  *out = number;
+  return Status::ok();
+}
+
+}  // namespace
+
+std::span<const FaultInfo> fault_table() { return kFaults; }
+
+std::string_view FaultSpec::name() const { return kFaults[static_cast<size_t>(kind)].name; }
+
+Status parse_fault(std::string_view text, FaultSpec* out) {
+  FaultSpec spec;
+  spec.text = std::string(text);
+  size_t colon = text.find(':');
+  std::string_view name = text.substr(0, colon);
+  const FaultInfo* info = nullptr;
+  for (const auto& row : kFaults)
+    if (row.name == name) info = &row;
+  if (!info) return Status::usage(fmt::format("unknown fault '{}' (see: idemlab faults)", name));
+  spec.kind = info->kind;
+  std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string_view pair = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
+    size_t equals = pair.find('=');
+    if (equals == std::string_view::npos)
+      return Status::usage(fmt::format("fault {}: expected key=value, got '{}'", name, pair));
+    std::string_view key = pair.substr(0, equals);
+    std::string_view value = pair.substr(equals + 1);
+    Status status;
+    if (key == "p") {
+      status = parse_probability(name, value, &spec.probability);
+    } else if (key == "nth") {
+      status = parse_int(name, key, value, 1, &spec.nth);
+    } else if (key == "ms" && (spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
+                               spec.kind == FaultKind::kBusy)) {
+      status = parse_int(name, key, value, 1, &spec.ms);
+    } else if ((key == "at" && spec.kind == FaultKind::kSlow) ||
+               (key == "after" && spec.kind == FaultKind::kCrash)) {
+      if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
+      spec.step = std::string(value);
+    } else if (key == "k" && (spec.kind == FaultKind::kRedeliver ||
+                              spec.kind == FaultKind::kDoubleSubmit)) {
+      status = parse_int(name, key, value, 1, &spec.count);
+    } else {
+      return Status::usage(fmt::format("fault {} takes {}; not '{}'", name, info->parameters,
+                                       key));
+    }
+    if (!status.is_ok()) return status;
+  }
+  if ((spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
+       spec.kind == FaultKind::kBusy) && spec.ms == 0)
+    return Status::usage(fmt::format("fault {} needs ms=MS", name));
+  if (spec.kind == FaultKind::kCrash && spec.step.empty())
+    return Status::usage("fault crash needs after=STEP (see: idemlab explain STRATEGY)");
+  if (spec.count == 0)
+    spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;
+  *out = std::move(spec);
+  return Status::ok();
+}
+
+}  // namespace idemlab

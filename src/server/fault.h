@@ -1,0 +1,49 @@
+// Fault specs: NAME[:key=value,...], the same syntax for one-attempt commands and simulations.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+enum class FaultKind {
+  kRequestLost,   // the request never reaches the server
+  kResponseLost,  // the server commits; the answer never reaches the client
+  kSlow,          // the server sleeps before a step, past the client's timeout
+  kCrash,         // the server dies right after a step
+  kRedeliver,     // a queue delivers the request k more times
+  kDoubleSubmit,  // k identical submissions at once
+  kShortTtl,      // lock and token TTLs shorter than the work
+  kBusy,          // another writer holds the database lock for a while
+};
+
+struct FaultInfo {
+  FaultKind kind;
+  std::string_view name;
+  std::string_view parameters;
+  std::string_view description;
+  bool one_attempt;  // usable with the strategy subcommands, not only in simulations
+};
+std::span<const FaultInfo> fault_table();
+
+struct FaultSpec {
+  FaultKind kind = FaultKind::kRequestLost;
+  double probability = 1.0;  // p=: chance per request (simulations)
+  int64_t nth = 0;           // nth=: only the Nth request (1-based); 0 = any
+  int64_t ms = 0;            // ms=: slow, short-ttl, busy
+  std::string step;          // at= (slow) or after= (crash)
+  int64_t count = 0;         // k=: redeliver, double-submit
+  std::string text;          // as written, for reports and the attempts log
+
+  std::string_view name() const;
+};
+
+// Parses one spec. Checks the name, each key and value; a step name is checked later against
+// the strategy that runs it.
+Status parse_fault(std::string_view text, FaultSpec* out);
+
+}  // namespace idemlab

@@ -1,0 +1,42 @@
+// The server side of one attempt.
+#include "server/serve.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "server/fault.h"
+#include "strategies/common.h"
+
+namespace idemlab {
+
+namespace {
+// Bind lists are built outside coroutine bodies: GCC 12 miscompiles braced lists inside them.
+Binds account_binds(const TransferRequest& request) {
+  return {{":from", request.from}, {":to", request.to}};
+}
+}  // namespace
+
+Task<Answer> serve(Session& session, const Strategy& strategy, const TransferRequest& request) {
+  if (request.from == request.to) co_return Answer::of(Outcome::kRejected, reason::kSameAccount);
+  StepResult accounts =
+      co_await session.exec("check_accounts", Stmt::kCheckAccounts, account_binds(request));
+  if (!accounts.ok()) co_return co_await fail(session, accounts);
+  if (!accounts.row || as_int((*accounts.row)[0]) == 0 || as_int((*accounts.row)[1]) == 0)
+    co_return Answer::of(Outcome::kRejected, reason::kUnknownAccount);
+  co_return co_await strategy.attempt(session, request);
+}
+
+bool is_input_rejection(const Answer& answer) {
+  return answer.outcome == Outcome::kRejected && !answer.replayed &&
+         (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount);
+}
+
+Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info) {
+  if (fault.step.empty()) return Status::ok();
+  for (std::string_view step : info.steps)
+    if (step == fault.step) return Status::ok();
+  return Status::usage(fmt::format("fault {}: {} has no step '{}'; its steps: {}", fault.name(),
+                                   info.name, fault.step, fmt::join(info.steps, ", ")));
+}
+
+}  // namespace idemlab

@@ -1,0 +1,120 @@
+// Shared strategy steps.
+#include "strategies/common.h"
+
+namespace idemlab {
+
+// Bind lists are built here, outside coroutine bodies: GCC 12 miscompiles braced initializer
+// lists inside a coroutine ("array used as initializer").
+namespace {
+
+Binds money_binds(const TransferRequest& request) {
+  return {{":biz_seq", request.biz_seq},
+          {":from", request.from},
+          {":to", request.to},
+          {":amount", request.amount_minor}};
+}
+
+Binds finish_binds(int64_t flow_id, const Answer& answer) {
+  const bool applied = answer.outcome == Outcome::kApplied;
+  return {{":flow_id", flow_id},
+          {":status", int64_t{applied ? kSucceeded : kFailed}},
+          {":outcome", std::string(applied ? "applied" : "rejected")},
+          {":reason", applied ? Value{} : Value{answer.reason}}};
+}
+
+}  // namespace
+
+Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,
+                 bool unique_key) {
+  return {{":biz_seq", request.biz_seq},   {":from", request.from},
+          {":to", request.to},             {":amount", request.amount_minor},
+          {":status", status},             {":unique_key", int64_t{unique_key ? 1 : 0}},
+          {":strategy", std::string(strategy)}};
+}
+
+Binds biz_seq_bind(const TransferRequest& request) { return {{":biz_seq", request.biz_seq}}; }
+
+Binds dedup_binds(const TransferRequest& request, std::string_view source) {
+  return {{":biz_seq", request.biz_seq},
+          {":source", std::string(source)},
+          {":payload", payload_text(request)}};
+}
+
+Binds token_binds(const TransferRequest& request, const std::string& token) {
+  return {{":token", token}, {":biz_seq", request.biz_seq}};
+}
+
+Binds lock_binds(const TransferRequest& request, const StrategyOptions& options, int64_t now_ms) {
+  return {{":name", "transfer:" + request.biz_seq},
+          {":owner", options.owner},
+          {":until", now_ms + options.lock_ttl_ms}};
+}
+
+Binds version_binds(int64_t flow_id, int64_t version) {
+  return {{":flow_id", flow_id}, {":version", version}};
+}
+
+Answer answer_from_flow(const Row& flow, const TransferRequest& request) {
+  if (as_text(flow[kFlowFrom]) != request.from || as_text(flow[kFlowTo]) != request.to ||
+      as_int(flow[kFlowAmount]) != request.amount_minor)
+    return Answer::of(Outcome::kMismatch);
+  const int64_t status = as_int(flow[kFlowStatus]);
+  if (status == kSucceeded && as_text(flow[kFlowOutcome]) == "applied")
+    return Answer{Outcome::kReplayed, "", true};
+  if (status == kFailed) return Answer{Outcome::kRejected, as_text(flow[kFlowReason]), true};
+  return Answer::of(Outcome::kInProgress);
+}
+
+Task<Answer> fail(Session& session, StepResult failed) {
+  if (session.connection().in_transaction())
+    (void)co_await session.exec("rollback", Stmt::kRollback, {});
+  switch (failed.code) {
+    case StepCode::kBusy: co_return Answer::of(Outcome::kBusy, reason::kDatabaseBusy);
+    case StepCode::kBusySnapshot: co_return Answer::of(Outcome::kBusy, reason::kBusySnapshot);
+    default: co_return Answer::of(Outcome::kError, failed.error);
+  }
+}
+
+Task<Answer> move_money(Session& session, const TransferRequest& request) {
+  const Binds binds = money_binds(request);
+  StepResult debit = co_await session.exec("debit", Stmt::kDebit, binds);
+  if (!debit.ok()) co_return co_await fail(session, debit);
+  if (debit.changes == 0) co_return Answer::of(Outcome::kRejected, reason::kInsufficientFunds);
+  StepResult credit = co_await session.exec("credit", Stmt::kCredit, binds);
+  if (!credit.ok()) co_return co_await fail(session, credit);
+  StepResult journal_debit = co_await session.exec("journal_debit", Stmt::kJournalDebit, binds);
+  if (!journal_debit.ok()) co_return co_await fail(session, journal_debit);
+  StepResult journal_credit =
+      co_await session.exec("journal_credit", Stmt::kJournalCredit, binds);
+  if (!journal_credit.ok()) co_return co_await fail(session, journal_credit);
+  co_return Answer::of(Outcome::kApplied);
+}
+
+Task<Answer> work_and_commit(Session& session, const TransferRequest& request, int64_t flow_id,
+                             Stmt finish) {
+  Answer answer = co_await move_money(session, request);
+  if (answer.outcome != Outcome::kApplied && answer.outcome != Outcome::kRejected)
+    co_return answer;
+  StepResult stored =
+      co_await session.exec("finish_flow", finish, finish_binds(flow_id, answer));
+  if (!stored.ok()) co_return co_await fail(session, stored);
+  StepResult committed = co_await session.exec("commit", Stmt::kCommit, {});
+  if (!committed.ok()) co_return co_await fail(session, committed);
+  co_return answer;
+}
+
+Task<Answer> rollback_and_replay(Session& session, const TransferRequest& request) {
+  if (session.connection().in_transaction())
+    (void)co_await session.exec("rollback", Stmt::kRollback, {});
+  StepResult flow = co_await session.exec("select_flow_again", Stmt::kSelectFlow,
+                                          biz_seq_bind(request));
+  if (!flow.ok()) co_return co_await fail(session, flow);
+  if (!flow.row) co_return Answer::of(Outcome::kInProgress);
+  co_return answer_from_flow(*flow.row, request);
+}
+
+int64_t returned_id(const StepResult& result) {
+  return result.row ? as_int((*result.row)[0]) : 0;
+}
+
+}  // namespace idemlab

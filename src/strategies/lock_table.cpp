@@ -1,0 +1,99 @@
+// lock-table: a lock row with an expiry, keyed by biz_seq, stands in for a distributed lock
+// (Redis SET NX PX). A lock stops concurrent repeats; the flow row stops late ones.
+#include "strategies/common.h"
+#include "strategies/registry.h"
+
+namespace idemlab {
+
+namespace {
+
+class LockTable final : public Strategy {
+ public:
+  const StrategyInfo& info() const override {
+    static const StrategyInfo kInfo{
+        .name = "lock-table",
+        .title = "take a lock row with an expiry, check the record, work, release",
+        .how = "Acquire the lock 'transfer:<biz_seq>' with an upsert that only takes it when "
+               "free or expired (ShedLock's shape: name, lock_until, locked_at, locked_by). "
+               "Not acquired: a twin holds it, answer in_progress (or the stored answer). "
+               "Acquired: a finished request left a flow row, answer as before. Otherwise in "
+               "one BEGIN IMMEDIATE transaction check that the lock is still ours and unexpired "
+               "(a fencing check), check the flow row again, write it, move the money, COMMIT, "
+               "then release the lock - only if we still own it.",
+        .protects = "concurrent twins (the lock) and late repeats (the flow row)",
+        .pitfall = "--pitfall drops the owner checks: the work does not verify the lock is "
+                   "still held and the release deletes whoever holds it. With a TTL shorter "
+                   "than the work (--lock-ttl-ms below the slow step), a twin takes the "
+                   "expired lock while the first attempt is still working, and both move money.",
+        .exposed_by = "--lock-ttl-ms 50 with slow:ms=200 and a twin started after the TTL",
+        .notes = "A TTL too long keeps retries out after a crash until it expires; a TTL too "
+                 "short, with the owner checks, makes attempts give up with in_progress "
+                 "instead of doubling.",
+        .critical_step = "begin",
+        .critical_step_pitfall = "begin",
+        .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
+                  "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",
+                  "journal_credit", "finish_flow", "commit", "rollback", "release_lock",
+                  "release_lock_any_owner"},
+    };
+    return kInfo;
+  }
+
+  Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
+    const StrategyOptions& options = session.options();
+    const Binds lock = lock_binds(request, options, session.now_ms());
+    StepResult acquired = co_await session.exec("acquire_lock", Stmt::kAcquireLock, lock);
+    if (!acquired.ok()) co_return co_await fail(session, acquired);
+    StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
+                                            biz_seq_bind(request));
+    if (!flow.ok()) co_return co_await fail(session, flow);
+    if (acquired.changes == 0) {
+      co_return flow.row ? answer_from_flow(*flow.row, request) : Answer::of(Outcome::kInProgress);
+    }
+    if (flow.row) co_return co_await release(session, lock, answer_from_flow(*flow.row, request));
+    Answer answer = co_await work(session, request, lock);
+    co_return co_await release(session, lock, answer);
+  }
+
+ private:
+  static Task<Answer> work(Session& session, const TransferRequest& request, const Binds& lock) {
+    const bool pitfall = session.options().pitfall;
+    StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
+    if (!begun.ok()) co_return co_await fail(session, begun);
+    if (!pitfall) {
+      StepResult owned = co_await session.exec("check_lock_owner", Stmt::kCheckLockOwner, lock);
+      if (!owned.ok()) co_return co_await fail(session, owned);
+      if (!owned.row || as_int((*owned.row)[0]) == 0) {
+        (void)co_await session.exec("rollback", Stmt::kRollback, {});
+        co_return Answer::of(Outcome::kInProgress);  // our lock expired: someone may hold it
+      }
+      StepResult flow = co_await session.exec("select_flow_again", Stmt::kSelectFlow,
+                                              biz_seq_bind(request));
+      if (!flow.ok()) co_return co_await fail(session, flow);
+      if (flow.row) {
+        (void)co_await session.exec("rollback", Stmt::kRollback, {});
+        co_return answer_from_flow(*flow.row, request);
+      }
+    }
+    StepResult inserted = co_await session.exec(
+        "insert_flow", Stmt::kInsertFlow, flow_binds(request, "lock-table", kProcessing, false));
+    if (!inserted.ok()) co_return co_await fail(session, inserted);
+    co_return co_await work_and_commit(session, request, returned_id(inserted));
+  }
+
+  static Task<Answer> release(Session& session, const Binds& lock, Answer answer) {
+    const bool pitfall = session.options().pitfall;
+    (void)co_await session.exec(pitfall ? "release_lock_any_owner" : "release_lock",
+                                pitfall ? Stmt::kReleaseLockAnyOwner : Stmt::kReleaseLock, lock);
+    co_return answer;
+  }
+};
+
+}  // namespace
+
+const Strategy& lock_table_strategy() {
+  static const LockTable kStrategy;
+  return kStrategy;
+}
+
+}  // namespace idemlab

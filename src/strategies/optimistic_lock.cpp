@@ -1,0 +1,68 @@
+// optimistic-lock: read the version, then claim with UPDATE ... WHERE version = ?; one changed
+// row means this attempt does the work. Versions must only increase.
+#include "strategies/common.h"
+#include "strategies/registry.h"
+
+namespace idemlab {
+
+namespace {
+
+class OptimisticLock final : public Strategy {
+ public:
+  const StrategyInfo& info() const override {
+    static const StrategyInfo kInfo{
+        .name = "optimistic-lock",
+        .title = "claim the flow row with a version check; versions only increase",
+        .how = "Create the flow row if absent (version 0). Read it: finished means a repeat, "
+               "answer as before. Otherwise remember its version v and, in one BEGIN IMMEDIATE "
+               "transaction, UPDATE ... SET version = version + 1 WHERE id = ? AND version = v. "
+               "One changed row: move the money and store the answer, bumping the version "
+               "again. Zero: someone else moved the version; answer from the row.",
+        .protects = "concurrent twins holding the same stale read: only the first claim matches",
+        .pitfall = "--pitfall uses the version as a busy flag that goes back down when the work "
+                   "is done (finish sets version = version - 1). A twin that read version 0 "
+                   "before the first attempt ran finds version 0 again afterwards (ABA) and its "
+                   "claim matches: a double transfer.",
+        .exposed_by = "concurrent duplicates with stale reads: slow:ms=200 and a twin",
+        .notes = "The claim does not look at the status on purpose: the version is the guard.",
+        .critical_step = "begin",
+        .critical_step_pitfall = "begin",
+        .steps = {"check_accounts", "create_flow", "read_version", "begin", "claim_version",
+                  "select_flow_again", "debit", "credit", "journal_debit", "journal_credit",
+                  "finish_flow", "commit", "rollback"},
+    };
+    return kInfo;
+  }
+
+  Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
+    StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
+                                               flow_binds(request, info().name, kPending, true));
+    if (!created.ok()) co_return co_await fail(session, created);
+    StepResult flow = co_await session.exec("read_version", Stmt::kSelectFlow,
+                                            biz_seq_bind(request));
+    if (!flow.ok()) co_return co_await fail(session, flow);
+    if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
+    if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)
+      co_return seen;
+    const int64_t flow_id = as_int((*flow.row)[kFlowId]);
+    StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
+    if (!begun.ok()) co_return co_await fail(session, begun);
+    StepResult claimed = co_await session.exec(
+        "claim_version", Stmt::kClaimVersion,
+        version_binds(flow_id, as_int((*flow.row)[kFlowVersion])));
+    if (!claimed.ok()) co_return co_await fail(session, claimed);
+    if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
+    co_return co_await work_and_commit(
+        session, request, flow_id,
+        session.options().pitfall ? Stmt::kFinishVersionRestoring : Stmt::kFinishVersionIncreasing);
+  }
+};
+
+}  // namespace
+
+const Strategy& optimistic_lock_strategy() {
+  static const OptimisticLock kStrategy;
+  return kStrategy;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,60 @@
+// select-insert: look the request up; if absent, insert its flow row under a unique index and
+// treat a conflict on insert as a repeat too (two twins can both find nothing).
+#include "strategies/common.h"
+#include "strategies/registry.h"
+
+namespace idemlab {
+
+namespace {
+
+class SelectInsert final : public Strategy {
+ public:
+  const StrategyInfo& info() const override {
+    static const StrategyInfo kInfo{
+        .name = "select-insert",
+        .title = "select the flow by biz_seq, insert it if absent; a unique conflict is a repeat",
+        .how = "SELECT the flow row by biz_seq outside any transaction. Found: a repeat, answer "
+               "as before. Not found: in one BEGIN IMMEDIATE transaction INSERT the flow row, "
+               "move the money, store the answer, COMMIT. A unique-index conflict on the INSERT "
+               "means a twin got there first: roll back and answer as a repeat.",
+        .protects = "sequential retries (the SELECT finds the row) and concurrent twins (the "
+                    "unique index refuses the second INSERT)",
+        .pitfall = "--pitfall inserts the flow row outside the unique index (no unique "
+                   "constraint). Twins that both SELECT nothing both INSERT and both move money.",
+        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
+        .notes = "The unique index is partial (WHERE unique_key = 1), so --pitfall rows are "
+                 "really outside it: nothing is faked.",
+        .critical_step = "begin",
+        .critical_step_pitfall = "begin",
+        .steps = {"check_accounts", "select_flow", "begin", "insert_flow", "select_flow_again",
+                  "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
+                  "rollback"},
+    };
+    return kInfo;
+  }
+
+  Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
+    StepResult found = co_await session.exec("select_flow", Stmt::kSelectFlow,
+                                             biz_seq_bind(request));
+    if (!found.ok()) co_return co_await fail(session, found);
+    if (found.row) co_return answer_from_flow(*found.row, request);
+    StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
+    if (!begun.ok()) co_return co_await fail(session, begun);
+    StepResult inserted = co_await session.exec(
+        "insert_flow", Stmt::kInsertFlow,
+        flow_binds(request, info().name, kProcessing, !session.options().pitfall));
+    if (inserted.code == StepCode::kConstraint)
+      co_return co_await rollback_and_replay(session, request);
+    if (!inserted.ok()) co_return co_await fail(session, inserted);
+    co_return co_await work_and_commit(session, request, returned_id(inserted));
+  }
+};
+
+}  // namespace
+
+const Strategy& select_insert_strategy() {
+  static const SelectInsert kStrategy;
+  return kStrategy;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,83 @@
+// Session: what a strategy sees of the server. Every exec() is a step: the point where a driver
+// may run the statement at once (one attempt per process), or suspend the strategy, switch to
+// another in-flight attempt, inject a fault and advance the virtual clock (the simulator).
+#pragma once
+
+#include <coroutine>
+#include <string>
+#include <string_view>
+
+#include "core/clock.h"
+#include "db/connection.h"
+
+namespace idemlab {
+
+struct StrategyOptions {
+  bool pitfall = false;
+  std::string token;            // token strategy: the token the request carries
+  int64_t lock_ttl_ms = 30000;  // lock-table strategy: how long a lock lasts
+  std::string owner;            // lock-table strategy: who takes the lock
+};
+
+// The step a strategy is waiting on.
+struct PendingStep {
+  std::string_view step;  // the step's name, as `explain` lists it
+  Stmt stmt = Stmt::kCount;
+  Binds binds;
+  StepResult result;
+};
+
+class Session;
+
+// Decides when a step runs. The one-attempt driver runs it inline; the simulator parks it.
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  // Either runs session.pending() now (filling its result) and returns true, or returns false
+  // and park() is called with the coroutine to resume once the result is filled in.
+  virtual bool run_inline(Session& session) = 0;
+  virtual void park(Session& session, std::coroutine_handle<> handle) = 0;
+};
+
+class Session {
+ public:
+  Session(Connection& connection, const Clock& clock, Driver& driver, StrategyOptions options)
+      : connection_(&connection), clock_(&clock), driver_(&driver), options_(std::move(options)) {}
+
+  struct StepAwaiter {
+    Session& session;
+    bool await_ready() { return session.driver_->run_inline(session); }
+    void await_suspend(std::coroutine_handle<> handle) { session.driver_->park(session, handle); }
+    StepResult await_resume() { return std::move(session.pending_.result); }
+  };
+
+  // co_await session.exec("insert_flow", Stmt::kInsertFlow, binds) -> StepResult.
+  // ":now" is bound when the step runs, from the session's clock.
+  StepAwaiter exec(std::string_view step, Stmt stmt, Binds binds) {
+    pending_.step = step;
+    pending_.stmt = stmt;
+    pending_.binds = std::move(binds);
+    pending_.result = {};
+    return StepAwaiter{*this};
+  }
+
+  const StrategyOptions& options() const { return options_; }
+  int64_t now_ms() const { return clock_->now_ms(); }
+
+  // For drivers.
+  PendingStep& pending() { return pending_; }
+  Connection& connection() { return *connection_; }
+  void run_pending() {
+    pending_.binds.push_back({":now", clock_->now_ms()});
+    pending_.result = connection_->run(pending_.stmt, pending_.binds);
+  }
+
+ private:
+  Connection* connection_;
+  const Clock* clock_;
+  Driver* driver_;
+  StrategyOptions options_;
+  PendingStep pending_;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,64 @@
+// state-machine: the flow row exists in state 1 (processing); the one attempt whose
+// UPDATE ... WHERE status = 1 changes a row does the work. States only move forward.
+#include "strategies/common.h"
+#include "strategies/registry.h"
+
+namespace idemlab {
+
+namespace {
+
+class StateMachine final : public Strategy {
+ public:
+  const StrategyInfo& info() const override {
+    static const StrategyInfo kInfo{
+        .name = "state-machine",
+        .title = "move the flow from processing to succeeded with a conditional UPDATE",
+        .how = "Create the flow row in status 1 (processing) if absent (INSERT ... ON CONFLICT "
+               "DO NOTHING: creating an order is naturally idempotent). Read it: already 2 or 3 "
+               "means a repeat, answer as before. Otherwise in one BEGIN IMMEDIATE transaction "
+               "UPDATE ... SET status = 2 WHERE biz_seq = ? AND status = 1: one changed row means "
+               "this attempt does the work; zero means another attempt finished it first.",
+        .protects = "concurrent twins that both read status 1: only one UPDATE matches",
+        .pitfall = "--pitfall drops the status = 1 precondition from the UPDATE, so it always "
+                   "changes a row and every twin that read status 1 moves the money.",
+        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
+        .notes = "",
+        .critical_step = "begin",
+        .critical_step_pitfall = "begin",
+        .steps = {"check_accounts", "create_flow", "select_flow", "begin", "claim_flow",
+                  "claim_flow_unguarded", "select_flow_again", "debit", "credit",
+                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback"},
+    };
+    return kInfo;
+  }
+
+  Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
+    const bool pitfall = session.options().pitfall;
+    StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
+                                               flow_binds(request, info().name, kProcessing, true));
+    if (!created.ok()) co_return co_await fail(session, created);
+    StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
+                                            biz_seq_bind(request));
+    if (!flow.ok()) co_return co_await fail(session, flow);
+    if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
+    if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)
+      co_return seen;
+    StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
+    if (!begun.ok()) co_return co_await fail(session, begun);
+    StepResult claimed = co_await session.exec(
+        pitfall ? "claim_flow_unguarded" : "claim_flow",
+        pitfall ? Stmt::kClaimFlowUnguarded : Stmt::kClaimFlowGuarded, biz_seq_bind(request));
+    if (!claimed.ok()) co_return co_await fail(session, claimed);
+    if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
+    co_return co_await work_and_commit(session, request, as_int((*flow.row)[kFlowId]));
+  }
+};
+
+}  // namespace
+
+const Strategy& state_machine_strategy() {
+  static const StateMachine kStrategy;
+  return kStrategy;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,95 @@
+// token: the client first fetches a one-time token; the server consumes it atomically and only
+// then does the work.
+#include "strategies/common.h"
+#include "strategies/registry.h"
+
+namespace idemlab {
+
+namespace {
+
+class TokenStrategy final : public Strategy {
+ public:
+  const StrategyInfo& info() const override {
+    static const StrategyInfo kInfo{
+        .name = "token",
+        .title = "consume a one-time token atomically before doing the work",
+        .how = "`idemlab token issue` stores a token with an expiry. The transfer carries it "
+               "(--token). In one BEGIN IMMEDIATE transaction: UPDATE token SET used ... WHERE "
+               "token = ? AND unused AND unexpired (like Redis DEL, it succeeds for exactly one "
+               "caller), write the flow row, move the money, COMMIT. If the token was already "
+               "consumed by this same biz_seq, the request is a repeat: answer as before. "
+               "Otherwise the answer is token_unknown, token_used or token_expired.",
+        .protects = "double submits and retries that carry the same token",
+        .pitfall = "--pitfall checks the token with a SELECT, then consumes it with an UPDATE "
+                   "that no longer says 'and unused': check-then-delete in two steps. Twins "
+                   "that both pass the check both consume it and both move money.",
+        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
+        .notes = "A token that expires before a legitimate retry turns the retry into "
+                 "token_expired. The token is the only guard: flow rows are records here.",
+        .critical_step = "begin",
+        .critical_step_pitfall = "begin",
+        .steps = {"check_accounts", "check_token", "begin", "consume_token",
+                  "consume_token_unchecked", "select_token", "select_flow_again",
+                  "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
+                  "finish_flow", "commit", "rollback"},
+    };
+    return kInfo;
+  }
+
+  Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
+    const bool pitfall = session.options().pitfall;
+    const Binds token = token_binds(request, session.options().token);
+    if (pitfall) {
+      StepResult checked = co_await session.exec("check_token", Stmt::kSelectToken, token);
+      if (!checked.ok()) co_return co_await fail(session, checked);
+      if (auto refused = refusal(session, request, checked)) {
+        if (refused->outcome != Outcome::kInProgress) co_return *refused;
+        co_return co_await rollback_and_replay(session, request);
+      }
+    }
+    StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
+    if (!begun.ok()) co_return co_await fail(session, begun);
+    StepResult consumed = co_await session.exec(
+        pitfall ? "consume_token_unchecked" : "consume_token",
+        pitfall ? Stmt::kConsumeTokenUnchecked : Stmt::kConsumeToken, token);
+    if (!consumed.ok()) co_return co_await fail(session, consumed);
+    if (consumed.changes == 0) {
+      StepResult found = co_await session.exec("select_token", Stmt::kSelectToken, token);
+      if (!found.ok()) co_return co_await fail(session, found);
+      auto refused = refusal(session, request, found);
+      if (refused && refused->outcome != Outcome::kInProgress) {
+        (void)co_await session.exec("rollback", Stmt::kRollback, {});
+        co_return *refused;
+      }
+      co_return co_await rollback_and_replay(session, request);
+    }
+    StepResult flow = co_await session.exec("insert_flow", Stmt::kInsertFlow,
+                                            flow_binds(request, info().name, kProcessing, false));
+    if (!flow.ok()) co_return co_await fail(session, flow);
+    co_return co_await work_and_commit(session, request, returned_id(flow));
+  }
+
+ private:
+  // Why a token cannot be consumed, from its row: nothing if it is usable; in_progress when
+  // this same request consumed it (a repeat: answer from the flow row).
+  static std::optional<Answer> refusal(Session& session, const TransferRequest& request,
+                                       const StepResult& found) {
+    if (!found.row) return Answer::of(Outcome::kTokenUnknown);
+    const Row& row = *found.row;
+    if (!is_null(row[1])) {
+      if (as_text(row[2]) == request.biz_seq) return Answer::of(Outcome::kInProgress);
+      return Answer::of(Outcome::kTokenUsed);
+    }
+    if (as_int(row[0]) <= session.now_ms()) return Answer::of(Outcome::kTokenExpired);
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+const Strategy& token_strategy() {
+  static const TokenStrategy kStrategy;
+  return kStrategy;
+}
+
+}  // namespace idemlab
