@@ -1,0 +1,110 @@
+// `idemlab explain [STRATEGY]`: what a strategy does, its steps and SQL, what it protects
+// against and its pitfall. The trace is a real run on a scratch ledger.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "core/status.h"
+#include "report/text.h"
+#include "server/trace.h"
+
+namespace idemlab {
+
+namespace {
+
+struct ExplainOptions {
+  std::string strategy;
+  bool json = false;
+};
+
+std::string trace_text(const std::vector<TracedAttempt>& attempts) {
+  std::string out;
+  for (const auto& attempt : attempts) {
+    out += fmt::format("  {} -> {}{}\n", attempt.label, outcome_name(attempt.answer.outcome),
+                       attempt.answer.reason.empty() ? "" : " (" + attempt.answer.reason + ")");
+    TextTable table{{"step", "result", "sql"}, {}, {}};
+    for (const auto& step : attempt.steps) table.rows.push_back({step.step, step.result, step.sql});
+    const std::string rendered = table.render();
+    size_t start = 0;
+    for (size_t end; (end = rendered.find('\n', start)) != std::string::npos; start = end + 1)
+      out += fmt::format("    {}\n", std::string_view(rendered).substr(start, end - start));
+  }
+  return out;
+}
+
+nlohmann::ordered_json trace_json(const std::vector<TracedAttempt>& attempts) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& attempt : attempts) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const auto& step : attempt.steps)
+      steps.push_back({{"step", step.step}, {"statement", step.statement}, {"sql", step.sql},
+                       {"result", step.result}});
+    out.push_back({{"attempt", attempt.label},
+                   {"outcome", outcome_name(attempt.answer.outcome)},
+                   {"steps", steps}});
+  }
+  return out;
+}
+
+ExitCode list_strategies(bool json) {
+  if (json) {
+    nlohmann::ordered_json out{{"strategies", nlohmann::ordered_json::array()}};
+    for (const Strategy* s : all_strategies())
+      out["strategies"].push_back({{"name", s->info().name}, {"title", s->info().title}});
+    print_json(out.dump());
+    return ExitCode::kOk;
+  }
+  TextTable table{{"strategy", "what it does"}, {}, {}};
+  for (const Strategy* s : all_strategies())
+    table.rows.push_back({std::string(s->info().name), std::string(s->info().title)});
+  fmt::print("{}\nidemlab explain STRATEGY tells more.\n", table.render());
+  return ExitCode::kOk;
+}
+
+ExitCode run_explain(const ExplainOptions& options) {
+  if (options.strategy.empty()) return list_strategies(options.json);
+  const Strategy* strategy = find_strategy(options.strategy);
+  if (!strategy) throw_if_error(Status::usage("unknown strategy " + options.strategy));
+  const StrategyInfo& info = strategy->info();
+  std::vector<TracedAttempt> safe, pitfall;
+  throw_if_error(rehearse(*strategy, false, &safe));
+  throw_if_error(rehearse(*strategy, true, &pitfall));
+  if (options.json) {
+    print_json(nlohmann::ordered_json{
+        {"strategy", info.name}, {"title", info.title}, {"how", info.how},
+        {"protects", info.protects}, {"pitfall", info.pitfall}, {"exposed_by", info.exposed_by},
+        {"notes", info.notes}, {"critical_step", info.critical_step},
+        {"critical_step_pitfall", info.critical_step_pitfall}, {"steps", info.steps},
+        {"trace", trace_json(safe)}, {"trace_pitfall", trace_json(pitfall)}}
+                   .dump());
+    return ExitCode::kOk;
+  }
+  std::string out = fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));
+  out += "\nProtects against\n" + wrap(info.protects, 2);
+  out += "\nPitfall (--pitfall)\n" + wrap(info.pitfall, 2);
+  out += "\nExposed by\n" + wrap(info.exposed_by, 2);
+  if (!info.notes.empty()) out += "\nSQLite notes\n" + wrap(info.notes, 2);
+  out += fmt::format("\nSteps (crash:after=STEP and slow:at=STEP take these)\n{}",
+                     wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
+  out += fmt::format("  --fault slow pauses before '{}' ('{}' with --pitfall)\n",
+                     info.critical_step, info.critical_step_pitfall);
+  out += "\nTrace: a first attempt and a repeat on a scratch ledger\n" + trace_text(safe);
+  out += "\nThe same with --pitfall\n" + trace_text(pitfall);
+  fmt::print("{}", out);
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_explain(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ExplainOptions>();
+  CLI::App* command =
+      app.add_subcommand("explain", "what a strategy does: steps, SQL, protection, pitfall");
+  command->add_option("strategy", options->strategy, "strategy name (none: list them)")
+      ->check(CLI::IsMember(strategy_names()));
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_explain(*options); });
+}
+
+}  // namespace idemlab

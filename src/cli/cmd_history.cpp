@@ -1,0 +1,69 @@
+// `idemlab history`: the attempts log.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "db/ledger_file.h"
+#include "ledger/ledger.h"
+#include "ledger/request.h"
+#include "report/text.h"
+
+namespace idemlab {
+
+namespace {
+
+struct HistoryOptions {
+  std::string db = "idemlab.db";
+  std::optional<std::string> biz_seq;
+  int64_t limit = 100;
+  bool json = false;
+};
+
+nlohmann::ordered_json nullable(const std::string& text) {
+  return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text);
+}
+
+ExitCode run_history(const HistoryOptions& options) {
+  if (options.biz_seq) throw_if_error(validate_biz_seq(*options.biz_seq));
+  Connection connection;
+  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
+  std::vector<AttemptRecord> attempts;
+  throw_if_error(list_attempts(connection, options.biz_seq, options.limit, &attempts));
+  if (options.json) {
+    nlohmann::ordered_json out{{"attempts", nlohmann::ordered_json::array()}};
+    for (const auto& a : attempts)
+      out["attempts"].push_back(
+          {{"id", a.id}, {"biz_seq", a.biz_seq}, {"strategy", a.strategy},
+           {"pitfall", a.pitfall}, {"outcome", a.outcome},
+           {"reason", nullable(a.reason)},
+           {"replayed", a.replayed}, {"fault", nullable(a.fault)},
+           {"at_ms", a.at_ms}});
+    print_json(out.dump());
+    return ExitCode::kOk;
+  }
+  TextTable table{{"id", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
+                  {true},
+                  {}};
+  for (const auto& a : attempts)
+    table.rows.push_back({std::to_string(a.id), a.biz_seq,
+                          a.strategy + (a.pitfall ? " --pitfall" : ""), a.outcome, a.reason,
+                          a.replayed ? "yes" : "no", a.fault});
+  fmt::print("{}", table.render());
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_history(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<HistoryOptions>();
+  CLI::App* command = app.add_subcommand("history", "show attempts and their answers");
+  add_db_option(command, &options->db);
+  command->add_option("--biz-seq", options->biz_seq, "only this request");
+  command->add_option("--limit", options->limit, "show the most recent N attempts")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_history(*options); });
+}
+
+}  // namespace idemlab

@@ -1,0 +1,126 @@
+// The strategy subcommands (`idemlab select-insert ...`, one per strategy): one transfer
+// attempt against a ledger file. Registered from the strategy table, so all share one face.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/command.h"
+#include "db/ledger_file.h"
+#include "ledger/money.h"
+#include "report/answer_view.h"
+#include "report/text.h"
+
+namespace idemlab {
+
+namespace {
+
+struct TransferOptions {
+  const Strategy* strategy = nullptr;
+  std::string db = "idemlab.db";
+  std::string biz_seq;
+  std::string from;
+  std::string to;
+  std::string amount;
+  bool pitfall = false;
+  std::vector<std::string> faults;
+  std::string token;
+  int64_t lock_ttl_ms = 30000;
+  std::string owner;
+  int busy_timeout_ms = 5000;
+  bool json = false;
+};
+
+void require(const std::string& value, std::string_view option) {
+  if (value.empty() && option != "--biz-seq")
+    throw_if_error(Status::usage(fmt::format("{} is required", option)));
+}
+
+AttemptSetup make_setup(const TransferOptions& options) {
+  require(options.from, "--from");
+  require(options.to, "--to");
+  require(options.amount, "--amount");
+  if (options.strategy->info().name == "token") require(options.token, "--token");
+  AttemptSetup setup;
+  setup.strategy = options.strategy;
+  setup.request.biz_seq = options.biz_seq;
+  setup.request.from = options.from;
+  setup.request.to = options.to;
+  throw_if_error(validate_biz_seq(options.biz_seq));
+  throw_if_error(validate_account_name(options.from));
+  throw_if_error(validate_account_name(options.to));
+  throw_if_error(parse_amount(options.amount, false, &setup.request.amount_minor));
+  setup.options.pitfall = options.pitfall;
+  setup.options.token = options.token;
+  setup.options.lock_ttl_ms = options.lock_ttl_ms;
+  setup.options.owner = options.owner.empty() ? fmt::format("pid-{}", ::getpid()) : options.owner;
+  for (const std::string& text : options.faults) {
+    FaultSpec fault;
+    throw_if_error(parse_fault(text, &fault));
+    setup.faults.push_back(std::move(fault));
+  }
+  throw_if_error(check_attempt_faults(setup));
+  return setup;
+}
+
+ExitCode run_transfer(const TransferOptions& options) {
+  AttemptSetup setup = make_setup(options);
+  Connection connection;
+  throw_if_error(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection));
+  WallClock clock;
+  AttemptReport report;
+  throw_if_error(run_direct_attempt(connection, clock, setup, &report));
+  const std::string_view name = options.strategy->info().name;
+  const ExitCode code = exit_code_for(report.answer.outcome);
+  if (options.json) print_json(answer_json(report, setup.request, name, options.pitfall).dump());
+  std::string line = answer_text(report, setup.request, name);
+  if (code == ExitCode::kOk) {
+    if (!options.json) fmt::print("{}\n", line);
+  } else {
+    fmt::print(stderr, "error: {}\n", line);
+  }
+  return code;
+}
+
+void register_transfer(CLI::App& app, CommandResult& result, const Strategy& strategy) {
+  const StrategyInfo& info = strategy.info();
+  auto options = std::make_shared<TransferOptions>();
+  options->strategy = &strategy;
+  CLI::App* command = app.add_subcommand(std::string(info.name), std::string(info.title));
+  add_db_option(command, &options->db);
+  // Checked in run_transfer rather than by CLI11, so that `token issue` can share `token`.
+  command->add_option("--biz-seq", options->biz_seq, "the request's unique id (required)");
+  command->add_option("--from", options->from, "payer account (required)");
+  command->add_option("--to", options->to, "payee account (required)");
+  command->add_option("--amount", options->amount, "e.g. 12.34, at most two decimals (required)");
+  command->add_flag("--pitfall", options->pitfall, std::string(info.pitfall));
+  command->add_option("--fault", options->faults,
+                      "request-lost | response-lost | slow:ms=MS[,at=STEP] | crash:after=STEP "
+                      "(steps: idemlab explain " + std::string(info.name) + ")");
+  command->add_option("--busy-timeout-ms", options->busy_timeout_ms,
+                      "how long to wait for the database lock before answering busy")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  if (info.name == "token")
+    command->add_option("--token", options->token, "from: idemlab token issue (required)");
+  if (info.name == "lock-table") {
+    command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
+  }
+  add_json_flag(command, &options->json);
+  std::string footer = "How it works:\n" + wrap(info.how, 2);
+  if (!info.notes.empty()) footer += "SQLite notes:\n" + wrap(info.notes, 2);
+  command->footer(footer + exit_code_help());
+  command->callback([options, &result, command] {
+    if (!command->get_subcommands().empty()) return;  // `token issue` ran instead
+    result.exit_code = run_transfer(*options);
+  });
+}
+
+}  // namespace
+
+void register_transfers(CLI::App& app, CommandResult& result) {
+  for (const Strategy* strategy : all_strategies()) register_transfer(app, result, *strategy);
+}
+
+}  // namespace idemlab

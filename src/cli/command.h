@@ -1,0 +1,41 @@
+// The command-line layer: one file per command, each with an options struct, a register_<verb>
+// that adds it to CLI11, and a run_<verb> that calls the core and prints a view. The table of
+// commands is in commands.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <span>
+#include <string>
+
+#include "core/exit_code.h"
+
+namespace idemlab {
+
+// Where a command's callback leaves its exit code for main().
+struct CommandResult {
+  ExitCode exit_code = ExitCode::kOk;
+};
+
+struct CommandEntry {
+  const char* name;     // the subcommand, or a group of them ("<strategy>")
+  const char* summary;  // one line
+  void (*register_command)(CLI::App& app, CommandResult& result);
+};
+std::span<const CommandEntry> command_table();
+
+// Shared option helpers.
+void add_db_option(CLI::App* command, std::string* db);
+void add_json_flag(CLI::App* command, bool* json);
+
+// Prints one JSON object on standard output.
+void print_json(const std::string& dumped);
+
+void register_init(CLI::App& app, CommandResult& result);
+void register_accounts(CLI::App& app, CommandResult& result);
+void register_transfers(CLI::App& app, CommandResult& result);
+void register_token(CLI::App& app, CommandResult& result);
+void register_audit(CLI::App& app, CommandResult& result);
+void register_history(CLI::App& app, CommandResult& result);
+void register_explain(CLI::App& app, CommandResult& result);
+
+}  // namespace idemlab

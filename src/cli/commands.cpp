@@ -1,0 +1,34 @@
+// The table of commands, and options every command shares.
+#include "cli/command.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace idemlab {
+
+std::span<const CommandEntry> command_table() {
+  static constexpr std::array kCommands{
+      CommandEntry{"init", "create a ledger", register_init},
+      CommandEntry{"accounts", "list balances", register_accounts},
+      CommandEntry{"<strategy>", "one transfer attempt with a strategy", register_transfers},
+      CommandEntry{"token", "issue tokens for the token strategy", register_token},
+      CommandEntry{"audit", "check the ledger's invariants", register_audit},
+      CommandEntry{"history", "attempts and their answers", register_history},
+      CommandEntry{"explain", "what a strategy does, its SQL and its pitfall", register_explain},
+  };
+  return kCommands;
+}
+
+void add_db_option(CLI::App* command, std::string* db) {
+  command->add_option("--db", *db, "ledger file (environment: IDEMLAB_DB)")
+      ->envname("IDEMLAB_DB")
+      ->capture_default_str();
+}
+
+void add_json_flag(CLI::App* command, bool* json) {
+  command->add_flag("--json", *json, "print one JSON object, for scripts");
+}
+
+void print_json(const std::string& dumped) { fmt::print("{}\n", dumped); }
+
+}  // namespace idemlab

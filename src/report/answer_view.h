@@ -1,0 +1,16 @@
+// Views of one attempt's answer: a line for people, an object for scripts.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "server/direct.h"
+
+namespace idemlab {
+
+std::string answer_text(const AttemptReport& report, const TransferRequest& request,
+                        std::string_view strategy);
+nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRequest& request,
+                                   std::string_view strategy, bool pitfall);
+
+}  // namespace idemlab

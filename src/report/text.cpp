@@ -1,0 +1,53 @@
+// Aligned tables and wrapped paragraphs.
+#include "report/text.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace idemlab {
+
+std::string TextTable::render() const {
+  std::vector<size_t> widths(header.size(), 0);
+  for (size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
+      widths[c] = std::max(widths[c], row[c].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < widths.size(); ++c) {
+      const std::string& cell = c < cells.size() ? cells[c] : std::string();
+      bool right = c < right_aligned.size() && right_aligned[c];
+      if (c > 0) out += "  ";
+      out += right ? fmt::format("{:>{}}", cell, widths[c])
+                   : (c + 1 == widths.size() ? cell : fmt::format("{:<{}}", cell, widths[c]));
+    }
+    out += '\n';
+    return out;
+  };
+  std::string out = line(header);
+  for (const auto& row : rows) out += line(row);
+  return out;
+}
+
+std::string wrap(std::string_view text, size_t indent, size_t width) {
+  std::string out;
+  std::string current(indent, ' ');
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view word = text.substr(start, end - start);
+    start = end + 1;
+    if (word.empty()) continue;
+    if (current.size() > indent && current.size() + 1 + word.size() > width) {
+      out += current + '\n';
+      current.assign(indent, ' ');
+    }
+    if (current.size() > indent) current += ' ';
+    current += word;
+  }
+  if (current.size() > indent) out += current + '\n';
+  return out;
+}
+
+}  // namespace idemlab

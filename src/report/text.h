@@ -1,0 +1,21 @@
+// Text views for people: aligned tables and wrapped paragraphs.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idemlab {
+
+struct TextTable {
+  std::vector<std::string> header;
+  std::vector<bool> right_aligned;  // per column; missing means left
+  std::vector<std::vector<std::string>> rows;
+
+  std::string render() const;
+};
+
+// Wraps `text` at `width` columns, every line indented by `indent` spaces.
+std::string wrap(std::string_view text, size_t indent, size_t width = 92);
+
+}  // namespace idemlab

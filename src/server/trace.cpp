@@ -1,0 +1,62 @@
+// Rehearsing a strategy on a scratch ledger.
+#include "server/trace.h"
+
+#include <fmt/format.h>
+
+#include "db/ledger_file.h"
+#include "ledger/ledger.h"
+#include "server/direct.h"
+
+namespace idemlab {
+
+std::string describe_result(const PendingStep& step) {
+  const StepResult& result = step.result;
+  switch (result.code) {
+    case StepCode::kConstraint: return "constraint violated";
+    case StepCode::kBusy: return "busy";
+    case StepCode::kBusySnapshot: return "busy snapshot";
+    case StepCode::kError: return "error: " + result.error;
+    case StepCode::kOk: break;
+  }
+  std::string_view sql = statement_sql(step.stmt);
+  if (sql.starts_with("SELECT")) return result.row ? "row" : "no row";
+  if (sql.starts_with("BEGIN") || sql == "COMMIT" || sql == "ROLLBACK") return "ok";
+  return fmt::format("{} row{} changed", result.changes, result.changes == 1 ? "" : "s");
+}
+
+Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttempt>* out) {
+  Connection connection;
+  ConnectionOptions options;
+  options.create = true;
+  if (Status status = Connection::open(":memory:", options, &connection); !status.is_ok())
+    return status;
+  if (Status status = create_schema(connection, {{"alice", 10000}, {"bob", 0}}); !status.is_ok())
+    return status;
+  ManualClock clock(1'000'000);
+  IssuedToken token;
+  if (Status status = issue_token(connection, clock, 0xfeed, 0xbeef, 60000, &token);
+      !status.is_ok())
+    return status;
+  AttemptSetup setup;
+  setup.strategy = &strategy;
+  setup.request = {"explain-1", "alice", "bob", 2500, token.token};
+  setup.options = {pitfall, token.token, 30000, "explain"};
+  setup.log_attempt = false;
+  out->clear();
+  for (const char* label : {"first attempt", "repeat"}) {
+    TracedAttempt attempt{label, {}, {}};
+    setup.observer = [&](const PendingStep& step) {
+      attempt.steps.push_back({std::string(step.step), std::string(statement_name(step.stmt)),
+                               std::string(statement_sql(step.stmt)), describe_result(step)});
+    };
+    AttemptReport report;
+    if (Status status = run_direct_attempt(connection, clock, setup, &report); !status.is_ok())
+      return status;
+    attempt.answer = report.answer;
+    out->push_back(std::move(attempt));
+    clock.advance_ms(10);
+  }
+  return Status::ok();
+}
+
+}  // namespace idemlab

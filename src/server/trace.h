@@ -1,0 +1,29 @@
+// A traced rehearsal: a strategy's first attempt and a repeat on a scratch in-memory ledger,
+// step by step. `explain` prints it, so the steps and SQL shown are the ones the code runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct TracedStep {
+  std::string step;
+  std::string statement;
+  std::string sql;
+  std::string result;  // "ok", "1 row changed", "row", "no row", "constraint", ...
+};
+
+struct TracedAttempt {
+  std::string label;  // "first attempt", "repeat"
+  Answer answer;
+  std::vector<TracedStep> steps;
+};
+
+Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttempt>* out);
+
+std::string describe_result(const PendingStep& step);
+
+}  // namespace idemlab
