@@ -24,9 +24,13 @@ class Random {
     return result;
   }
 
-  // Uniform in [0, bound); bound > 0. Lemire's multiply-shift (bias below 2^-64 * bound).
+  // Uniform in [0, bound); bound > 0. Rejection sampling, so there is no modulo bias.
   uint64_t below(uint64_t bound) {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t x;
+    do x = next();
+    while (x >= limit);
+    return x % bound;
   }
   // Uniform in [low, high]; low <= high.
   int64_t between(int64_t low, int64_t high) {

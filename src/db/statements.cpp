@@ -108,3 +108,15 @@ std::string_view statement_sql(Stmt id) { return kStatements[static_cast<size_t>
 std::string_view statement_name(Stmt id) { return kStatements[static_cast<size_t>(id)].name; }
 
 }  // namespace idemlab
+
+namespace idemlab {
+
+bool statement_takes_write_lock(Stmt id) {
+  std::string_view sql = statement_sql(id);
+  if (id == Stmt::kBeginImmediate) return true;
+  return sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+}
+
+bool statement_ends_transaction(Stmt id) { return id == Stmt::kCommit || id == Stmt::kRollback; }
+
+}  // namespace idemlab

@@ -8,6 +8,7 @@
 namespace idemlab {
 
 // Rejects unknown or identical accounts before anything is written, then runs the strategy.
+// A coroutine: `request` and `strategy` must outlive it, not just the call.
 Task<Answer> serve(Session& session, const Strategy& strategy, const TransferRequest& request);
 
 // Whether an answer came from the checks in serve() (nothing was written, nothing is logged).

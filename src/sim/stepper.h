@@ -1,0 +1,54 @@
+// Stepper: concurrent attempts on one ledger file, each on its own SQLite connection, advanced
+// one step at a time by whoever holds the Stepper (the simulator's scheduler, explore, tests).
+// Locking is SQLite's own: a step that needs the write lock another attempt holds is blocked.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/task.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+class Stepper final : public Driver {
+ public:
+  struct Attempt {
+    Connection* connection = nullptr;
+    // Owned here: coroutine parameters are references, and the attempt outlives start().
+    std::unique_ptr<TransferRequest> request;
+    std::unique_ptr<Session> session;
+    std::optional<Task<Answer>> task;
+    std::coroutine_handle<> parked;
+    std::optional<Answer> answer;  // set when the attempt finished
+  };
+
+  // Starts an attempt of `strategy` on `connection` (one the caller keeps open and does not
+  // share with another running attempt). It runs up to its first step. Returns its index.
+  size_t start(Connection& connection, const Clock& clock, const Strategy& strategy,
+               StrategyOptions options, const TransferRequest& request);
+
+  bool finished(size_t index) const { return attempts_[index].answer.has_value(); }
+  // Whether the attempt's next step would wait for a write lock another attempt holds.
+  bool blocked(size_t index) const;
+  const PendingStep& pending(size_t index) const;
+  // Runs the attempt's pending step and resumes it up to its next step (or its end).
+  // Returns the step's result; a kBusy result leaves the attempt parked on the same step.
+  StepResult advance(size_t index);
+  // Abandons an attempt (a crash): rolls back its open transaction, destroys its coroutine.
+  void kill(size_t index);
+  const Answer& answer(size_t index) const { return *attempts_[index].answer; }
+  size_t size() const { return attempts_.size(); }
+  bool in_transaction(size_t index) const;
+
+  // Driver
+  bool run_inline(Session&) override { return false; }
+  void park(Session& session, std::coroutine_handle<> handle) override;
+
+ private:
+  void settle(Attempt& attempt);
+  std::vector<Attempt> attempts_;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,13 @@
+# e2e: idemlab accounts
+source "$(dirname "$0")/../lib.sh"
+db=$work/l.db
+"$IDEMLAB" init --db "$db" --account alice=12.34 --account bob=0 >/dev/null
+expect_exit 0 "$IDEMLAB" accounts --db "$db"
+printf "%s\n" "$out" | grep -qE "^alice +12.34 +12.34$" || fail "accounts table: $out"
+expect_exit 0 "$IDEMLAB" accounts --db "$db" --json
+expect_equal "$out" '{"accounts":[{"name":"alice","balance_minor":1234,"opening_balance_minor":1234},{"name":"bob","balance_minor":0,"opening_balance_minor":0}]}' "json"
+"$IDEMLAB" naive --db "$db" --biz-seq p1 --from alice --to bob --amount 2 >/dev/null
+expect_exit 0 "$IDEMLAB" accounts --db "$db" --json
+expect_contains "$out" '"name":"bob","balance_minor":200'
+integrity_ok "$db"
+finish

@@ -1,0 +1,26 @@
+# e2e: idemlab audit finds each kind of damage and passes a clean ledger.
+source "$(dirname "$0")/../lib.sh"
+db=$work/l.db
+"$IDEMLAB" init --db "$db" >/dev/null
+expect_exit 0 "$IDEMLAB" audit --db "$db" --json
+expect_equal "$out" '{"ok":true,"violations":[],"transfers_applied":0,"journal_entries":0}' "clean json"
+"$IDEMLAB" select-insert --db "$db" --biz-seq a1 --from alice --to bob --amount 3 >/dev/null
+expect_exit 0 "$IDEMLAB" audit --db "$db"
+expect_contains "$out" "ok: 1 transfers applied"
+
+"$IDEMLAB" naive --db "$db" --biz-seq n1 --from alice --to bob --amount 3 >/dev/null
+"$IDEMLAB" naive --db "$db" --biz-seq n1 --from alice --to bob --amount 3 >/dev/null
+expect_exit 7 "$IDEMLAB" audit --db "$db" --json
+expect_equal "$(json_field "$out" ok)" false "ok after a double"
+expect_contains "$out" '"kind":"applied_more_than_once","detail":"biz_seq n1 moved money 2 times"'
+expect_one_error_line
+
+"$IDEMLAB" init --db "$db" --force >/dev/null
+sqlite3 "$db" "UPDATE account SET balance_minor = balance_minor + 100 WHERE name = 'bob'"
+expect_exit 7 "$IDEMLAB" audit --db "$db"
+expect_contains "$out" money_not_conserved
+expect_contains "$out" balance_disagrees_with_journal
+
+expect_exit 8 "$IDEMLAB" audit --db "$work/missing.db"
+expect_one_error_line
+finish

@@ -1,0 +1,78 @@
+# e2e: bad input gets one error: line, a documented exit code, and an unchanged ledger.
+source "$(dirname "$0")/../lib.sh"
+db=$work/l.db
+"$IDEMLAB" init --db "$db" >/dev/null
+"$IDEMLAB" select-insert --db "$db" --biz-seq keep --from alice --to bob --amount 1 >/dev/null
+before=$(digest "$db")
+unchanged() { expect_equal "$(digest "$db")" "$before" "ledger unchanged after: $*"; }
+base=(select-insert --db "$db" --from alice --to bob)
+
+for amount in -1 0 0.00 abc 1.234 1e3 99999999999999999999 "" " 5"; do
+  expect_exit 2 "$IDEMLAB" "${base[@]}" --biz-seq b1 --amount "$amount"
+  expect_one_error_line
+  unchanged "amount '$amount'"
+done
+for biz in "" "$(printf 'x%.0s' {1..65})" "with space" "$(printf 'bell\a')"; do
+  expect_exit 2 "$IDEMLAB" "${base[@]}" --biz-seq "$biz" --amount 1
+  expect_one_error_line
+  unchanged "biz_seq '$biz'"
+done
+expect_exit 3 "$IDEMLAB" select-insert --db "$db" --biz-seq b2 --from alice --to nobody --amount 1
+expect_one_error_line
+expect_contains "$err" unknown_account
+unchanged "unknown account"
+expect_exit 3 "$IDEMLAB" select-insert --db "$db" --biz-seq b3 --from alice --to alice --amount 1
+expect_one_error_line
+expect_contains "$err" same_account
+unchanged "same account"
+expect_exit 2 "$IDEMLAB" select-insert --db "$db" --biz-seq b4 --from "bad name" --to bob --amount 1
+unchanged "bad account name"
+expect_exit 2 "$IDEMLAB" select-insert --db "$db" --biz-seq b5 --from alice --to bob
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" "${base[@]}" --biz-seq b6 --amount 1 --fault meteor
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" "${base[@]}" --biz-seq b6 --amount 1 --fault crash:after=nowhere
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" "${base[@]}" --biz-seq b6 --amount 1 --fault redeliver
+expect_one_error_line
+unchanged "bad faults"
+
+expect_exit 8 "$IDEMLAB" select-insert --db "$work/missing.db" --biz-seq b7 --from alice --to bob --amount 1
+expect_one_error_line
+[ -e "$work/missing.db" ] && fail "a missing ledger was created"
+
+echo "just some text, not a database at all, long enough to be a header" >"$work/text.db"
+expect_exit 8 "$IDEMLAB" select-insert --db "$work/text.db" --biz-seq b8 --from alice --to bob --amount 1
+expect_one_error_line
+expect_contains "$err" "not an idemlab ledger"
+
+sqlite3 "$work/other.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1)"
+expect_exit 8 "$IDEMLAB" accounts --db "$work/other.db"
+expect_one_error_line
+
+cp "$db" "$work/newer.db"
+sqlite3 "$work/newer.db" "PRAGMA user_version = 2"
+expect_exit 8 "$IDEMLAB" select-insert --db "$work/newer.db" --biz-seq b9 --from alice --to bob --amount 1
+expect_one_error_line
+expect_contains "$err" "newer"
+
+cp "$db" "$work/ro.db"
+chmod 0444 "$work/ro.db"
+ro_before=$(digest "$work/ro.db")
+expect_exit 8 "$IDEMLAB" select-insert --db "$work/ro.db" --biz-seq b10 --from alice --to bob --amount 1
+expect_one_error_line
+expect_contains "$err" "read-only"
+expect_exit 0 "$IDEMLAB" accounts --db "$work/ro.db"
+expect_equal "$(digest "$work/ro.db")" "$ro_before" "read-only ledger unchanged"
+
+# A ledger locked by another writer past the busy timeout: exit 75, nothing changed.
+(printf 'BEGIN IMMEDIATE;\nUPDATE account SET balance_minor = balance_minor WHERE name = %s;\n' "'alice'"; sleep 1.5; printf 'ROLLBACK;\n') | sqlite3 "$db" &
+holder=$!
+sleep 0.3
+expect_exit 75 "$IDEMLAB" "${base[@]}" --biz-seq b11 --amount 1 --busy-timeout-ms 200
+expect_one_error_line
+expect_contains "$err" busy
+wait "$holder"
+unchanged "locked database"
+integrity_ok "$db"
+finish

@@ -1,0 +1,28 @@
+# e2e: idemlab explain prints steps, SQL, protection and pitfall for every strategy.
+source "$(dirname "$0")/../lib.sh"
+expect_exit 0 "$IDEMLAB" explain
+for strategy in select-insert direct-insert state-machine dedup-table token select-for-update \
+                optimistic-lock lock-table naive; do
+  expect_contains "$out" "$strategy"
+done
+for strategy in select-insert direct-insert state-machine dedup-table token select-for-update \
+                optimistic-lock lock-table naive; do
+  expect_exit 0 "$IDEMLAB" explain "$strategy"
+  for heading in "How it works" "Protects against" "Pitfall (--pitfall)" "Steps" "Trace" "first attempt -> applied"; do
+    expect_contains "$out" "$heading"
+  done
+  expect_exit 0 "$IDEMLAB" explain "$strategy" --json
+  expect_equal "$(json_field "$out" strategy)" "$strategy" "json name"
+done
+expect_exit 0 "$IDEMLAB" explain select-for-update
+expect_contains "$out" "BEGIN IMMEDIATE"
+expect_contains "$out" "SQLITE_BUSY_SNAPSHOT"
+expect_contains "$out" "whole database"
+expect_exit 0 "$IDEMLAB" select-for-update --help
+expect_contains "$out" "BEGIN IMMEDIATE"
+expect_exit 0 "$IDEMLAB" explain state-machine
+expect_contains "$out" "AND status = 1"
+expect_contains "$out" "repeat -> replayed"
+expect_exit 2 "$IDEMLAB" explain nonsense
+expect_one_error_line
+finish

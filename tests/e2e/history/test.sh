@@ -1,0 +1,19 @@
+# e2e: idemlab history lists attempts and their answers.
+source "$(dirname "$0")/../lib.sh"
+db=$work/l.db
+"$IDEMLAB" init --db "$db" >/dev/null
+"$IDEMLAB" state-machine --db "$db" --biz-seq h1 --from alice --to bob --amount 1 --fault response-lost 2>/dev/null
+"$IDEMLAB" state-machine --db "$db" --biz-seq h1 --from alice --to bob --amount 1 >/dev/null
+"$IDEMLAB" naive --db "$db" --biz-seq h2 --from alice --to bob --amount 1 >/dev/null
+"$IDEMLAB" naive --db "$db" --biz-seq h2 --from alice --to nobody --amount 1 2>/dev/null
+expect_exit 0 "$IDEMLAB" history --db "$db" --biz-seq h1 --json
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print([(a["outcome"], a["replayed"], a["fault"]) for a in json.load(sys.stdin)["attempts"]])')" \
+  "[('applied', False, 'response-lost'), ('replayed', True, None)]" "attempts of h1"
+expect_exit 0 "$IDEMLAB" history --db "$db"
+expect_contains "$out" "h2"
+expect_contains "$out" "state-machine"
+expect_equal "$(sqlite3 "$db" 'SELECT count(*) FROM attempt')" 3 "bad input is not logged"
+expect_exit 0 "$IDEMLAB" history --db "$db" --limit 1 --json
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["attempts"]))')" 1 "limit"
+expect_exit 2 "$IDEMLAB" history --db "$db" --biz-seq ""
+finish

@@ -1,0 +1,50 @@
+# Shared helpers for end-to-end tests: run the real binary, check exit codes, output and the
+# ledger's integrity. Each test.sh sources this and ends with `finish`.
+set -uo pipefail
+IDEMLAB=${IDEMLAB:?set IDEMLAB to the idemlab binary}
+ROOT=${IDEMLAB_ROOT:?set IDEMLAB_ROOT to the source tree}
+export IDEMLAB
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# expect_exit CODE COMMAND...: runs it, keeps stdout in $out and stderr in $err.
+expect_exit() {
+  local want=$1; shift
+  checks=$((checks + 1))
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local got=$?
+  out=$(cat "$work/stdout"); err=$(cat "$work/stderr")
+  [ "$got" = "$want" ] || fail "exit $got, wanted $want: $* | stdout: $out | stderr: $err"
+}
+expect_contains() {  # TEXT NEEDLE
+  checks=$((checks + 1))
+  case "$1" in *"$2"*) ;; *) fail "expected '$2' in: $1" ;; esac
+}
+expect_equal() {  # ACTUAL EXPECTED WHAT
+  checks=$((checks + 1))
+  [ "$1" = "$2" ] || fail "$3: got '$1', wanted '$2'"
+}
+# One error line, and it starts with "error:".
+expect_one_error_line() {
+  checks=$((checks + 1))
+  local lines; lines=$(printf '%s\n' "$err" | grep -c .)
+  [ "$lines" = 1 ] && [[ "$err" == error:* ]] || fail "wanted one error: line, got: $err"
+}
+integrity_ok() {  # DB
+  expect_equal "$(sqlite3 "$1" 'PRAGMA integrity_check')" ok "integrity_check of $1"
+}
+digest() { sqlite3 "$1" .dump | sha256sum; }
+json_field() {  # JSON FIELD -> value (strings unquoted)
+  printf '%s' "$1" | python3 -c "import json,sys; v=json.load(sys.stdin)[sys.argv[1]]; print(json.dumps(v) if not isinstance(v,str) else v)" "$2"
+}
+pairs() {  # DB BIZ_SEQ -> journal pairs
+  sqlite3 "$1" "SELECT count(*) FROM journal WHERE biz_seq = '$2' AND side = 'debit'"
+}
+finish() {
+  if [ "$failures" -eq 0 ]; then echo "ok: $checks checks"; exit 0; fi
+  echo "$failures of $checks checks failed"; exit 1
+}

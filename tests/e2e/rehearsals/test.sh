@@ -1,0 +1,38 @@
+# e2e: the shell rehearsals in scripts/: retry loop, double click, queue redelivery, crash
+# then retry.
+source "$(dirname "$0")/../lib.sh"
+export IDEMLAB_DB=$work/l.db
+"$IDEMLAB" init >/dev/null
+
+# A retry loop until a definitive answer, against a ledger that is locked for a while.
+(printf 'BEGIN IMMEDIATE;\nUPDATE account SET balance_minor = balance_minor WHERE name = %s;\n' "'bob'"; sleep 0.6; printf 'ROLLBACK;\n') | sqlite3 "$IDEMLAB_DB" &
+sleep 0.2
+expect_exit 0 "$ROOT/scripts/retry-until-definitive" --attempts 20 --pause-ms 100 -- \
+  select-insert --biz-seq loop-1 --from alice --to bob --amount 1 --busy-timeout-ms 50
+expect_contains "$err" "exit 75, retrying"
+expect_contains "$out" "applied: loop-1"
+wait
+expect_equal "$(pairs "$IDEMLAB_DB" loop-1)" 1 "retry loop moved money once"
+
+expect_exit 0 "$ROOT/scripts/double-click" direct-insert --biz-seq click-1
+expect_equal "$(pairs "$IDEMLAB_DB" click-1)" 1 "double click on direct-insert"
+expect_exit 7 "$ROOT/scripts/double-click" naive --biz-seq click-2
+expect_equal "$(pairs "$IDEMLAB_DB" click-2)" 2 "double click on naive"
+
+"$IDEMLAB" init --force >/dev/null
+expect_exit 0 "$ROOT/scripts/queue-redelivery" dedup-table -k 3 --biz-seq msg-1
+expect_equal "$(pairs "$IDEMLAB_DB" msg-1)" 1 "redelivered message on dedup-table"
+expect_exit 7 "$ROOT/scripts/queue-redelivery" naive -k 3 --biz-seq msg-2
+expect_equal "$(pairs "$IDEMLAB_DB" msg-2)" 4 "redelivered message on naive"
+
+"$IDEMLAB" init --force >/dev/null
+expect_exit 0 "$ROOT/scripts/crash-then-retry" dedup-table insert_dedup --biz-seq crash-1
+expect_contains "$out" "crashed attempt: exit 137"
+expect_contains "$out" "retry: exit 0"
+expect_equal "$(pairs "$IDEMLAB_DB" crash-1)" 1 "crash then retry on dedup-table"
+expect_exit 7 "$ROOT/scripts/crash-then-retry" dedup-table insert_dedup --pitfall --biz-seq crash-2
+expect_contains "$out" "retry: exit 5"
+expect_contains "$out" stuck_dedup_record
+expect_equal "$(pairs "$IDEMLAB_DB" crash-2)" 0 "crash then retry on dedup-table --pitfall: stuck"
+integrity_ok "$IDEMLAB_DB"
+finish

@@ -1,0 +1,3 @@
+// The unit-test runner.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,51 @@
+// Test seam: a scratch ledger file in a fresh temporary folder, removed afterwards.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "db/ledger_file.h"
+
+namespace idemlab::test {
+
+class ScratchLedger {
+ public:
+  explicit ScratchLedger(std::vector<OpeningBalance> accounts = {{"alice", 100000},
+                                                                 {"bob", 0},
+                                                                 {"carol", 500}}) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-test-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    folder_ = pattern;
+    path_ = folder_ + "/ledger.db";
+    Status status = create_ledger(path_, accounts, false);
+    REQUIRE_MESSAGE(status.is_ok(), status.message());
+  }
+  ~ScratchLedger() { std::filesystem::remove_all(folder_); }
+
+  const std::string& path() const { return path_; }
+  const std::string& folder() const { return folder_; }
+
+  Connection open(int busy_timeout_ms = 0) const {
+    Connection connection;
+    Status status = open_ledger(path_, Access::kWrite, busy_timeout_ms, &connection);
+    REQUIRE_MESSAGE(status.is_ok(), status.message());
+    return connection;
+  }
+
+  int64_t scalar(const std::string& sql) const {
+    Connection connection = open();
+    int64_t value = -1;
+    connection.query(sql, {}, [&](const Row& row) { value = as_int(row[0]); });
+    return value;
+  }
+
+ private:
+  std::string folder_;
+  std::string path_;
+};
+
+}  // namespace idemlab::test

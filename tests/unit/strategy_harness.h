@@ -1,0 +1,71 @@
+// Test seam: runs strategy attempts on a scratch ledger, one at a time (direct driver) or
+// interleaved step by step (Stepper), and counts what the journal says moved.
+#pragma once
+
+#include <fmt/format.h>
+
+#include "core/clock.h"
+#include "ledger/ledger.h"
+#include "scratch.h"
+#include "server/direct.h"
+#include "sim/stepper.h"
+
+namespace idemlab::test {
+
+inline TransferRequest request(std::string biz_seq, int64_t amount = 1000,
+                               std::string from = "alice", std::string to = "bob") {
+  return {std::move(biz_seq), std::move(from), std::move(to), amount, ""};
+}
+
+inline int64_t journal_pairs(const ScratchLedger& ledger, const std::string& biz_seq) {
+  return ledger.scalar(fmt::format(
+      "SELECT count(*) FROM journal WHERE biz_seq = '{}' AND side = 'debit'", biz_seq));
+}
+
+// Issues a token valid for `ttl_ms` on `clock`.
+inline std::string fresh_token(Connection& connection, const Clock& clock, int64_t ttl_ms = 60000) {
+  static uint64_t counter = 0;
+  IssuedToken token;
+  REQUIRE(issue_token(connection, clock, ++counter, 0x1d3, ttl_ms, &token).is_ok());
+  return token.token;
+}
+
+inline Answer attempt_once(Connection& connection, const Clock& clock, const Strategy& strategy,
+                           const TransferRequest& req, StrategyOptions options = {}) {
+  AttemptSetup setup;
+  setup.strategy = &strategy;
+  setup.request = req;
+  if (options.owner.empty()) options.owner = "test";
+  setup.options = options;
+  AttemptReport report;
+  REQUIRE(run_direct_attempt(connection, clock, setup, &report).is_ok());
+  return report.answer;
+}
+
+// Advances attempt `index` until its next step is `step`, it finishes, or it must wait for a
+// lock another attempt holds.
+inline void run_until(Stepper& stepper, size_t index, std::string_view step) {
+  for (int guard = 0; guard < 100 && !stepper.finished(index); ++guard) {
+    if (stepper.pending(index).step == step || stepper.blocked(index)) return;
+    stepper.advance(index);
+  }
+}
+
+// Runs every attempt to its end, round robin over the ones not waiting for a lock.
+inline void run_all(Stepper& stepper) {
+  for (int guard = 0; guard < 10000; ++guard) {
+    bool progressed = false, all_done = true;
+    for (size_t i = 0; i < stepper.size(); ++i) {
+      if (stepper.finished(i)) continue;
+      all_done = false;
+      if (stepper.blocked(i)) continue;
+      stepper.advance(i);
+      progressed = true;
+    }
+    if (all_done) return;
+    REQUIRE(progressed);
+  }
+  FAIL("attempts did not finish");
+}
+
+}  // namespace idemlab::test

@@ -1,0 +1,37 @@
+// Tests for ledger/answer.
+#include <doctest/doctest.h>
+
+#include "ledger/answer.h"
+
+using namespace idemlab;
+
+TEST_CASE("outcome names round-trip and map to documented exit codes") {
+  for (int i = 0; i <= static_cast<int>(Outcome::kError); ++i) {
+    auto outcome = static_cast<Outcome>(i);
+    CHECK(outcome_from_name(outcome_name(outcome)) == outcome);
+  }
+  CHECK(exit_code_for(Outcome::kApplied) == ExitCode::kOk);
+  CHECK(exit_code_for(Outcome::kReplayed) == ExitCode::kOk);
+  CHECK(exit_code_for(Outcome::kRejected) == ExitCode::kRejected);
+  CHECK(exit_code_for(Outcome::kTimeout) == ExitCode::kRetryable);
+  CHECK(exit_code_for(Outcome::kBusy) == ExitCode::kRetryable);
+  CHECK(exit_code_for(Outcome::kInProgress) == ExitCode::kInProgress);
+  CHECK(static_cast<int>(ExitCode::kRetryable) == 75);
+}
+
+TEST_CASE("a replay agrees with the applied answer; different rejections do not agree") {
+  CHECK(answers_agree(Answer::of(Outcome::kApplied), Answer{Outcome::kReplayed, "", true}));
+  CHECK(answers_agree(Answer::of(Outcome::kRejected, "insufficient_funds"),
+                      Answer{Outcome::kRejected, "insufficient_funds", true}));
+  CHECK_FALSE(answers_agree(Answer::of(Outcome::kApplied),
+                            Answer::of(Outcome::kRejected, "insufficient_funds")));
+  CHECK_FALSE(answers_agree(Answer::of(Outcome::kTokenUsed), Answer::of(Outcome::kApplied)));
+}
+
+TEST_CASE("only in_progress, timeout, busy and error leave the outcome open") {
+  CHECK(is_definitive(Outcome::kApplied));
+  CHECK(is_definitive(Outcome::kTokenExpired));
+  CHECK_FALSE(is_definitive(Outcome::kInProgress));
+  CHECK_FALSE(is_definitive(Outcome::kTimeout));
+  CHECK_FALSE(is_definitive(Outcome::kBusy));
+}

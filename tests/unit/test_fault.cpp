@@ -1,0 +1,35 @@
+// Tests for server/fault: the NAME[:key=value,...] syntax.
+#include <doctest/doctest.h>
+
+#include "server/fault.h"
+
+using namespace idemlab;
+
+TEST_CASE("fault specs parse with their parameters") {
+  FaultSpec fault;
+  REQUIRE(parse_fault("slow:ms=800,at=begin,p=0.05", &fault).is_ok());
+  CHECK(fault.kind == FaultKind::kSlow);
+  CHECK(fault.ms == 800);
+  CHECK(fault.step == "begin");
+  CHECK(fault.probability == doctest::Approx(0.05));
+  REQUIRE(parse_fault("crash:after=insert_dedup,nth=3", &fault).is_ok());
+  CHECK(fault.kind == FaultKind::kCrash);
+  CHECK(fault.nth == 3);
+  REQUIRE(parse_fault("double-submit", &fault).is_ok());
+  CHECK(fault.count == 2);
+  REQUIRE(parse_fault("redeliver:k=3", &fault).is_ok());
+  CHECK(fault.count == 3);
+  REQUIRE(parse_fault("response-lost:p=0.1", &fault).is_ok());
+  CHECK(fault.text == "response-lost:p=0.1");
+}
+
+TEST_CASE("bad fault specs are usage errors") {
+  FaultSpec fault;
+  for (const char* text : {"", "meteor", "slow", "slow:ms=0", "slow:ms=abc", "crash",
+                           "crash:after=", "response-lost:p=1.5", "response-lost:p=-0.1",
+                           "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
+                           "redeliver:k=0"}) {
+    CAPTURE(text);
+    CHECK(parse_fault(text, &fault).code() == ExitCode::kUsage);
+  }
+}

@@ -1,0 +1,68 @@
+// Tests for db/ledger_file: creating and opening ledgers, and refusing what is not one.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "scratch.h"
+
+using namespace idemlab;
+using idemlab::test::ScratchLedger;
+
+TEST_CASE("a new ledger holds the opening balances") {
+  ScratchLedger ledger({{"alice", 500}, {"bob", 7}});
+  CHECK(ledger.scalar("SELECT sum(balance_minor) FROM account") == 507);
+  CHECK(ledger.scalar("PRAGMA user_version") == kSchemaVersion);
+  CHECK(ledger.scalar("PRAGMA application_id") == kApplicationId);
+}
+
+TEST_CASE("init refuses an existing file without force and keeps it intact") {
+  ScratchLedger ledger({{"alice", 500}});
+  Status status = create_ledger(ledger.path(), {{"zed", 1}}, false);
+  CHECK(status.code() == ExitCode::kLedger);
+  CHECK(ledger.scalar("SELECT count(*) FROM account WHERE name = 'alice'") == 1);
+  CHECK(create_ledger(ledger.path(), {{"zed", 1}}, true).is_ok());
+  CHECK(ledger.scalar("SELECT count(*) FROM account WHERE name = 'zed'") == 1);
+}
+
+TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
+  ScratchLedger ledger;
+  std::string path = ledger.folder() + "/dup.db";
+  CHECK(create_ledger(path, {{"a", 1}, {"a", 2}}, false).code() == ExitCode::kUsage);
+  struct stat info{};
+  CHECK(::stat(path.c_str(), &info) != 0);
+}
+
+TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a read-only file") {
+  ScratchLedger ledger;
+  Connection connection;
+  CHECK(open_ledger(ledger.folder() + "/missing.db", Access::kRead, 0, &connection).code() ==
+        ExitCode::kLedger);
+
+  std::string text = ledger.folder() + "/notes.txt";
+  std::ofstream(text) << "this is not a database, just some text that is long enough\n";
+  CHECK(open_ledger(text, Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+
+  std::string plain = ledger.folder() + "/plain.db";
+  {
+    Connection other;
+    ConnectionOptions options;
+    options.create = true;
+    REQUIRE(Connection::open(plain, options, &other).is_ok());
+    REQUIRE(other.exec_script("CREATE TABLE t (x)").is_ok());
+  }
+  CHECK(open_ledger(plain, Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+
+  {
+    Connection writer = ledger.open();
+    REQUIRE(writer.exec_script("PRAGMA user_version = 99").is_ok());
+  }
+  Status newer = open_ledger(ledger.path(), Access::kWrite, 0, &connection);
+  CHECK(newer.code() == ExitCode::kLedger);
+  CHECK(newer.message().find("newer") != std::string::npos);
+
+  ScratchLedger read_only;
+  REQUIRE(::chmod(read_only.path().c_str(), 0444) == 0);
+  CHECK(open_ledger(read_only.path(), Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+  CHECK(open_ledger(read_only.path(), Access::kRead, 0, &connection).is_ok());
+}

@@ -1,0 +1,34 @@
+// Tests for db/statements: every named statement prepares against the schema.
+#include <doctest/doctest.h>
+
+#include <sqlite3.h>
+
+#include "db/ledger_file.h"
+#include "db/statements.h"
+
+using namespace idemlab;
+
+TEST_CASE("every named statement prepares against the embedded schema") {
+  Connection connection;
+  ConnectionOptions options;
+  options.create = true;
+  REQUIRE(Connection::open(":memory:", options, &connection).is_ok());
+  REQUIRE(create_schema(connection, {}).is_ok());
+  for (int i = 0; i < static_cast<int>(Stmt::kCount); ++i) {
+    auto id = static_cast<Stmt>(i);
+    CAPTURE(statement_name(id));
+    std::string_view sql = statement_sql(id);
+    sqlite3_stmt* stmt = nullptr;
+    CHECK(sqlite3_prepare_v2(connection.raw(), sql.data(), static_cast<int>(sql.size()), &stmt,
+                             nullptr) == SQLITE_OK);
+    sqlite3_finalize(stmt);
+  }
+}
+
+TEST_CASE("writes and BEGIN IMMEDIATE take the write lock; reads do not") {
+  CHECK(statement_takes_write_lock(Stmt::kBeginImmediate));
+  CHECK(statement_takes_write_lock(Stmt::kInsertFlow));
+  CHECK(statement_takes_write_lock(Stmt::kDebit));
+  CHECK_FALSE(statement_takes_write_lock(Stmt::kSelectFlow));
+  CHECK_FALSE(statement_takes_write_lock(Stmt::kBeginDeferred));
+}

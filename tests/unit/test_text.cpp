@@ -1,0 +1,15 @@
+// Tests for report/text.
+#include <doctest/doctest.h>
+
+#include "report/text.h"
+
+using namespace idemlab;
+
+TEST_CASE("tables align columns; right-aligned columns pad on the left") {
+  TextTable table{{"name", "n"}, {false, true}, {{"alice", "1"}, {"b", "100"}}};
+  CHECK(table.render() == "name     n\nalice    1\nb      100\n");
+}
+
+TEST_CASE("wrap breaks at the width and indents every line") {
+  CHECK(wrap("aaa bbb ccc", 2, 9) == "  aaa bbb\n  ccc\n");
+}
