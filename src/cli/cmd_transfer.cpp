@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <memory>
+
 #include "cli/command.h"
 #include "db/ledger_file.h"
 #include "ledger/money.h"
@@ -26,6 +29,7 @@ struct TransferOptions {
   int64_t lock_ttl_ms = 30000;
   std::string owner;
   int busy_timeout_ms = 5000;
+  std::string trace_sql;
   bool json = false;
 };
 
@@ -65,6 +69,14 @@ ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
   Connection connection;
   throw_if_error(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, std::fclose);
+  if (!options.trace_sql.empty()) {
+    trace.reset(std::fopen(options.trace_sql.c_str(), "w"));
+    if (!trace) throw_if_error(Status::usage("cannot write --trace-sql " + options.trace_sql));
+    connection.set_trace([file = trace.get()](std::string_view sql) {
+      fmt::print(file, "{};\n", sql);
+    });
+  }
   WallClock clock;
   AttemptReport report;
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
@@ -107,6 +119,8 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
   }
+  command->add_option("--trace-sql", options->trace_sql,
+                      "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);
   std::string footer = "How it works:\n" + wrap(info.how, 2);
   if (!info.notes.empty()) footer += "SQLite notes:\n" + wrap(info.notes, 2);
