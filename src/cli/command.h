@@ -37,5 +37,10 @@ void register_token(CLI::App& app, CommandResult& result);
 void register_audit(CLI::App& app, CommandResult& result);
 void register_history(CLI::App& app, CommandResult& result);
 void register_explain(CLI::App& app, CommandResult& result);
+void register_simulate(CLI::App& app, CommandResult& result);
+void register_compare(CLI::App& app, CommandResult& result);
+void register_explore(CLI::App& app, CommandResult& result);
+void register_faults(CLI::App& app, CommandResult& result);
+void register_scenarios(CLI::App& app, CommandResult& result);
 
 }  // namespace idemlab

@@ -15,6 +15,11 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"audit", "check the ledger's invariants", register_audit},
       CommandEntry{"history", "attempts and their answers", register_history},
       CommandEntry{"explain", "what a strategy does, its SQL and its pitfall", register_explain},
+      CommandEntry{"simulate", "many requests against one strategy, seeded", register_simulate},
+      CommandEntry{"compare", "the same schedule against every strategy", register_compare},
+      CommandEntry{"explore", "every interleaving of concurrent duplicates", register_explore},
+      CommandEntry{"faults", "the faults and their parameters", register_faults},
+      CommandEntry{"scenarios", "the built-in scenarios", register_scenarios},
   };
   return kCommands;
 }

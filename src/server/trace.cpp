@@ -9,8 +9,7 @@
 
 namespace idemlab {
 
-std::string describe_result(const PendingStep& step) {
-  const StepResult& result = step.result;
+std::string describe_result(Stmt stmt, const StepResult& result) {
   switch (result.code) {
     case StepCode::kConstraint: return "constraint violated";
     case StepCode::kBusy: return "busy";
@@ -18,7 +17,7 @@ std::string describe_result(const PendingStep& step) {
     case StepCode::kError: return "error: " + result.error;
     case StepCode::kOk: break;
   }
-  std::string_view sql = statement_sql(step.stmt);
+  std::string_view sql = statement_sql(stmt);
   if (sql.starts_with("SELECT")) return result.row ? "row" : "no row";
   if (sql.starts_with("BEGIN") || sql == "COMMIT" || sql == "ROLLBACK") return "ok";
   return fmt::format("{} row{} changed", result.changes, result.changes == 1 ? "" : "s");

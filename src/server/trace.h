@@ -24,6 +24,9 @@ struct TracedAttempt {
 
 Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttempt>* out);
 
-std::string describe_result(const PendingStep& step);
+std::string describe_result(Stmt stmt, const StepResult& result);
+inline std::string describe_result(const PendingStep& step) {
+  return describe_result(step.stmt, step.result);
+}
 
 }  // namespace idemlab

@@ -7,20 +7,35 @@ namespace idemlab {
 
 size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy& strategy,
                       StrategyOptions options, const TransferRequest& request) {
-  attempts_.emplace_back();
-  Attempt& attempt = attempts_.back();
+  size_t index;
+  if (free_.empty()) {
+    index = attempts_.size();
+    attempts_.emplace_back();
+  } else {
+    index = free_.back();
+    free_.pop_back();
+  }
+  Attempt& attempt = attempts_[index];
+  attempt.live = true;
   attempt.connection = &connection;
   attempt.request = std::make_unique<TransferRequest>(request);
   attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options));
   attempt.task.emplace(serve(*attempt.session, strategy, *attempt.request));
   attempt.task->start();
   settle(attempt);
-  return attempts_.size() - 1;
+  return index;
+}
+
+void Stepper::release(size_t index) {
+  Attempt& attempt = attempts_[index];
+  if (attempt.task) kill(index);
+  attempt = Attempt{};
+  free_.push_back(index);
 }
 
 void Stepper::park(Session& session, std::coroutine_handle<> handle) {
   for (Attempt& attempt : attempts_)
-    if (attempt.session.get() == &session) attempt.parked = handle;
+    if (attempt.live && attempt.session.get() == &session) attempt.parked = handle;
 }
 
 void Stepper::settle(Attempt& attempt) {
@@ -41,7 +56,9 @@ bool Stepper::blocked(size_t index) const {
   if (attempt.answer || attempt.connection->in_transaction()) return false;
   if (!statement_takes_write_lock(attempt.session->pending().stmt)) return false;
   for (size_t other = 0; other < attempts_.size(); ++other)
-    if (other != index && !attempts_[other].answer && in_transaction(other)) return true;
+    if (other != index && attempts_[other].live && !attempts_[other].answer &&
+        in_transaction(other))
+      return true;
   return false;
 }
 
@@ -49,15 +66,16 @@ const PendingStep& Stepper::pending(size_t index) const {
   return attempts_[index].session->pending();
 }
 
-StepResult Stepper::advance(size_t index) {
+ExecutedStep Stepper::advance(size_t index, bool deliver_busy) {
   Attempt& attempt = attempts_[index];
   attempt.session->run_pending();
-  StepResult result = attempt.session->pending().result;
-  if (result.code == StepCode::kBusy) return result;  // still waiting for the lock
+  const PendingStep& pending = attempt.session->pending();
+  ExecutedStep executed{pending.step, pending.stmt, pending.result};
+  if (executed.result.code == StepCode::kBusy && !deliver_busy) return executed;  // waits
   auto handle = std::exchange(attempt.parked, {});
   handle.resume();
   settle(attempt);
-  return result;
+  return executed;
 }
 
 void Stepper::kill(size_t index) {

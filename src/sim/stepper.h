@@ -12,6 +12,13 @@
 
 namespace idemlab {
 
+// A step that ran: its name, statement and result, captured before the attempt moved on.
+struct ExecutedStep {
+  std::string_view step;
+  Stmt stmt = Stmt::kCount;
+  StepResult result;
+};
+
 class Stepper final : public Driver {
  public:
   struct Attempt {
@@ -22,6 +29,7 @@ class Stepper final : public Driver {
     std::optional<Task<Answer>> task;
     std::coroutine_handle<> parked;
     std::optional<Answer> answer;  // set when the attempt finished
+    bool live = false;             // false: a free slot
   };
 
   // Starts an attempt of `strategy` on `connection` (one the caller keeps open and does not
@@ -34,8 +42,11 @@ class Stepper final : public Driver {
   bool blocked(size_t index) const;
   const PendingStep& pending(size_t index) const;
   // Runs the attempt's pending step and resumes it up to its next step (or its end).
-  // Returns the step's result; a kBusy result leaves the attempt parked on the same step.
-  StepResult advance(size_t index);
+  // Returns the step's result. A kBusy result leaves the attempt parked on the same step,
+  // unless `deliver_busy` (the wait limit has passed): then the strategy gets it.
+  ExecutedStep advance(size_t index, bool deliver_busy = false);
+  // Frees a finished or killed attempt's slot for reuse by start().
+  void release(size_t index);
   // Abandons an attempt (a crash): rolls back its open transaction, destroys its coroutine.
   void kill(size_t index);
   const Answer& answer(size_t index) const { return *attempts_[index].answer; }
@@ -49,6 +60,7 @@ class Stepper final : public Driver {
  private:
   void settle(Attempt& attempt);
   std::vector<Attempt> attempts_;
+  std::vector<size_t> free_;
 };
 
 }  // namespace idemlab

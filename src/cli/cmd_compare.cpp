@@ -1,0 +1,75 @@
+// `idemlab compare`: the identical schedule against every strategy, one row each.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/command.h"
+#include "cli/sim_options.h"
+
+namespace idemlab {
+
+namespace {
+
+struct CompareOptions {
+  std::string strategies = "all";
+  bool with_pitfalls = false;
+  SimCliOptions sim;
+};
+
+std::vector<const Strategy*> chosen(const std::string& list) {
+  if (list == "all") return {all_strategies().begin(), all_strategies().end()};
+  std::vector<const Strategy*> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = std::min(list.find(',', start), list.size());
+    std::string name = list.substr(start, comma - start);
+    const Strategy* strategy = find_strategy(name);
+    if (!strategy)
+      throw_if_error(Status::usage(fmt::format("--strategies: unknown strategy '{}'", name)));
+    out.push_back(strategy);
+    start = comma + 1;
+  }
+  return out;
+}
+
+ExitCode run_compare(const CompareOptions& options) {
+  SimConfig config = build_config(options.sim);
+  std::vector<SimResult> rows;
+  for (const Strategy* strategy : chosen(options.strategies)) {
+    for (bool pitfall : {false, true}) {
+      if (pitfall && (!options.with_pitfalls || strategy->info().name == "naive")) continue;
+      SimOptions sim_options;
+      sim_options.progress = progress_reporter(fmt::format(
+          "compare {}{}", strategy->info().name, pitfall ? " --pitfall" : ""));
+      SimResult result;
+      throw_if_error(simulate(config, *strategy, pitfall, sim_options, &result));
+      rows.push_back(std::move(result));
+    }
+  }
+  std::string command = fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
+                                    options.with_pitfalls ? " --with-pitfalls" : "",
+                                    config_arguments(config));
+  const Format format = output_format(options.sim);
+  nlohmann::ordered_json extra{{"scenario", config.scenario}, {"seed", config.seed},
+                               {"retry", config.retry.text()}, {"command", command}};
+  fmt::print("{}", results_view(rows, format, extra));
+  if (format == Format::kTable)
+    fmt::print("once/twice+/none: how often the journal moved each request's money; lied: told\n"
+               "success but nothing moved.\nreproduce: {}\n", command);
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare", "the same schedule against each strategy, side by side");
+  command->add_option("--strategies", options->strategies, "comma-separated names, or all")
+      ->capture_default_str();
+  command->add_flag("--with-pitfalls", options->with_pitfalls,
+                    "add a row for each strategy's --pitfall");
+  add_sim_options(command, &options->sim);
+  command->callback([options, &result] { result.exit_code = run_compare(*options); });
+}
+
+}  // namespace idemlab

@@ -1,0 +1,87 @@
+// `idemlab faults` and `idemlab scenarios`: what can go wrong, and the built-in stories.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "report/text.h"
+#include "server/fault.h"
+#include "sim/scenario.h"
+
+namespace idemlab {
+
+namespace {
+
+struct ListOptions {
+  std::string name;
+  bool json = false;
+};
+
+ExitCode run_faults(const ListOptions& options) {
+  if (options.json) {
+    nlohmann::ordered_json out{{"faults", nlohmann::ordered_json::array()}};
+    for (const auto& f : fault_table())
+      out["faults"].push_back({{"name", f.name}, {"parameters", f.parameters},
+                               {"description", f.description}, {"one_attempt", f.one_attempt}});
+    print_json(out.dump());
+    return ExitCode::kOk;
+  }
+  TextTable table{{"fault", "parameters", "one attempt", "what happens"}, {}, {}};
+  for (const auto& f : fault_table())
+    table.rows.push_back({std::string(f.name), std::string(f.parameters),
+                          f.one_attempt ? "yes" : "simulate", std::string(f.description)});
+  fmt::print("{}\nSyntax: --fault NAME[:key=value,...]. In simulations every fault also takes\n"
+             "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).\n",
+             table.render());
+  return ExitCode::kOk;
+}
+
+ExitCode run_scenarios(const ListOptions& options) {
+  if (!options.name.empty()) {
+    for (const auto& builtin : builtin_scenarios())
+      if (options.name == builtin.name) {
+        fmt::print("{}", builtin.text);
+        return ExitCode::kOk;
+      }
+    throw_if_error(Status::usage("no built-in scenario named " + options.name));
+  }
+  std::vector<Scenario> scenarios;
+  for (const auto& builtin : builtin_scenarios()) {
+    SimConfig config;
+    Scenario scenario;
+    throw_if_error(parse_scenario(builtin.text, builtin.name, &config, &scenario));
+    scenarios.push_back(std::move(scenario));
+  }
+  if (options.json) {
+    nlohmann::ordered_json out{{"scenarios", nlohmann::ordered_json::array()}};
+    for (const auto& s : scenarios)
+      out["scenarios"].push_back({{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}});
+    print_json(out.dump());
+    return ExitCode::kOk;
+  }
+  TextTable table{{"scenario", "exposes", "story"}, {}, {}};
+  for (const auto& s : scenarios)
+    table.rows.push_back({s.name, fmt::format("{}", fmt::join(s.exposes, ", ")), s.summary});
+  fmt::print("{}\nidemlab scenarios NAME prints one; use it with --scenario NAME.\n",
+             table.render());
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_faults(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ListOptions>();
+  CLI::App* command = app.add_subcommand("faults", "list the faults and their parameters");
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_faults(*options); });
+}
+
+void register_scenarios(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ListOptions>();
+  CLI::App* command = app.add_subcommand("scenarios", "list the built-in scenarios, or print one");
+  command->add_option("name", options->name, "print this scenario's file");
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_scenarios(*options); });
+}
+
+}  // namespace idemlab

@@ -1,0 +1,81 @@
+// `idemlab simulate`: one strategy, many requests, seeded faults and retrying clients.
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/sim_options.h"
+
+namespace idemlab {
+
+namespace {
+
+constexpr int64_t kMaxTimelineRequests = 200;
+
+struct SimulateOptions {
+  std::string strategy;
+  bool pitfall = false;
+  bool timeline = false;
+  int64_t timeline_request = 0;
+  SimCliOptions sim;
+};
+
+ExitCode run_simulate(const SimulateOptions& options) {
+  SimConfig config = build_config(options.sim);
+  if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
+    throw_if_error(Status::usage(fmt::format(
+        "--timeline narrates every event: use it with at most {} requests, or pick one with "
+        "--timeline-request N", kMaxTimelineRequests)));
+  if (options.timeline_request > config.requests)
+    throw_if_error(Status::usage("--timeline-request is beyond --requests"));
+  const Strategy& strategy = *find_strategy(options.strategy);
+  SimOptions sim_options;
+  sim_options.timeline = options.timeline || options.timeline_request > 0;
+  sim_options.timeline_request = options.timeline_request;
+  sim_options.progress = progress_reporter("simulate " + options.strategy);
+  SimResult result;
+  throw_if_error(simulate(config, strategy, options.pitfall, sim_options, &result));
+  std::string command = fmt::format("idemlab simulate --strategy {}{}{}", options.strategy,
+                                    options.pitfall ? " --pitfall" : "", config_arguments(config));
+  if (sim_options.timeline && options.timeline_request > 0)
+    command += fmt::format(" --timeline-request {}", options.timeline_request);
+  else if (sim_options.timeline)
+    command += " --timeline";
+  const Format format = output_format(options.sim);
+  if (format == Format::kJson) {
+    nlohmann::ordered_json out = result_json(result);
+    out["scenario"] = config.scenario;
+    out["retry"] = config.retry.text();
+    out["command"] = command;
+    if (sim_options.timeline) out["timeline"] = timeline_json(result.timeline);
+    print_json(out.dump());
+  } else if (format == Format::kTable) {
+    if (sim_options.timeline) fmt::print("{}\n", timeline_text(result.timeline));
+    fmt::print("{}", result_text(result, command));
+  } else {
+    fmt::print("{}", results_view({result}, format, {}));
+  }
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_simulate(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "simulate", "many requests against one strategy: seeded faults, retries, verdicts");
+  command->add_option("--strategy", options->strategy, "the strategy")
+      ->required()
+      ->check(CLI::IsMember(strategy_names()));
+  command->add_flag("--pitfall", options->pitfall, "run the strategy without its guard");
+  command->add_flag("--timeline", options->timeline, "narrate every event (small runs)");
+  command->add_option("--timeline-request", options->timeline_request,
+                      "narrate the events of request N only")
+      ->check(CLI::PositiveNumber);
+  add_sim_options(command, &options->sim);
+  command->footer(
+      "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"
+      "partition the requests; never_moved (told success, nothing moved), stuck, \n"
+      "unknown_to_client, refused and inconsistent_answers count problems.\n");
+  command->callback([options, &result] { result.exit_code = run_simulate(*options); });
+}
+
+}  // namespace idemlab

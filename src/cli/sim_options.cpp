@@ -1,0 +1,82 @@
+// Shared simulation options.
+#include "cli/sim_options.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace idemlab {
+
+void add_sim_options(CLI::App* command, SimCliOptions* options) {
+  command->add_option("--scenario", options->scenario,
+                      "a built-in scenario (idemlab scenarios) or a scenario file");
+  command->add_option("--requests", options->requests, "number of requests (default 1000)")
+      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
+  command->add_option("--seed", options->seed, "seed of every random choice (default 1)");
+  command->add_option("--fault", options->faults,
+                      "NAME[:key=value,...] with p= and nth=; repeatable; replaces the "
+                      "scenario's faults (idemlab faults)");
+  command->add_option("--retry", options->retry,
+                      "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
+                      "jitter=full|equal|none,key=same|fresh,query=no|yes");
+  command->add_option("--concurrency", options->concurrency,
+                      "clients sending at once (default 8)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "lock-table TTL (default 1000)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--format", options->format, "table, json, csv or md")
+      ->check(CLI::IsMember({"table", "json", "csv", "md"}))
+      ->capture_default_str();
+  add_json_flag(command, &options->json);
+}
+
+SimConfig build_config(const SimCliOptions& options) {
+  SimConfig config;
+  if (!options.scenario.empty())
+    throw_if_error(load_scenario(options.scenario, &config, nullptr));
+  if (options.requests) config.requests = *options.requests;
+  if (options.seed) config.seed = *options.seed;
+  if (options.concurrency) config.concurrency = *options.concurrency;
+  if (options.lock_ttl_ms) config.lock_ttl_ms = *options.lock_ttl_ms;
+  if (options.retry) {
+    config.retry = RetryPolicy{};
+    throw_if_error(parse_retry(*options.retry, &config.retry));
+  }
+  if (!options.faults.empty()) {
+    config.faults.clear();
+    for (const std::string& text : options.faults) {
+      FaultSpec fault;
+      throw_if_error(parse_fault(text, &fault));
+      config.faults.push_back(std::move(fault));
+    }
+  }
+  throw_if_error(check_sim_faults(config.faults));
+  return config;
+}
+
+Format output_format(const SimCliOptions& options) {
+  if (options.json || options.format == "json") return Format::kJson;
+  if (options.format == "csv") return Format::kCsv;
+  if (options.format == "md") return Format::kMarkdown;
+  return Format::kTable;
+}
+
+std::string config_arguments(const SimConfig& config) {
+  std::string out;
+  if (!config.scenario.empty()) out += fmt::format(" --scenario {}", config.scenario);
+  out += fmt::format(" --requests {} --seed {} --concurrency {} --retry {} --lock-ttl-ms {}",
+                     config.requests, config.seed, config.concurrency, config.retry.text(),
+                     config.lock_ttl_ms);
+  for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
+  return out;
+}
+
+std::function<void(int64_t, int64_t)> progress_reporter(std::string label) {
+  if (!::isatty(STDERR_FILENO)) return {};
+  return [label = std::move(label)](int64_t done, int64_t total) {
+    fmt::print(stderr, "\r{}: {}/{} requests", label, done, total);
+    if (done == total) fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
+
+}  // namespace idemlab

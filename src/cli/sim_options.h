@@ -1,0 +1,35 @@
+// Options simulate and compare share: the scenario, its overrides, and the output format.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "report/sim_view.h"
+#include "sim/scenario.h"
+
+namespace idemlab {
+
+struct SimCliOptions {
+  std::string scenario;
+  std::optional<int64_t> requests;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> faults;
+  std::optional<std::string> retry;
+  std::optional<int> concurrency;
+  std::optional<int64_t> lock_ttl_ms;
+  std::string format = "table";
+  bool json = false;
+};
+
+void add_sim_options(CLI::App* command, SimCliOptions* options);
+// The scenario with the command line's values over it (--fault replaces its faults).
+SimConfig build_config(const SimCliOptions& options);
+Format output_format(const SimCliOptions& options);
+// Every setting spelled out, so the command alone reproduces the run.
+std::string config_arguments(const SimConfig& config);
+// Reports progress on standard error when it is a terminal; quiet otherwise.
+std::function<void(int64_t, int64_t)> progress_reporter(std::string label);
+
+}  // namespace idemlab

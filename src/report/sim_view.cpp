@@ -1,0 +1,194 @@
+// Simulation views.
+#include "report/sim_view.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <set>
+
+#include "report/text.h"
+
+namespace idemlab {
+
+namespace {
+
+struct Column {
+  const char* name;
+  std::string (*cell)(const SimResult&);
+};
+
+std::string audit_cell(const SimResult& r) {
+  if (r.audit_ok) return "ok";
+  std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
+  return fmt::format("{}", fmt::join(kinds, "+"));
+}
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> kColumns{
+      {"strategy", [](const SimResult& r) { return r.strategy; }},
+      {"pitfall", [](const SimResult& r) { return std::string(r.pitfall ? "yes" : "no"); }},
+      {"requests", [](const SimResult& r) { return std::to_string(r.requests); }},
+      {"moved_once", [](const SimResult& r) { return std::to_string(r.moved_once); }},
+      {"moved_twice_or_more", [](const SimResult& r) { return std::to_string(r.moved_twice_or_more); }},
+      {"not_moved", [](const SimResult& r) { return std::to_string(r.not_moved); }},
+      {"never_moved", [](const SimResult& r) { return std::to_string(r.never_moved); }},
+      {"stuck", [](const SimResult& r) { return std::to_string(r.stuck); }},
+      {"unknown_to_client", [](const SimResult& r) { return std::to_string(r.unknown_to_client); }},
+      {"refused", [](const SimResult& r) { return std::to_string(r.refused); }},
+      {"inconsistent_answers", [](const SimResult& r) { return std::to_string(r.inconsistent_answers); }},
+      {"attempts_per_request", [](const SimResult& r) { return fmt::format("{:.2f}", r.attempts_per_request); }},
+      {"statements_per_request", [](const SimResult& r) { return fmt::format("{:.2f}", r.statements_per_request); }},
+      {"lock_waits", [](const SimResult& r) { return std::to_string(r.lock_waits); }},
+      {"latency_ms_p50", [](const SimResult& r) { return std::to_string(r.latency_ms_p50); }},
+      {"latency_ms_p99", [](const SimResult& r) { return std::to_string(r.latency_ms_p99); }},
+      {"audit", audit_cell},
+      {"seed", [](const SimResult& r) { return std::to_string(r.seed); }},
+  };
+  return kColumns;
+}
+
+// Short headers for the table people read in a terminal.
+const char* short_header(std::string_view name) {
+  static const std::pair<std::string_view, const char*> kShort[] = {
+      {"moved_once", "once"}, {"moved_twice_or_more", "twice+"}, {"not_moved", "none"},
+      {"never_moved", "lied"}, {"unknown_to_client", "unknown"},
+      {"inconsistent_answers", "inconsistent"}, {"attempts_per_request", "attempts/req"},
+      {"statements_per_request", "stmts/req"}, {"latency_ms_p50", "p50_ms"},
+      {"latency_ms_p99", "p99_ms"}};
+  for (const auto& [long_name, short_name] : kShort)
+    if (long_name == name) return short_name;
+  return nullptr;
+}
+
+}  // namespace
+
+nlohmann::ordered_json result_json(const SimResult& r) {
+  std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
+  return {{"strategy", r.strategy},
+          {"pitfall", r.pitfall},
+          {"requests", r.requests},
+          {"moved_once", r.moved_once},
+          {"moved_twice_or_more", r.moved_twice_or_more},
+          {"not_moved", r.not_moved},
+          {"never_moved", r.never_moved},
+          {"stuck", r.stuck},
+          {"unknown_to_client", r.unknown_to_client},
+          {"refused", r.refused},
+          {"inconsistent_answers", r.inconsistent_answers},
+          {"attempts_per_request", std::round(r.attempts_per_request * 100) / 100},
+          {"statements_per_request", std::round(r.statements_per_request * 100) / 100},
+          {"lock_waits", r.lock_waits},
+          {"latency_ms_p50", r.latency_ms_p50},
+          {"latency_ms_p99", r.latency_ms_p99},
+          {"virtual_ms", r.virtual_ms},
+          {"audit_ok", r.audit_ok},
+          {"audit_violations", kinds},
+          {"seed", r.seed}};
+}
+
+std::string results_view(const std::vector<SimResult>& results, Format format,
+                         const nlohmann::ordered_json& extra) {
+  const auto& cols = columns();
+  switch (format) {
+    case Format::kJson: {
+      nlohmann::ordered_json out{{"rows", nlohmann::ordered_json::array()}};
+      for (const auto& r : results) out["rows"].push_back(result_json(r));
+      for (const auto& [key, value] : extra.items()) out[key] = value;
+      return out.dump() + "\n";
+    }
+    case Format::kCsv: {
+      std::string out;
+      for (size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + std::string(cols[c].name);
+      out += '\n';
+      for (const auto& r : results) {
+        for (size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + cols[c].cell(r);
+        out += '\n';
+      }
+      return out;
+    }
+    case Format::kMarkdown: {
+      std::string out = "|", rule = "|";
+      for (const auto& col : cols) {
+        out += fmt::format(" {} |", col.name);
+        rule += " --- |";
+      }
+      out += "\n" + rule + "\n";
+      for (const auto& r : results) {
+        out += "|";
+        for (const auto& col : cols) out += fmt::format(" {} |", col.cell(r));
+        out += "\n";
+      }
+      return out;
+    }
+    case Format::kTable: {
+      TextTable table;
+      for (const auto& col : cols) {
+        if (std::string_view(col.name) == "seed" || std::string_view(col.name) == "requests")
+          continue;
+        const char* header = short_header(col.name);
+        table.header.push_back(header ? header : col.name);
+        table.right_aligned.push_back(std::string_view(col.name) != "strategy" &&
+                                      std::string_view(col.name) != "audit");
+      }
+      for (const auto& r : results) {
+        std::vector<std::string> row;
+        for (const auto& col : cols)
+          if (std::string_view(col.name) != "seed" && std::string_view(col.name) != "requests")
+            row.push_back(col.cell(r));
+        table.rows.push_back(std::move(row));
+      }
+      return table.render();
+    }
+  }
+  return "";
+}
+
+std::string result_text(const SimResult& r, const std::string& command) {
+  std::string out = fmt::format("{}{}: {} requests, seed {}\n", r.strategy,
+                                r.pitfall ? " --pitfall" : "", r.requests, r.seed);
+  auto line = [&](const char* label, const std::string& value, const char* meaning) {
+    out += fmt::format("  {:<24}{:>10}  {}\n", label, value, meaning);
+  };
+  line("moved_once", std::to_string(r.moved_once), "the journal shows exactly one transfer");
+  line("moved_twice_or_more", std::to_string(r.moved_twice_or_more), "money moved more than once");
+  line("not_moved", std::to_string(r.not_moved), "no money moved");
+  line("never_moved", std::to_string(r.never_moved), "told it succeeded, yet no money moved");
+  line("stuck", std::to_string(r.stuck), "not moved; every retry answered in_progress");
+  line("unknown_to_client", std::to_string(r.unknown_to_client), "moved, but the client gave up");
+  line("refused", std::to_string(r.refused), "not moved; a definitive refusal");
+  line("inconsistent_answers", std::to_string(r.inconsistent_answers),
+       "answers to one request disagree");
+  line("attempts_per_request", fmt::format("{:.2f}", r.attempts_per_request), "");
+  line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
+  line("lock_waits", std::to_string(r.lock_waits), "statements that waited for the write lock");
+  line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
+  line("latency_ms_p99", std::to_string(r.latency_ms_p99), "");
+  line("audit", audit_cell(r), "idemlab audit on the simulated ledger");
+  out += fmt::format("reproduce: {}\n", command);
+  return out;
+}
+
+std::string timeline_text(const std::vector<TimelineEvent>& events) {
+  std::string out;
+  for (const auto& e : events) {
+    std::string who = e.attempt ? fmt::format("r{}#{}", e.request, e.attempt)
+                                : fmt::format("r{}", e.request);
+    if (e.copy) who += fmt::format(".{}", e.copy);
+    out += fmt::format("{:>8} ms  {:<7}  {:<9} {:<24} {}{}\n", e.at_ms, e.actor, who, e.what,
+                       e.result, e.fault.empty() ? "" : fmt::format("  [fault: {}]", e.fault));
+    if (!e.detail.empty()) out += fmt::format("{:>30}{}\n", "", e.detail);
+  }
+  return out;
+}
+
+nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& e : events)
+    out.push_back({{"at_ms", e.at_ms}, {"actor", e.actor}, {"request", e.request},
+                   {"attempt", e.attempt}, {"copy", e.copy}, {"what", e.what},
+                   {"detail", e.detail}, {"result", e.result}, {"fault", e.fault}});
+  return out;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,24 @@
+// Views of simulation results: a table for people, JSON, CSV and Markdown for scripts and
+// documents, and the narrated timeline.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/engine.h"
+
+namespace idemlab {
+
+enum class Format { kTable, kJson, kCsv, kMarkdown };
+
+nlohmann::ordered_json result_json(const SimResult& result);
+// One row per result, in the chosen format; JSON: {"rows": [...], plus `extra` fields}.
+std::string results_view(const std::vector<SimResult>& results, Format format,
+                         const nlohmann::ordered_json& extra);
+// simulate's text view: every figure on its own line.
+std::string result_text(const SimResult& result, const std::string& command);
+std::string timeline_text(const std::vector<TimelineEvent>& events);
+nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events);
+
+}  // namespace idemlab

@@ -1,0 +1,66 @@
+// The simulator: many requests from retrying clients over a faulty network to a server that
+// runs a strategy against a real SQLite ledger, all on one virtual clock and one seed. Same
+// config and seed, same result, byte for byte.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/scenario.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct TimelineEvent {
+  int64_t at_ms = 0;
+  std::string actor;    // client, network, server
+  int64_t request = 0;  // 1-based
+  int attempt = 0;      // the client's attempt number (1-based)
+  int copy = 0;         // which copy of the attempt (double submit, redelivery)
+  std::string what;     // the step name or the event
+  std::string detail;   // the SQL, or more words
+  std::string result;
+  std::string fault;    // the fault injected here, if any
+};
+
+struct SimResult {
+  std::string strategy;
+  bool pitfall = false;
+  int64_t requests = 0;
+  // Counted from the journal: every request is in exactly one of these three.
+  int64_t moved_once = 0;
+  int64_t moved_twice_or_more = 0;
+  int64_t not_moved = 0;
+  // Problems, counted per request:
+  int64_t never_moved = 0;        // the client was told it succeeded; the journal says no
+  int64_t stuck = 0;              // never moved; the client gave up on in_progress answers
+  int64_t unknown_to_client = 0;  // moved, but the client gave up without an answer
+  int64_t refused = 0;            // never moved; a definitive refusal (rejected, token_*, ...)
+  int64_t inconsistent_answers = 0;  // two definitive answers to one request disagree
+  double attempts_per_request = 0;
+  double statements_per_request = 0;
+  int64_t lock_waits = 0;  // times a statement found the write lock taken and waited
+  int64_t latency_ms_p50 = 0;
+  int64_t latency_ms_p99 = 0;
+  int64_t virtual_ms = 0;  // when the last event happened
+  bool audit_ok = true;
+  std::vector<std::string> audit_violations;  // kinds, one per violation found
+  uint64_t seed = 0;
+  std::vector<TimelineEvent> timeline;
+};
+
+struct SimOptions {
+  bool timeline = false;
+  int64_t timeline_request = 0;  // 0: every request
+  std::function<void(int64_t done, int64_t total)> progress;
+};
+
+Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
+                const SimOptions& options, SimResult* out);
+
+// "r12" and "r12.2" (a fresh key) -> 11, the 0-based request; -1 if not a simulated key.
+int64_t request_of_biz_seq(std::string_view biz_seq);
+
+}  // namespace idemlab

@@ -1,0 +1,192 @@
+// Exhaustive interleaving by replay: run a schedule to its end choosing the first enabled
+// attempt past the given prefix, then backtrack to the deepest step with an untried choice.
+#include "sim/explore.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "core/clock.h"
+#include "db/ledger_file.h"
+#include "ledger/audit.h"
+#include "ledger/ledger.h"
+#include "server/trace.h"
+#include "sim/stepper.h"
+
+namespace idemlab {
+
+namespace {
+
+struct Run {
+  std::vector<int> schedule;             // chosen attempt per step
+  std::vector<std::vector<int>> enabled;  // enabled attempts per step
+  std::vector<std::string> broken;       // invariants this interleaving breaks
+  std::vector<TimelineEvent> timeline;
+};
+
+class Explorer {
+ public:
+  Explorer(const Strategy& strategy, bool pitfall, const ExploreConfig& config)
+      : strategy_(strategy), pitfall_(pitfall), config_(config) {}
+  ~Explorer() {
+    if (!folder_.empty()) std::filesystem::remove_all(folder_);
+  }
+
+  Status prepare();
+  Status run(const std::vector<int>& prefix, bool record, Run* out);
+
+ private:
+  const Strategy& strategy_;
+  const bool pitfall_;
+  const ExploreConfig& config_;
+  std::string folder_;
+  std::string token_;
+};
+
+const TransferRequest kRequest{"dup-1", "alice", "bob", 2500, ""};
+
+Status Explorer::prepare() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-explore-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) return Status::internal("cannot create a temporary folder");
+  folder_ = pattern;
+  const std::string path = folder_ + "/template.db";
+  if (Status status = create_ledger(path, {{"alice", 100000}, {"bob", 0}}, false); !status.is_ok())
+    return status;
+  Connection connection;
+  if (Status status = Connection::open(path, {}, &connection); !status.is_ok()) return status;
+  ManualClock clock(1'000'000);
+  IssuedToken token;
+  if (Status status = issue_token(connection, clock, 0xd0b1e, 0xc11c, 3'600'000, &token);
+      !status.is_ok())
+    return status;
+  token_ = token.token;
+  return Status::ok();
+}
+
+Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
+  const std::string path = folder_ + "/run.db";
+  std::filesystem::remove(path + "-wal");
+  std::filesystem::remove(path + "-shm");
+  std::filesystem::copy_file(folder_ + "/template.db", path,
+                             std::filesystem::copy_options::overwrite_existing);
+  const int k = config_.duplicates;
+  std::vector<Connection> connections(static_cast<size_t>(k));
+  ConnectionOptions options;
+  options.busy_timeout_ms = 0;
+  options.synchronous_off = true;
+  for (auto& connection : connections)
+    if (Status status = Connection::open(path, options, &connection); !status.is_ok()) return status;
+  ManualClock clock(1'000'000);
+  Stepper stepper;
+  TransferRequest request = kRequest;
+  request.token = token_;
+  for (int i = 0; i < k; ++i) {
+    StrategyOptions strategy_options{pitfall_, token_, config_.lock_ttl_ms,
+                                     fmt::format("attempt-{}", i + 1)};
+    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_, strategy_options, request);
+  }
+  Run run;
+  auto execute = [&](int attempt) -> Status {
+    const size_t index = static_cast<size_t>(attempt);
+    clock.advance_ms(1);
+    const ExecutedStep step = stepper.advance(index);
+    if (step.result.code == StepCode::kBusy)
+      return Status::internal("a step found the lock taken at a choice point");
+    if (record)
+      run.timeline.push_back({clock.now_ms(), "server", 1, attempt + 1, 0, std::string(step.step),
+                              std::string(statement_sql(step.stmt)),
+                              describe_result(step.stmt, step.result), ""});
+    return Status::ok();
+  };
+  for (size_t depth = 0;; ++depth) {
+    std::vector<int> enabled;
+    for (int i = 0; i < k; ++i)
+      if (!stepper.finished(static_cast<size_t>(i))) enabled.push_back(i);
+    if (enabled.empty()) break;
+    int choice = depth < prefix.size() ? prefix[depth] : enabled.front();
+    run.schedule.push_back(choice);
+    run.enabled.push_back(std::move(enabled));
+    if (Status status = execute(choice); !status.is_ok()) return status;
+    while (!stepper.finished(static_cast<size_t>(choice)) &&
+           stepper.in_transaction(static_cast<size_t>(choice)))
+      if (Status status = execute(choice); !status.is_ok()) return status;
+  }
+  // Judge the interleaving from the journal and the answers.
+  int64_t pairs = 0;
+  connections[0].query("SELECT count(*) FROM journal WHERE biz_seq = :b AND side = 'debit'",
+                       {{":b", request.biz_seq}}, [&](const Row& row) { pairs = as_int(row[0]); });
+  bool told_success = false, disagree = false;
+  std::optional<Answer> first;
+  for (int i = 0; i < k; ++i) {
+    const Answer& answer = stepper.answer(static_cast<size_t>(i));
+    if (record)
+      run.timeline.push_back({clock.now_ms(), "client", 1, i + 1, 0, "answer",
+                              std::string(outcome_name(answer.outcome)), answer.reason, ""});
+    told_success |= claims_success(answer.outcome);
+    if (!is_definitive(answer.outcome)) continue;
+    if (first && !answers_agree(*first, answer)) disagree = true;
+    if (!first) first = answer;
+  }
+  AuditReport audit;
+  if (Status status = audit_ledger(connections[0], &audit); !status.is_ok()) return status;
+  if (pairs >= 2) run.broken.push_back("moved_twice_or_more");
+  if (pairs == 0 && told_success) run.broken.push_back("never_moved");
+  if (disagree) run.broken.push_back("inconsistent_answers");
+  if (!audit.ok()) run.broken.push_back("audit");
+  *out = std::move(run);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status explore(const Strategy& strategy, bool pitfall, const ExploreConfig& config,
+               ExploreResult* out) {
+  Explorer explorer(strategy, pitfall, config);
+  if (Status status = explorer.prepare(); !status.is_ok()) return status;
+  ExploreResult result;
+  result.strategy = std::string(strategy.info().name);
+  result.pitfall = pitfall;
+  result.duplicates = config.duplicates;
+  std::vector<int> prefix;
+  while (true) {
+    if (result.interleavings >= config.max_interleavings) {
+      result.truncated = true;
+      break;
+    }
+    Run run;
+    if (Status status = explorer.run(prefix, false, &run); !status.is_ok()) return status;
+    ++result.interleavings;
+    if (!run.broken.empty()) {
+      ++result.breaking;
+      for (const auto& invariant : run.broken) ++result.by_invariant[invariant];
+      if (result.first_breaking_schedule.empty()) {
+        result.first_breaking_schedule = run.schedule;
+        result.first_breaking_invariants = run.broken;
+      }
+    }
+    // Backtrack: the deepest step with an enabled attempt after the one chosen.
+    prefix.clear();
+    for (size_t depth = run.schedule.size(); depth-- > 0;) {
+      const auto& enabled = run.enabled[depth];
+      auto chosen = std::find(enabled.begin(), enabled.end(), run.schedule[depth]);
+      if (chosen + 1 != enabled.end()) {
+        prefix.assign(run.schedule.begin(), run.schedule.begin() + static_cast<long>(depth));
+        prefix.push_back(*(chosen + 1));
+        break;
+      }
+    }
+    if (prefix.empty()) break;
+  }
+  if (!result.first_breaking_schedule.empty()) {
+    Run replay;
+    if (Status status = explorer.run(result.first_breaking_schedule, true, &replay);
+        !status.is_ok())
+      return status;
+    result.first_breaking = std::move(replay.timeline);
+  }
+  *out = std::move(result);
+  return Status::ok();
+}
+
+}  // namespace idemlab

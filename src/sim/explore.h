@@ -1,0 +1,42 @@
+// Explore: every interleaving of K concurrent duplicate attempts, each replayed from scratch on
+// a fresh copy of a ledger with one SQLite connection per attempt.
+//
+// The unit of interleaving is a step: one statement outside a transaction, or a whole write
+// transaction (BEGIN IMMEDIATE ... COMMIT/ROLLBACK). Treating a transaction as one step loses
+// no behaviour: while one attempt holds SQLite's write lock, every other write waits, and every
+// other read sees the same committed snapshot wherever it falls inside the transaction.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/engine.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct ExploreConfig {
+  int duplicates = 2;
+  int64_t lock_ttl_ms = 30000;  // the clock advances 1 ms per statement
+  int64_t max_interleavings = 100000;
+};
+
+struct ExploreResult {
+  std::string strategy;
+  bool pitfall = false;
+  int duplicates = 0;
+  int64_t interleavings = 0;
+  int64_t breaking = 0;
+  bool truncated = false;                 // stopped at max_interleavings
+  std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
+  std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
+  std::vector<std::string> first_breaking_invariants;
+  std::vector<TimelineEvent> first_breaking;
+};
+
+Status explore(const Strategy& strategy, bool pitfall, const ExploreConfig& config,
+               ExploreResult* out);
+
+}  // namespace idemlab

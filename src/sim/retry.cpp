@@ -1,0 +1,96 @@
+// Retry policies.
+#include "sim/retry.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace idemlab {
+
+namespace {
+Status parse_number(std::string_view key, std::string_view value, int64_t low, int64_t* out) {
+  int64_t number = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || number < low)
+    return Status::usage(fmt::format("--retry {}={}: expected a whole number >= {}", key, value, low));
+  *out = number;
+  return Status::ok();
+}
+}  // namespace
+
+std::string RetryPolicy::text() const {
+  return fmt::format(
+      "attempts={},timeout-ms={},backoff={},base-ms={},cap-ms={},jitter={},key={},query={}",
+      attempts, timeout_ms, backoff == Backoff::kConstant ? "constant" : "exp", base_ms, cap_ms,
+      jitter == Jitter::kNone ? "none" : jitter == Jitter::kFull ? "full" : "equal",
+      fresh_key ? "fresh" : "same", query_first ? "yes" : "no");
+}
+
+int64_t RetryPolicy::delay_ms(int retry, Random& random) const {
+  int64_t delay = base_ms;
+  if (backoff == Backoff::kExponential)
+    for (int i = 1; i < retry && delay < cap_ms; ++i) delay *= 2;
+  delay = std::min(delay, cap_ms);
+  switch (jitter) {
+    case Jitter::kNone: return delay;
+    case Jitter::kFull: return random.between(0, delay);
+    case Jitter::kEqual: return delay / 2 + random.between(0, delay - delay / 2);
+  }
+  return delay;
+}
+
+Status parse_retry(std::string_view text, RetryPolicy* policy) {
+  RetryPolicy result = *policy;
+  while (!text.empty()) {
+    size_t comma = text.find(',');
+    std::string_view pair = text.substr(0, comma);
+    text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
+    size_t equals = pair.find('=');
+    if (equals == std::string_view::npos)
+      return Status::usage(fmt::format("--retry: expected key=value, got '{}'", pair));
+    std::string_view key = pair.substr(0, equals), value = pair.substr(equals + 1);
+    int64_t number = 0;
+    Status status;
+    auto choose = [&](std::initializer_list<std::string_view> words) -> int {
+      int index = 0;
+      for (std::string_view word : words) {
+        if (word == value) return index;
+        ++index;
+      }
+      status = Status::usage(fmt::format("--retry {}={}: not one of the allowed words", key, value));
+      return -1;
+    };
+    if (key == "attempts") {
+      status = parse_number(key, value, 1, &number);
+      result.attempts = static_cast<int>(std::min<int64_t>(number, 100));
+      if (status.is_ok() && number > 100) status = Status::usage("--retry attempts= is at most 100");
+    } else if (key == "timeout-ms") {
+      status = parse_number(key, value, 1, &result.timeout_ms);
+    } else if (key == "base-ms") {
+      status = parse_number(key, value, 0, &result.base_ms);
+    } else if (key == "cap-ms") {
+      status = parse_number(key, value, 0, &result.cap_ms);
+    } else if (key == "backoff") {
+      int choice = choose({"constant", "exp"});
+      if (choice >= 0) result.backoff = choice == 0 ? Backoff::kConstant : Backoff::kExponential;
+    } else if (key == "jitter") {
+      int choice = choose({"none", "full", "equal"});
+      if (choice >= 0) result.jitter = static_cast<Jitter>(choice);
+    } else if (key == "key") {
+      int choice = choose({"same", "fresh"});
+      if (choice >= 0) result.fresh_key = choice == 1;
+    } else if (key == "query") {
+      int choice = choose({"no", "yes"});
+      if (choice >= 0) result.query_first = choice == 1;
+    } else {
+      return Status::usage(fmt::format(
+          "--retry: unknown key '{}' (attempts, timeout-ms, backoff, base-ms, cap-ms, jitter, "
+          "key, query)", key));
+    }
+    if (!status.is_ok()) return status;
+  }
+  *policy = result;
+  return Status::ok();
+}
+
+}  // namespace idemlab
