@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 namespace idemlab {
 
 namespace {
@@ -45,6 +47,7 @@ Connection::~Connection() { close(); }
 Connection::Connection(Connection&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       statements_(std::exchange(other.statements_, {})),
+      parameters_(std::move(other.parameters_)),
       trace_(std::move(other.trace_)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
@@ -52,6 +55,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     close();
     db_ = std::exchange(other.db_, nullptr);
     statements_ = std::exchange(other.statements_, {});
+    parameters_ = std::move(other.parameters_);
     trace_ = std::move(other.trace_);
   }
   return *this;
@@ -81,7 +85,8 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
   sqlite3_extended_result_codes(connection.db_, 1);
   sqlite3_busy_timeout(connection.db_, options.busy_timeout_ms);
   const char* pragmas = options.synchronous_off
-                            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF;"
+                            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF; "
+                              "PRAGMA mmap_size = 268435456;"
                             : "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
   if (Status status = connection.exec_script(pragmas); !status.is_ok()) return status;
   *out = std::move(connection);
@@ -119,7 +124,7 @@ StepResult Connection::run(Stmt id, const Binds& binds) {
     return {classify(rc), 0, std::nullopt,
             fmt::format("cannot prepare {}: {}", statement_name(id), sqlite3_errmsg(db_))};
   }
-  return execute(stmt, binds, nullptr);
+  return execute(stmt, binds, nullptr, &parameters_[static_cast<size_t>(id)]);
 }
 
 StepResult Connection::query(std::string_view sql, const Binds& binds,
@@ -130,17 +135,32 @@ StepResult Connection::query(std::string_view sql, const Binds& binds,
     int rc = sqlite3_errcode(db_);
     return {classify(rc), 0, std::nullopt, sqlite3_errmsg(db_)};
   }
-  StepResult result = execute(stmt, binds, on_row ? &on_row : nullptr);
+  StepResult result = execute(stmt, binds, on_row ? &on_row : nullptr, nullptr);
   sqlite3_finalize(stmt);
   return result;
 }
 
+namespace {
+int parameter_index(sqlite3_stmt* stmt, const char* name,
+                    std::vector<std::pair<const char*, int>>* cache) {
+  if (!cache) return sqlite3_bind_parameter_index(stmt, name);
+  for (const auto& [known, index] : *cache)
+    if (known == name) return index;
+  for (const auto& [known, index] : *cache)
+    if (std::strcmp(known, name) == 0) return index;
+  int index = sqlite3_bind_parameter_index(stmt, name);
+  cache->emplace_back(name, index);
+  return index;
+}
+}  // namespace
+
 StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
-                               const std::function<void(const Row&)>* on_row) {
+                               const std::function<void(const Row&)>* on_row,
+                               std::vector<std::pair<const char*, int>>* parameters) {
   sqlite3_reset(stmt);
   sqlite3_clear_bindings(stmt);
   for (const Bind& bind : binds) {
-    int index = sqlite3_bind_parameter_index(stmt, bind.name);
+    int index = parameter_index(stmt, bind.name, parameters);
     if (index == 0) continue;  // a statement need not use every value a step offers
     if (auto* number = std::get_if<int64_t>(&bind.value)) {
       sqlite3_bind_int64(stmt, index, *number);

@@ -24,7 +24,7 @@ namespace idemlab {
 namespace {
 
 constexpr int64_t kStepMs = 1;            // virtual time one statement takes
-constexpr int64_t kLockPollMs = 1;        // how often a waiting statement tries the lock again
+constexpr int64_t kLockPollMs = 1;        // a woken waiter tries the lock again after this
 constexpr int64_t kLockWaitLimitMs = 1000;  // the server's busy timeout
 constexpr int64_t kAccounts = 16;
 constexpr int64_t kOpeningBalanceMinor = 1'000'000'000'000;
@@ -68,13 +68,16 @@ struct Delivery {
   const std::string* slow_step = nullptr;
   int64_t slow_ms = 0;
   int64_t busy_ms = 0;
-  int64_t waited_ms = 0;
+  int64_t wait_start_ms = -1;  // when its step first found the write lock taken; -1: not waiting
+  bool asleep = false;         // waiting with no step scheduled: woken when a lock is released
   size_t slot = 0;
   Connection* connection = nullptr;
   Answer answer;
 };
 
-enum class Kind : uint8_t { kStart, kSend, kArrive, kStep, kAnswer, kTimeout, kRetry, kBusyRelease };
+enum class Kind : uint8_t {
+  kStart, kSend, kArrive, kStep, kWaitLimit, kAnswer, kTimeout, kRetry, kBusyRelease
+};
 
 struct Event {
   int64_t at;
@@ -107,6 +110,7 @@ class Simulation {
 
  private:
   Status open_ledger_files();
+  void record(const Connection& connection, Stmt stmt, const Binds& binds);
   Connection* take_connection();
   void schedule(int64_t at, Kind kind, uint32_t a, uint32_t b = 0) {
     events_.push(Event{at, next_seq_++, kind, a, b});
@@ -134,6 +138,7 @@ class Simulation {
   void arrive(uint32_t delivery);
   void step(uint32_t delivery);
   void schedule_step(uint32_t delivery);
+  void wake_waiters();
   void server_done(uint32_t delivery, std::optional<Answer> answer);
   void answer(uint32_t delivery);
   void timeout(uint32_t request, uint32_t attempt);
@@ -163,6 +168,7 @@ class Simulation {
   std::vector<RequestState> requests_;
   std::vector<Delivery> deliveries_;
   std::vector<uint32_t> free_deliveries_;
+  std::vector<uint32_t> sleepers_;  // deliveries waiting for the write lock
   std::vector<std::string> reasons_{""};
   std::vector<uint32_t> worker_request_;
   uint32_t next_request_ = 0;
@@ -178,25 +184,30 @@ Status Simulation::open_ledger_files() {
     return Status::internal("cannot create a temporary folder for the simulation ledger");
   folder_ = pattern;
   path_ = folder_ + "/sim.db";
-  std::vector<OpeningBalance> accounts;
-  for (int64_t i = 0; i < kAccounts; ++i)
-    accounts.push_back({fmt::format("a{:02}", i), kOpeningBalanceMinor});
-  if (Status status = create_ledger(path_, accounts, false); !status.is_ok()) return status;
-  ConnectionOptions options;
-  options.busy_timeout_ms = 0;  // a busy lock is a wait in virtual time, not a real sleep
-  options.synchronous_off = true;
+  if (Status status = create_sim_ledger(path_); !status.is_ok()) return status;
   for (Connection* connection : {&client_, &busy_})
-    if (Status status = Connection::open(path_, options, connection); !status.is_ok()) return status;
+    if (Status status = Connection::open(path_, sim_connection_options(), connection);
+        !status.is_ok())
+      return status;
+  if (options_.record) {
+    stepper_.on_run = [this](const Connection& connection, const PendingStep& step) {
+      record(connection, step.stmt, step.binds);
+    };
+  }
   return Status::ok();
+}
+
+void Simulation::record(const Connection& connection, Stmt stmt, const Binds& binds) {
+  uint32_t index = &connection == &client_ ? 0 : &connection == &busy_ ? 1 : 2;
+  for (size_t i = 0; i < pool_.size(); ++i)
+    if (pool_[i].get() == &connection) index = static_cast<uint32_t>(i + 2);
+  options_.record->push_back({index, stmt, binds});
 }
 
 Connection* Simulation::take_connection() {
   if (free_connections_.empty()) {
     auto connection = std::make_unique<Connection>();
-    ConnectionOptions options;
-    options.busy_timeout_ms = 0;
-    options.synchronous_off = true;
-    throw_if_error(Connection::open(path_, options, connection.get()));
+    throw_if_error(Connection::open(path_, sim_connection_options(), connection.get()));
     pool_.push_back(std::move(connection));
     return pool_.back().get();
   }
@@ -227,8 +238,14 @@ bool Simulation::issue_token_for(uint32_t request, uint8_t key) {
   Random random(mix(config_.seed, request, key, Purpose::kToken));
   uint64_t high = random.next();
   IssuedToken token;
-  Status status = issue_token(client_, clock_, high, random.next(),
-                              short_ttl_ms_ ? short_ttl_ms_ : config_.token_ttl_ms, &token);
+  const uint64_t low = random.next();
+  const int64_t ttl_ms = short_ttl_ms_ ? short_ttl_ms_ : config_.token_ttl_ms;
+  Status status = issue_token(client_, clock_, high, low, ttl_ms, &token);
+  if (options_.record)
+    record(client_, Stmt::kInsertToken,
+           {{":token", fmt::format("{:016x}{:016x}", high, low)},
+            {":now", clock_.now_ms()},
+            {":expires", clock_.now_ms() + ttl_ms}});
   if (status.code() == ExitCode::kRetryable) return false;
   throw_if_error(status);
   note(request, 0, 0, "client", "token issued", token.token,
@@ -355,7 +372,8 @@ void Simulation::arrive(uint32_t index) {
   Delivery& delivery = deliveries_[index];
   note(delivery.request, delivery.attempt, delivery.copy, "network",
        delivery.copy == 0 ? "delivered" : "delivered again");
-  if (delivery.busy_ms > 0 && !busy_held_ && busy_.exec_script("BEGIN IMMEDIATE").is_ok()) {
+  if (delivery.busy_ms > 0 && !busy_held_ && busy_.run(Stmt::kBeginImmediate, {}).ok()) {
+    if (options_.record) record(busy_, Stmt::kBeginImmediate, {});
     busy_held_ = true;
     note(delivery.request, delivery.attempt, delivery.copy, "server", "another writer",
          "BEGIN IMMEDIATE", fmt::format("holds the lock for {} ms", delivery.busy_ms), "busy");
@@ -394,17 +412,40 @@ void Simulation::schedule_step(uint32_t index) {
   schedule(clock_.now_ms() + delay, Kind::kStep, index);
 }
 
+// The write lock only comes free when a write transaction ends, so a step that finds it taken
+// sleeps until then instead of polling; a separate event enforces the wait limit.
+void Simulation::wake_waiters() {
+  for (uint32_t index : sleepers_) {
+    Delivery& delivery = deliveries_[index];
+    if (!delivery.live || !delivery.asleep) continue;
+    delivery.asleep = false;
+    schedule(clock_.now_ms() + kLockPollMs, Kind::kStep, index);
+  }
+  sleepers_.clear();
+}
+
 void Simulation::step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
-  const bool give_up_waiting = delivery.waited_ms >= kLockWaitLimitMs;
+  const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
+                               clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  const bool held_lock = delivery.connection->in_transaction();
   const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
     ++lock_waits_;
-    delivery.waited_ms += kLockPollMs;
-    schedule(clock_.now_ms() + kLockPollMs, Kind::kStep, index);
+    if (delivery.wait_start_ms < 0) {
+      delivery.wait_start_ms = clock_.now_ms();
+      note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
+           std::string(statement_sql(done.stmt)), "waits for the write lock");
+      schedule(clock_.now_ms() + kLockWaitLimitMs, Kind::kWaitLimit, index,
+               static_cast<uint32_t>(delivery.wait_start_ms));
+    }
+    delivery.asleep = true;
+    sleepers_.push_back(index);
     return;
   }
-  delivery.waited_ms = 0;
+  delivery.wait_start_ms = -1;
+  // A write transaction ended (or the attempt died holding one): the lock may be free.
+  if (held_lock && !delivery.connection->in_transaction()) wake_waiters();
   RequestState& state = requests_[delivery.request];
   ++state.statements;
   if (traced(delivery.request)) {
@@ -414,8 +455,10 @@ void Simulation::step(uint32_t index) {
   if (delivery.crash_step && *delivery.crash_step == done.step) {
     note(delivery.request, delivery.attempt, delivery.copy, "server", "crash",
          fmt::format("after {}", done.step), "uncommitted work lost, no answer", "crash");
+    const bool was_holding = delivery.connection->in_transaction();
     stepper_.kill(delivery.slot);
     server_done(index, std::nullopt);
+    if (was_holding) wake_waiters();
     return;
   }
   if (stepper_.finished(delivery.slot)) {
@@ -514,8 +557,9 @@ void Simulation::back_off(uint32_t request) {
 void Simulation::retry(uint32_t request) {
   RequestState& state = requests_[request];
   if (config_.retry.query_first) {
-    StepResult flow = client_.run(Stmt::kSelectFlow,
-                                  {{":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}});
+    const Binds binds{{":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}};
+    StepResult flow = client_.run(Stmt::kSelectFlow, binds);
+    if (options_.record) record(client_, Stmt::kSelectFlow, binds);
     ++state.statements;
     std::string found = "no flow row";
     if (flow.ok() && flow.row) {
@@ -559,11 +603,21 @@ Status Simulation::run(SimResult* out) {
       case Kind::kSend: send_attempt(event.a); break;
       case Kind::kArrive: arrive(event.a); break;
       case Kind::kStep: step(event.a); break;
+      case Kind::kWaitLimit:
+        // Past the server's busy timeout: run the step once more and let the strategy see busy.
+        if (deliveries_[event.a].live && deliveries_[event.a].asleep &&
+            deliveries_[event.a].wait_start_ms == static_cast<int64_t>(event.b)) {
+          deliveries_[event.a].asleep = false;
+          step(event.a);
+        }
+        break;
       case Kind::kAnswer: answer(event.a); break;
       case Kind::kTimeout: timeout(event.a, event.b); break;
       case Kind::kRetry: retry(event.a); break;
       case Kind::kBusyRelease:
-        busy_.exec_script("ROLLBACK");
+        busy_.run(Stmt::kRollback, {});
+        if (options_.record) record(busy_, Stmt::kRollback, {});
+        wake_waiters();
         busy_held_ = false;
         break;
     }
@@ -635,6 +689,20 @@ int64_t request_of_biz_seq(std::string_view biz_seq) {
     number = number * 10 + (biz_seq[i] - '0');
   if (i == 1 || (i < biz_seq.size() && biz_seq[i] != '.')) return -1;
   return number - 1;
+}
+
+Status create_sim_ledger(const std::string& path) {
+  std::vector<OpeningBalance> accounts;
+  for (int64_t i = 0; i < kAccounts; ++i)
+    accounts.push_back({fmt::format("a{:02}", i), kOpeningBalanceMinor});
+  return create_ledger(path, accounts, false);
+}
+
+ConnectionOptions sim_connection_options() {
+  ConnectionOptions options;
+  options.busy_timeout_ms = 0;  // a busy lock is a wait in virtual time, not a real sleep
+  options.synchronous_off = true;
+  return options;
 }
 
 Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,

@@ -51,7 +51,16 @@ struct SimResult {
   std::vector<TimelineEvent> timeline;
 };
 
+// One statement the simulation ran, for replaying the same work with no simulator around it
+// (scripts/bench-sim). Connection 0 is the client's, 1 the busy fault's, then the server pool.
+struct RecordedStatement {
+  uint32_t connection = 0;
+  Stmt stmt = Stmt::kCount;
+  Binds binds;
+};
+
 struct SimOptions {
+  std::vector<RecordedStatement>* record = nullptr;
   bool timeline = false;
   int64_t timeline_request = 0;  // 0: every request
   std::function<void(int64_t done, int64_t total)> progress;
@@ -62,5 +71,10 @@ Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
 
 // "r12" and "r12.2" (a fresh key) -> 11, the 0-based request; -1 if not a simulated key.
 int64_t request_of_biz_seq(std::string_view biz_seq);
+
+// Creates the ledger a simulation starts from (16 accounts) at `path`.
+Status create_sim_ledger(const std::string& path);
+// How a simulation opens its connections: no busy timeout (a wait is virtual), no fsync.
+ConnectionOptions sim_connection_options();
 
 }  // namespace idemlab

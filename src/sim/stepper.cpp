@@ -70,6 +70,7 @@ ExecutedStep Stepper::advance(size_t index, bool deliver_busy) {
   Attempt& attempt = attempts_[index];
   attempt.session->run_pending();
   const PendingStep& pending = attempt.session->pending();
+  if (on_run) on_run(*attempt.connection, pending);
   ExecutedStep executed{pending.step, pending.stmt, pending.result};
   if (executed.result.code == StepCode::kBusy && !deliver_busy) return executed;  // waits
   auto handle = std::exchange(attempt.parked, {});

@@ -3,6 +3,7 @@
 // Locking is SQLite's own: a step that needs the write lock another attempt holds is blocked.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -52,6 +53,9 @@ class Stepper final : public Driver {
   const Answer& answer(size_t index) const { return *attempts_[index].answer; }
   size_t size() const { return attempts_.size(); }
   bool in_transaction(size_t index) const;
+
+  // Called after each statement runs, before the attempt resumes (bench-sim's recorder).
+  std::function<void(const Connection&, const PendingStep&)> on_run;
 
   // Driver
   bool run_inline(Session&) override { return false; }

@@ -67,8 +67,12 @@ class Session {
   // For drivers.
   PendingStep& pending() { return pending_; }
   Connection& connection() { return *connection_; }
+  // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
+  // again later: its ":now" is updated, not added twice.
   void run_pending() {
-    pending_.binds.push_back({":now", clock_->now_ms()});
+    if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
+      pending_.binds.push_back({":now", int64_t{0}});
+    pending_.binds.back().value = clock_->now_ms();
     pending_.result = connection_->run(pending_.stmt, pending_.binds);
   }
 
