@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
@@ -51,6 +52,7 @@ struct RequestState {
   bool definitive = false;  // the client got a definitive answer
   bool saw_in_progress_last = false;
   bool inconsistent = false;
+  bool token_waiting = false;  // the client's token write found the lock taken
   int16_t token_key = -1;     // the key whose token the client holds (token strategy)
   int8_t first_outcome = -1;  // first definitive answer the server gave, for agreement
   uint16_t first_reason = 0;
@@ -138,7 +140,8 @@ class Simulation {
   void arrive(uint32_t delivery);
   void step(uint32_t delivery);
   void schedule_step(uint32_t delivery);
-  void wake_waiters();
+  void wake_next();
+  void update_lock_holder(uint32_t index, bool holds);
   void server_done(uint32_t delivery, std::optional<Answer> answer);
   void answer(uint32_t delivery);
   void timeout(uint32_t request, uint32_t attempt);
@@ -168,7 +171,11 @@ class Simulation {
   std::vector<RequestState> requests_;
   std::vector<Delivery> deliveries_;
   std::vector<uint32_t> free_deliveries_;
-  std::vector<uint32_t> sleepers_;  // deliveries waiting for the write lock
+  static constexpr uint32_t kNoHolder = UINT32_MAX;
+  static constexpr uint32_t kBusyHolder = UINT32_MAX - 1;
+  std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
+  uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock
+  uint32_t woken_ = kNoHolder;        // the sleeper woken to try the lock next
   std::vector<std::string> reasons_{""};
   std::vector<uint32_t> worker_request_;
   uint32_t next_request_ = 0;
@@ -303,10 +310,12 @@ void Simulation::send_attempt(uint32_t request) {
   // so it may have to wait for the lock like any other.
   if (strategy_.info().name == "token" && state.token_key != key) {
     if (!issue_token_for(request, key)) {
-      ++lock_waits_;
+      if (!state.token_waiting) ++lock_waits_;
+      state.token_waiting = true;
       schedule(clock_.now_ms() + kLockPollMs, Kind::kSend, request);
       return;
     }
+    state.token_waiting = false;
     state.token_key = key;
   }
   if (new_key) ++state.keys;
@@ -375,6 +384,7 @@ void Simulation::arrive(uint32_t index) {
   if (delivery.busy_ms > 0 && !busy_held_ && busy_.run(Stmt::kBeginImmediate, {}).ok()) {
     if (options_.record) record(busy_, Stmt::kBeginImmediate, {});
     busy_held_ = true;
+    lock_holder_ = kBusyHolder;
     note(delivery.request, delivery.attempt, delivery.copy, "server", "another writer",
          "BEGIN IMMEDIATE", fmt::format("holds the lock for {} ms", delivery.busy_ms), "busy");
     schedule(clock_.now_ms() + delivery.busy_ms, Kind::kBusyRelease, 0);
@@ -412,27 +422,39 @@ void Simulation::schedule_step(uint32_t index) {
   schedule(clock_.now_ms() + delay, Kind::kStep, index);
 }
 
-// The write lock only comes free when a write transaction ends, so a step that finds it taken
-// sleeps until then instead of polling; a separate event enforces the wait limit.
-void Simulation::wake_waiters() {
-  for (uint32_t index : sleepers_) {
+// The write lock is held across steps only by an open write transaction, so a step that finds
+// it taken sleeps in a queue instead of polling, and the longest sleeper is woken when the lock
+// is free. (SQLite's own busy handler retries on a timer and is not fair; a FIFO queue is the
+// simpler model and avoids every waiter retrying at once.) The wait limit is its own event.
+void Simulation::wake_next() {
+  if (lock_holder_ != kNoHolder || woken_ != kNoHolder) return;
+  while (!sleepers_.empty()) {
+    uint32_t index = sleepers_.front();
+    sleepers_.pop_front();
     Delivery& delivery = deliveries_[index];
     if (!delivery.live || !delivery.asleep) continue;
     delivery.asleep = false;
+    woken_ = index;
     schedule(clock_.now_ms() + kLockPollMs, Kind::kStep, index);
+    return;
   }
-  sleepers_.clear();
+}
+
+void Simulation::update_lock_holder(uint32_t index, bool holds) {
+  if (holds) lock_holder_ = index;
+  else if (lock_holder_ == index) lock_holder_ = kNoHolder;
 }
 
 void Simulation::step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
+  const bool was_woken = woken_ == index;
+  if (was_woken) woken_ = kNoHolder;
   const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
                                clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
-  const bool held_lock = delivery.connection->in_transaction();
   const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
-    ++lock_waits_;
     if (delivery.wait_start_ms < 0) {
+      ++lock_waits_;
       delivery.wait_start_ms = clock_.now_ms();
       note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
            std::string(statement_sql(done.stmt)), "waits for the write lock");
@@ -440,12 +462,14 @@ void Simulation::step(uint32_t index) {
                static_cast<uint32_t>(delivery.wait_start_ms));
     }
     delivery.asleep = true;
-    sleepers_.push_back(index);
+    if (was_woken) sleepers_.push_front(index);  // keeps its place in the queue
+    else sleepers_.push_back(index);
+    wake_next();
     return;
   }
   delivery.wait_start_ms = -1;
-  // A write transaction ended (or the attempt died holding one): the lock may be free.
-  if (held_lock && !delivery.connection->in_transaction()) wake_waiters();
+  update_lock_holder(index, !stepper_.finished(delivery.slot) &&
+                                delivery.connection->in_transaction());
   RequestState& state = requests_[delivery.request];
   ++state.statements;
   if (traced(delivery.request)) {
@@ -455,17 +479,19 @@ void Simulation::step(uint32_t index) {
   if (delivery.crash_step && *delivery.crash_step == done.step) {
     note(delivery.request, delivery.attempt, delivery.copy, "server", "crash",
          fmt::format("after {}", done.step), "uncommitted work lost, no answer", "crash");
-    const bool was_holding = delivery.connection->in_transaction();
     stepper_.kill(delivery.slot);
+    update_lock_holder(index, false);
     server_done(index, std::nullopt);
-    if (was_holding) wake_waiters();
+    wake_next();
     return;
   }
   if (stepper_.finished(delivery.slot)) {
     server_done(index, stepper_.answer(delivery.slot));
+    wake_next();
     return;
   }
   schedule_step(index);
+  wake_next();
 }
 
 void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
@@ -617,7 +643,8 @@ Status Simulation::run(SimResult* out) {
       case Kind::kBusyRelease:
         busy_.run(Stmt::kRollback, {});
         if (options_.record) record(busy_, Stmt::kRollback, {});
-        wake_waiters();
+        lock_holder_ = kNoHolder;
+        wake_next();
         busy_held_ = false;
         break;
     }

@@ -1,0 +1,54 @@
+# e2e: idemlab compare on every built-in scenario. Safe strategies: no money moved twice, no
+# request stuck. What the scenario exposes: its failure shows. (retry-new-key is the client's
+# bug: every strategy doubles, which the test pins as such.)
+source "$(dirname "$0")/../lib.sh"
+scenarios=$("$IDEMLAB" scenarios --json | python3 -c "import json,sys; print(' '.join(s['name'] for s in json.load(sys.stdin)['scenarios']))")
+[ -n "$scenarios" ] || fail "no scenarios listed"
+for scenario in $scenarios; do
+  "$IDEMLAB" compare --scenario "$scenario" --with-pitfalls --json >"$work/$scenario.json" ||
+    { fail "compare --scenario $scenario failed"; continue; }
+  "$IDEMLAB" scenarios --json >"$work/list.json"
+  python3 - "$work/$scenario.json" "$work/list.json" "$scenario" <<'PY' || fail "$scenario: verdicts"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+scenario = sys.argv[3]
+exposes = next(s["exposes"] for s in json.load(open(sys.argv[2]))["scenarios"] if s["name"] == scenario)
+names = {(r["strategy"], r["pitfall"]) for r in rows}
+assert len(rows) == 17, f"{len(rows)} rows"
+problems = []
+def label(r): return r["strategy"] + (" --pitfall" if r["pitfall"] else "")
+for r in rows:
+    failed = r["moved_twice_or_more"] + r["stuck"] + r["never_moved"] + r["refused"] > 0
+    if label(r) in exposes:
+        if not failed: problems.append(f"{label(r)} should show a failure: {r}")
+    elif not r["pitfall"] and r["strategy"] != "naive":
+        if r["moved_twice_or_more"] or r["stuck"] or r["never_moved"] or r["inconsistent_answers"]:
+            problems.append(f"safe {label(r)} failed: {r}")
+        if not r["audit_ok"]: problems.append(f"safe {label(r)} audit: {r['audit_violations']}")
+for r in rows:
+    assert r["moved_once"] + r["moved_twice_or_more"] + r["not_moved"] == r["requests"]
+if problems:
+    print("\n".join(problems)); sys.exit(1)
+PY
+  checks=$((checks + 1))
+done
+# The same schedule for everyone: attempts per request do not depend on the strategy when no
+# answer changes the client's course.
+"$IDEMLAB" compare --scenario response-lost --strategies select-insert,state-machine,naive --json >"$work/same.json"
+python3 -c "
+import json,sys; rows=json.load(open('$work/same.json'))['rows']
+assert len({r['attempts_per_request'] for r in rows}) == 1, rows" || fail "schedules differ between strategies"
+
+"$IDEMLAB" compare --scenario double-click --requests 60 --json >"$work/x1.json"
+"$IDEMLAB" compare --scenario double-click --requests 60 --json >"$work/x2.json"
+cmp -s "$work/x1.json" "$work/x2.json" || fail "compare is not byte-identical across runs"
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 60
+expect_contains "$out" "twice+"
+expect_contains "$out" "reproduce: idemlab compare"
+expect_exit 0 "$IDEMLAB" compare --requests 30 --format csv --strategies naive,token
+expect_equal "$(printf '%s\n' "$out" | wc -l)" 3 "csv rows"
+expect_exit 0 "$IDEMLAB" compare --requests 30 --format md --strategies naive
+expect_contains "$out" "| naive | no |"
+expect_exit 2 "$IDEMLAB" compare --strategies naive,nope
+expect_one_error_line
+finish

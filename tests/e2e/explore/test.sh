@@ -1,0 +1,22 @@
+# e2e: idemlab explore.
+source "$(dirname "$0")/../lib.sh"
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --json
+expect_equal "$(json_field "$out" breaking)" 0 "safe select-insert"
+[ "$(json_field "$out" interleavings)" -gt 1 ] || fail "interleavings"
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall
+expect_contains "$out" "First breaking interleaving"
+expect_contains "$out" "moved_twice_or_more"
+expect_contains "$out" "INSERT INTO transfer_flow"
+expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall --json
+[ "$(json_field "$out" breaking)" -ge 1 ] || fail "optimistic-lock --pitfall"
+printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin)['first_breaking']; assert d['timeline'] and d['schedule']" ||
+  fail "first_breaking lacks a timeline"
+expect_exit 0 "$IDEMLAB" explore --strategy select-for-update --duplicates 3 --json
+expect_equal "$(json_field "$out" interleavings)" 90 "select-for-update, three duplicates: 6!/(2!2!2!)"
+expect_equal "$(json_field "$out" breaking)" 0 "select-for-update, three duplicates"
+expect_exit 0 "$IDEMLAB" explore --strategy naive --duplicates 3 --max-interleavings 5 --json
+expect_equal "$(json_field "$out" truncated)" true "truncated"
+expect_equal "$(json_field "$out" interleavings)" 5 "stopped at the cap"
+expect_exit 2 "$IDEMLAB" explore --strategy naive --duplicates 9
+expect_one_error_line
+finish

@@ -1,0 +1,119 @@
+// Tests for sim/engine: determinism, verdicts counted from the journal, the failures the
+// faults are meant to show.
+#include <doctest/doctest.h>
+
+#include "sim/engine.h"
+#include "strategies/strategy.h"
+
+using namespace idemlab;
+
+namespace {
+
+SimConfig config_with(std::vector<std::string> faults, int64_t requests = 60, uint64_t seed = 1) {
+  SimConfig config;
+  config.requests = requests;
+  config.seed = seed;
+  for (const auto& text : faults) {
+    FaultSpec fault;
+    REQUIRE(parse_fault(text, &fault).is_ok());
+    config.faults.push_back(fault);
+  }
+  return config;
+}
+
+SimResult run(const SimConfig& config, const char* strategy, bool pitfall = false,
+              SimOptions options = {}) {
+  SimResult result;
+  Status status = simulate(config, *find_strategy(strategy), pitfall, options, &result);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("the same config and seed give the same result, for several seeds") {
+  for (uint64_t seed : {1, 2, 99}) {
+    CAPTURE(seed);
+    SimConfig config = config_with({"response-lost:p=0.3", "slow:p=0.1,ms=400",
+                                    "double-submit:p=0.2"}, 80, seed);
+    SimOptions options;
+    options.timeline = true;
+    SimResult a = run(config, "state-machine", false, options);
+    SimResult b = run(config, "state-machine", false, options);
+    CHECK(a.moved_once == b.moved_once);
+    CHECK(a.attempts_per_request == b.attempts_per_request);
+    CHECK(a.statements_per_request == b.statements_per_request);
+    CHECK(a.latency_ms_p99 == b.latency_ms_p99);
+    CHECK(a.lock_waits == b.lock_waits);
+    CHECK(a.virtual_ms == b.virtual_ms);
+    REQUIRE(a.timeline.size() == b.timeline.size());
+    for (size_t i = 0; i < a.timeline.size(); ++i) {
+      CHECK(a.timeline[i].at_ms == b.timeline[i].at_ms);
+      CHECK(a.timeline[i].what == b.timeline[i].what);
+      CHECK(a.timeline[i].result == b.timeline[i].result);
+    }
+  }
+}
+
+TEST_CASE("moved once, twice or more and not moved partition the requests") {
+  SimResult result = run(config_with({"response-lost:p=0.4"}, 100), "naive");
+  CHECK(result.moved_once + result.moved_twice_or_more + result.not_moved == 100);
+  CHECK(result.moved_twice_or_more > 0);
+  CHECK_FALSE(result.audit_ok);
+}
+
+TEST_CASE("a lost response moves money twice without protection and once with it") {
+  SimConfig config = config_with({"response-lost:p=0.5"});
+  CHECK(run(config, "naive").moved_twice_or_more > 0);
+  CHECK(run(config, "direct-insert", true).moved_twice_or_more > 0);
+  SimResult safe = run(config, "direct-insert");
+  CHECK(safe.moved_twice_or_more == 0);
+  CHECK(safe.moved_once == 60);
+  CHECK(safe.inconsistent_answers == 0);
+  CHECK(safe.audit_ok);
+}
+
+TEST_CASE("a crash between dedup row and business leaves requests stuck") {
+  SimConfig config = config_with({"crash:after=insert_dedup,p=0.3"});
+  SimResult pitfall = run(config, "dedup-table", true);
+  CHECK(pitfall.stuck > 0);
+  CHECK(pitfall.moved_twice_or_more == 0);
+  SimResult safe = run(config, "dedup-table");
+  CHECK(safe.stuck == 0);
+  CHECK(safe.moved_once == 60);
+}
+
+TEST_CASE("a fresh key on every retry doubles the money even with a safe strategy") {
+  SimConfig config = config_with({"response-lost:p=0.5"});
+  REQUIRE(parse_retry("key=fresh", &config.retry).is_ok());
+  CHECK(run(config, "select-insert").moved_twice_or_more > 0);
+}
+
+TEST_CASE("query-before-retry learns the outcome instead of sending again") {
+  SimConfig config = config_with({"response-lost:p=0.5"});
+  REQUIRE(parse_retry("query=yes", &config.retry).is_ok());
+  SimResult naive = run(config, "naive");
+  CHECK(naive.moved_twice_or_more == 0);
+  CHECK(naive.moved_once == 60);
+}
+
+TEST_CASE("nth= aims a fault at one request") {
+  SimOptions options;
+  options.timeline = true;
+  SimResult result = run(config_with({"request-lost:nth=3"}, 5), "select-insert", false, options);
+  int lost = 0;
+  for (const auto& event : result.timeline)
+    if (event.fault == "request-lost") {
+      ++lost;
+      CHECK(event.request == 3);
+    }
+  CHECK(lost == 1);
+}
+
+TEST_CASE("simulated keys map back to their request") {
+  CHECK(request_of_biz_seq("r1") == 0);
+  CHECK(request_of_biz_seq("r12.3") == 11);
+  CHECK(request_of_biz_seq("x1") == -1);
+  CHECK(request_of_biz_seq("r") == -1);
+  CHECK(request_of_biz_seq("r1x") == -1);
+}
