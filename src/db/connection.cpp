@@ -85,8 +85,7 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
   sqlite3_extended_result_codes(connection.db_, 1);
   sqlite3_busy_timeout(connection.db_, options.busy_timeout_ms);
   const char* pragmas = options.synchronous_off
-                            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF; "
-                              "PRAGMA mmap_size = 268435456;"
+                            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF;"
                             : "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
   if (Status status = connection.exec_script(pragmas); !status.is_ok()) return status;
   *out = std::move(connection);

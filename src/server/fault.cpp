@@ -1,6 +1,8 @@
 // Parsing fault specs.
 #include "server/fault.h"
 
+#include "core/parse.h"
+
 #include <array>
 #include <charconv>
 #include <fmt/format.h>
@@ -37,13 +39,9 @@ constexpr std::array kFaults{
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value,
                  int64_t low, int64_t* out) {
-  int64_t number = 0;
-  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (error != std::errc() || end != value.data() + value.size() || number < low)
-    return Status::usage(fmt::format("fault {}: {}={} is not a whole number >= {}", fault, key,
-                                     value, low));
-  *out = number;
-  return Status::ok();
+  if (parse_whole(value, low, out)) return Status::ok();
+  return Status::usage(fmt::format("fault {}: {}={} is not a whole number >= {}", fault, key,
+                                   value, low));
 }
 
 Status parse_probability(std::string_view fault, std::string_view value, double* out) {

@@ -1,6 +1,8 @@
 // Retry policies.
 #include "sim/retry.h"
 
+#include "core/parse.h"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -9,12 +11,8 @@ namespace idemlab {
 
 namespace {
 Status parse_number(std::string_view key, std::string_view value, int64_t low, int64_t* out) {
-  int64_t number = 0;
-  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (error != std::errc() || end != value.data() + value.size() || number < low)
-    return Status::usage(fmt::format("--retry {}={}: expected a whole number >= {}", key, value, low));
-  *out = number;
-  return Status::ok();
+  if (parse_whole(value, low, out)) return Status::ok();
+  return Status::usage(fmt::format("--retry {}={}: expected a whole number >= {}", key, value, low));
 }
 }  // namespace
 
