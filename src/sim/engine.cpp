@@ -255,8 +255,8 @@ bool Simulation::issue_token_for(uint32_t request, uint8_t key) {
             {":expires", clock_.now_ms() + ttl_ms}});
   if (status.code() == ExitCode::kRetryable) return false;
   throw_if_error(status);
-  note(request, 0, 0, "client", "token issued", token.token,
-       fmt::format("expires at {} ms", token.expires_at_ms));
+  note(request, 0, 0, "client", "token issued", "",
+       fmt::format("{}, expires at {} ms", token.token.substr(0, 8), token.expires_at_ms));
   return true;
 }
 
@@ -333,8 +333,9 @@ void Simulation::send_attempt(uint32_t request) {
     if (fault.kind == FaultKind::kRedeliver && fault_hits(fault, request, attempt, faults))
       redeliveries = static_cast<int>(fault.count);
   }
-  note(request, attempt, 0, "client", "send", biz_seq(request, key),
-       copies > 1 ? fmt::format("{} identical submissions", copies) : "",
+  note(request, attempt, 0, "client", "send", "",
+       fmt::format("biz_seq {}{}", biz_seq(request, key),
+                   copies > 1 ? fmt::format(", {} identical submissions", copies) : ""),
        copies > 1 ? "double-submit" : "");
   schedule(clock_.now_ms() + config_.retry.timeout_ms, Kind::kTimeout, request,
            static_cast<uint32_t>(attempt));
@@ -414,8 +415,8 @@ void Simulation::schedule_step(uint32_t index) {
                                    : (pitfall_ ? info.critical_step_pitfall : info.critical_step);
     if (stepper_.pending(delivery.slot).step == slow_at) {
       delay += delivery.slow_ms;
-      note(delivery.request, delivery.attempt, delivery.copy, "server", "pause",
-           fmt::format("before {}", slow_at), fmt::format("{} ms", delivery.slow_ms), "slow");
+      note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
+           fmt::format("{} ms before {}", delivery.slow_ms, slow_at), "slow");
       delivery.slow_ms = 0;
     }
   }
@@ -477,8 +478,8 @@ void Simulation::step(uint32_t index) {
          std::string(statement_sql(done.stmt)), describe_result(done.stmt, done.result));
   }
   if (delivery.crash_step && *delivery.crash_step == done.step) {
-    note(delivery.request, delivery.attempt, delivery.copy, "server", "crash",
-         fmt::format("after {}", done.step), "uncommitted work lost, no answer", "crash");
+    note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "",
+         fmt::format("after {}: uncommitted work lost, no answer", done.step), "crash");
     stepper_.kill(delivery.slot);
     update_lock_holder(index, false);
     server_done(index, std::nullopt);
@@ -506,8 +507,9 @@ void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
     return;
   }
   record_answer(request, *answer);
-  note(request, delivery.attempt, delivery.copy, "server", "answer",
-       std::string(outcome_name(answer->outcome)), answer->reason);
+  note(request, delivery.attempt, delivery.copy, "server", "answer", "",
+       std::string(outcome_name(answer->outcome)) +
+           (answer->reason.empty() ? "" : " (" + answer->reason + ")"));
   if (delivery.response_lost) {
     note(request, delivery.attempt, delivery.copy, "network", "response lost", "", "",
          "response-lost");
@@ -541,8 +543,8 @@ void Simulation::answer(uint32_t index) {
   const bool current = delivery.attempt == state.attempts_sent && !state.current_resolved &&
                        state.phase == Phase::kWaiting;
   note(delivery.request, delivery.attempt, delivery.copy, "client",
-       current ? "answer" : "answer ignored", std::string(outcome_name(delivery.answer.outcome)),
-       current ? "" : "late or a duplicate");
+       current ? "answer" : "answer ignored (late or a duplicate)", "",
+       std::string(outcome_name(delivery.answer.outcome)));
   if (!current) return;
   state.current_resolved = true;
   if (is_definitive(delivery.answer.outcome)) {
@@ -561,7 +563,7 @@ void Simulation::timeout(uint32_t request, uint32_t attempt) {
     return;
   state.current_resolved = true;
   state.saw_in_progress_last = false;
-  note(request, static_cast<int>(attempt), 0, "client", "timeout",
+  note(request, static_cast<int>(attempt), 0, "client", "timeout", "",
        fmt::format("no answer in {} ms", config_.retry.timeout_ms));
   back_off(request);
 }
@@ -569,7 +571,7 @@ void Simulation::timeout(uint32_t request, uint32_t attempt) {
 void Simulation::back_off(uint32_t request) {
   RequestState& state = requests_[request];
   if (state.attempts_sent >= config_.retry.attempts) {
-    note(request, state.attempts_sent, 0, "client", "give up",
+    note(request, state.attempts_sent, 0, "client", "give up", "",
          fmt::format("after {} attempts", state.attempts_sent));
     finish(request, Phase::kGaveUp);
     return;
@@ -592,14 +594,14 @@ void Simulation::retry(uint32_t request) {
       int64_t status = as_int((*flow.row)[4]);
       found = fmt::format("status {}", status);
       if (status == 2 || status == 3) {
-        note(request, state.attempts_sent, 0, "client", "query", "select_flow", found);
+        note(request, state.attempts_sent, 0, "client", "query", "", found);
         state.definitive = true;
         state.told_success = status == 2;
         finish(request, Phase::kDone);
         return;
       }
     }
-    note(request, state.attempts_sent, 0, "client", "query", "select_flow", found);
+    note(request, state.attempts_sent, 0, "client", "query", "", found);
   }
   send_attempt(request);
 }

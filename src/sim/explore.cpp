@@ -45,6 +45,14 @@ class Explorer {
 };
 
 const TransferRequest kRequest{"dup-1", "alice", "bob", 2500, ""};
+// The run's clock starts here (tokens are issued before it); timelines count from it.
+constexpr int64_t kStartMs = 1'000'000;
+
+std::string answer_label(const Answer& answer) {
+  std::string label(outcome_name(answer.outcome));
+  if (!answer.reason.empty()) label += " (" + answer.reason + ")";
+  return label;
+}
 
 Status Explorer::prepare() {
   std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-explore-XXXXXX").string();
@@ -77,7 +85,7 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
   options.synchronous_off = true;
   for (auto& connection : connections)
     if (Status status = Connection::open(path, options, &connection); !status.is_ok()) return status;
-  ManualClock clock(1'000'000);
+  ManualClock clock(kStartMs);
   Stepper stepper;
   TransferRequest request = kRequest;
   request.token = token_;
@@ -94,7 +102,8 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
     if (record)
-      run.timeline.push_back({clock.now_ms(), "server", 1, attempt + 1, 0, std::string(step.step),
+      run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
+                              std::string(step.step),
                               std::string(statement_sql(step.stmt)),
                               describe_result(step.stmt, step.result), ""});
     return Status::ok();
@@ -121,8 +130,8 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
   for (int i = 0; i < k; ++i) {
     const Answer& answer = stepper.answer(static_cast<size_t>(i));
     if (record)
-      run.timeline.push_back({clock.now_ms(), "client", 1, i + 1, 0, "answer",
-                              std::string(outcome_name(answer.outcome)), answer.reason, ""});
+      run.timeline.push_back({clock.now_ms() - kStartMs, "client", 1, i + 1, 0, "answer", "",
+                              answer_label(answer), ""});
     told_success |= claims_success(answer.outcome);
     if (!is_definitive(answer.outcome)) continue;
     if (first && !answers_agree(*first, answer)) disagree = true;

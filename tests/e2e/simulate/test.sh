@@ -65,6 +65,11 @@ expect_equal "$(json_field "$out" moved_twice_or_more)" 40 "own scenario: every 
 "$IDEMLAB" simulate --strategy naive --requests 3000 --format csv >/dev/null 2>"$work/progress"
 expect_equal "$(wc -c <"$work/progress")" 0 "progress written to a non-terminal"
 
+# ... and progress on standard error when it is a terminal (script gives it one).
+script -qec "\"$IDEMLAB\" simulate --strategy naive --requests 3000 --format csv >/dev/null" /dev/null >"$work/tty" 2>&1
+grep -q "simulate naive: 1000/3000 requests" "$work/tty" || fail "no progress on a terminal: $(cat "$work/tty")"
+checks=$((checks + 1))
+
 for bad in "--strategy nope" "--strategy naive --requests 0" "--strategy naive --fault meteor" \
            "--strategy naive --fault crash:after=nowhere" "--strategy naive --retry attempts=0" \
            "--strategy naive --retry colour=red" "--strategy naive --scenario no-such" \
