@@ -117,6 +117,4 @@ bool statement_takes_write_lock(Stmt id) {
   return sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
 }
 
-bool statement_ends_transaction(Stmt id) { return id == Stmt::kCommit || id == Stmt::kRollback; }
-
 }  // namespace idemlab

@@ -54,5 +54,4 @@ namespace idemlab {
 // Whether running the statement needs the database write lock when no transaction is open
 // (BEGIN IMMEDIATE and every write). In WAL mode nothing else ever waits for a lock.
 bool statement_takes_write_lock(Stmt id);
-bool statement_ends_transaction(Stmt id);
 }  // namespace idemlab

@@ -72,15 +72,11 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
   if (!info) return Status::usage(fmt::format("unknown fault '{}' (see: idemlab faults)", name));
   spec.kind = info->kind;
   std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    std::string_view pair = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? "" : rest.substr(comma + 1);
-    size_t equals = pair.find('=');
-    if (equals == std::string_view::npos)
-      return Status::usage(fmt::format("fault {}: expected key=value, got '{}'", name, pair));
-    std::string_view key = pair.substr(0, equals);
-    std::string_view value = pair.substr(equals + 1);
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  std::string_view bad;
+  if (!split_pairs(rest, &pairs, &bad))
+    return Status::usage(fmt::format("fault {}: expected key=value, got '{}'", name, bad));
+  for (const auto& [key, value] : pairs) {
     Status status;
     if (key == "p") {
       status = parse_probability(name, value, &spec.probability);

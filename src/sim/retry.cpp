@@ -39,14 +39,11 @@ int64_t RetryPolicy::delay_ms(int retry, Random& random) const {
 
 Status parse_retry(std::string_view text, RetryPolicy* policy) {
   RetryPolicy result = *policy;
-  while (!text.empty()) {
-    size_t comma = text.find(',');
-    std::string_view pair = text.substr(0, comma);
-    text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
-    size_t equals = pair.find('=');
-    if (equals == std::string_view::npos)
-      return Status::usage(fmt::format("--retry: expected key=value, got '{}'", pair));
-    std::string_view key = pair.substr(0, equals), value = pair.substr(equals + 1);
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  std::string_view bad;
+  if (!split_pairs(text, &pairs, &bad))
+    return Status::usage(fmt::format("--retry: expected key=value, got '{}'", bad));
+  for (const auto& [key, value] : pairs) {
     int64_t number = 0;
     Status status;
     auto choose = [&](std::initializer_list<std::string_view> words) -> int {
