@@ -6,6 +6,7 @@
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
+#include "report/answer_view.h"
 #include "report/text.h"
 
 namespace idemlab {
@@ -19,10 +20,6 @@ struct HistoryOptions {
   bool json = false;
 };
 
-nlohmann::ordered_json nullable(const std::string& text) {
-  return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text);
-}
-
 ExitCode run_history(const HistoryOptions& options) {
   if (options.biz_seq) throw_if_error(validate_biz_seq(*options.biz_seq));
   Connection connection;
@@ -35,8 +32,8 @@ ExitCode run_history(const HistoryOptions& options) {
       out["attempts"].push_back(
           {{"id", a.id}, {"biz_seq", a.biz_seq}, {"strategy", a.strategy},
            {"pitfall", a.pitfall}, {"outcome", a.outcome},
-           {"reason", nullable(a.reason)},
-           {"replayed", a.replayed}, {"fault", nullable(a.fault)},
+           {"reason", text_or_null(a.reason)},
+           {"replayed", a.replayed}, {"fault", text_or_null(a.fault)},
            {"at_ms", a.at_ms}});
     print_json(out.dump());
     return ExitCode::kOk;

@@ -40,21 +40,22 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
   return "";
 }
 
+nlohmann::ordered_json text_or_null(const std::string& text) {
+  return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text);
+}
+
 nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRequest& request,
                                    std::string_view strategy, bool pitfall) {
-  auto nullable = [](const std::string& text) {
-    return text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(text);
-  };
   return {{"biz_seq", request.biz_seq},
           {"strategy", strategy},
           {"pitfall", pitfall},
           {"outcome", outcome_name(report.answer.outcome)},
           {"replayed", report.answer.replayed},
-          {"reason", nullable(report.answer.reason)},
+          {"reason", text_or_null(report.answer.reason)},
           {"from", request.from},
           {"to", request.to},
           {"amount_minor", request.amount_minor},
-          {"fault", nullable(report.fault)},
+          {"fault", text_or_null(report.fault)},
           {"server_outcome", outcome_name(report.server_answer.outcome)}};
 }
 

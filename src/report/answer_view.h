@@ -8,6 +8,9 @@
 
 namespace idemlab {
 
+// A text field for JSON: the string, or null when it is empty.
+nlohmann::ordered_json text_or_null(const std::string& text);
+
 std::string answer_text(const AttemptReport& report, const TransferRequest& request,
                         std::string_view strategy);
 nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRequest& request,
