@@ -1,12 +1,12 @@
 // idemlab's entry point: parse the command line, dispatch, and map every error to an exit code
-// in one place.
+// (and, under --json, a JSON object) in one place.
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
-#include <cstdio>
 #include <exception>
+#include <new>
 
 #include "cli/command.h"
+#include "cli/errors.h"
 #include "core/exit_code.h"
 #include "core/status.h"
 
@@ -16,20 +16,22 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", IDEMLAB_VERSION);
   app.footer(exit_code_help());
   app.require_subcommand(1);
+  app.option_defaults()->disable_flag_override();
   CommandResult result;
   for (const CommandEntry& command : command_table()) command.register_command(app, result);
+  const bool json = wants_json(argc, argv);
   try {
+    throw_if_error(check_command_line(app, argc, argv));
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    fmt::print(stderr, "error: {}\n", error.what());
-    return static_cast<int>(ExitCode::kUsage);
+    return report_error(Status::usage(error.what()), json);
   } catch (const StatusError& error) {
-    fmt::print(stderr, "error: {}\n", error.status.message());
-    return static_cast<int>(error.status.code());
+    return report_error(error.status, json);
+  } catch (const std::bad_alloc&) {
+    return report_error(Status::internal("out of memory"), json);
   } catch (const std::exception& error) {
-    fmt::print(stderr, "error: internal: {}\n", error.what());
-    return static_cast<int>(ExitCode::kInternal);
+    return report_error(Status::internal(error.what()), json);
   }
   return static_cast<int>(result.exit_code);
 }

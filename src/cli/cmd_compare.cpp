@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/sim_options.h"
+#include "core/interrupt.h"
 
 namespace idemlab {
 
@@ -32,6 +33,7 @@ std::vector<const Strategy*> chosen(const std::string& list) {
 }
 
 ExitCode run_compare(const CompareOptions& options) {
+  install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   std::vector<SimResult> rows;
   for (const Strategy* strategy : chosen(options.strategies)) {

@@ -47,18 +47,29 @@ nlohmann::ordered_json trace_json(const std::vector<TracedAttempt>& attempts) {
   return out;
 }
 
+// What a change of strategy between releases does to a request already served.
+constexpr std::string_view kStrategySwitch =
+    "Each strategy keeps its guard in its own place (a unique index, a dedup row, a token, a "
+    "lock row), so a biz_seq served by one strategy is unknown to another's guard: a retry "
+    "after a server changed strategy moves the money again, and both answers say applied. "
+    "idemlab therefore answers mismatch (exit 4) to a request whose biz_seq another strategy "
+    "served first. --allow-strategy-switch serves it anyway, to show this: e.g. token then "
+    "direct-insert on one biz_seq moves money twice, and only idemlab audit notices.";
+
 ExitCode list_strategies(bool json) {
   if (json) {
     nlohmann::ordered_json out{{"strategies", nlohmann::ordered_json::array()}};
     for (const Strategy* s : all_strategies())
       out["strategies"].push_back({{"name", s->info().name}, {"title", s->info().title}});
+    out["strategy_switch"] = kStrategySwitch;
     print_json(out.dump());
     return ExitCode::kOk;
   }
   TextTable table{{"strategy", "what it does"}, {}, {}};
   for (const Strategy* s : all_strategies())
     table.rows.push_back({std::string(s->info().name), std::string(s->info().title)});
-  fmt::print("{}\nidemlab explain STRATEGY tells more.\n", table.render());
+  fmt::print("{}\nOne strategy per biz_seq\n{}\nidemlab explain STRATEGY tells more.\n",
+             table.render(), wrap(kStrategySwitch, 2));
   return ExitCode::kOk;
 }
 
@@ -76,6 +87,7 @@ ExitCode run_explain(const ExplainOptions& options) {
         {"protects", info.protects}, {"pitfall", info.pitfall}, {"exposed_by", info.exposed_by},
         {"notes", info.notes}, {"critical_step", info.critical_step},
         {"critical_step_pitfall", info.critical_step_pitfall}, {"steps", info.steps},
+        {"strategy_switch", kStrategySwitch},
         {"trace", trace_json(safe)}, {"trace_pitfall", trace_json(pitfall)}}
                    .dump());
     return ExitCode::kOk;
@@ -89,6 +101,7 @@ ExitCode run_explain(const ExplainOptions& options) {
                      wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
   out += fmt::format("  --fault slow pauses before '{}' ('{}' with --pitfall)\n",
                      info.critical_step, info.critical_step_pitfall);
+  out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
   out += "\nTrace: a first attempt and a repeat on a scratch ledger\n" + trace_text(safe);
   out += "\nThe same with --pitfall\n" + trace_text(pitfall);
   fmt::print("{}", out);

@@ -3,6 +3,9 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.h"
+#include "cli/errors.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
 #include "report/sim_view.h"
 #include "sim/explore.h"
 
@@ -18,6 +21,7 @@ struct ExploreOptions {
 };
 
 ExitCode run_explore(const ExploreOptions& options) {
+  install_interrupt_handlers();
   ExploreResult result;
   throw_if_error(explore(*find_strategy(options.strategy), options.pitfall, options.config, &result));
   if (options.json) {
@@ -64,15 +68,15 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   command->add_flag("--pitfall", options->pitfall, "run the strategy without its guard");
   command->add_option("--duplicates", options->config.duplicates, "concurrent duplicates (K)")
-      ->check(CLI::Range(2, 4))
+      ->check(whole_number(2, 4))
       ->capture_default_str();
   command->add_option("--lock-ttl-ms", options->config.lock_ttl_ms,
                       "lock-table TTL; the clock advances 1 ms per statement")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();
   command->add_option("--max-interleavings", options->config.max_interleavings,
                       "stop after this many")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number(1, limits::kMaxInterleavings))
       ->capture_default_str();
   add_json_flag(command, &options->json);
   command->footer(

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/errors.h"
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
@@ -57,7 +58,7 @@ void register_history(CLI::App& app, CommandResult& result) {
   add_db_option(command, &options->db);
   command->add_option("--biz-seq", options->biz_seq, "only this request");
   command->add_option("--limit", options->limit, "show the most recent N attempts")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number(1, 1'000'000))
       ->capture_default_str();
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_history(*options); });

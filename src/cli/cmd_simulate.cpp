@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/errors.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
 #include "cli/sim_options.h"
 
 namespace idemlab {
@@ -19,6 +22,7 @@ struct SimulateOptions {
 };
 
 ExitCode run_simulate(const SimulateOptions& options) {
+  install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
     throw_if_error(Status::usage(fmt::format(
@@ -69,7 +73,7 @@ void register_simulate(CLI::App& app, CommandResult& result) {
   command->add_flag("--timeline", options->timeline, "narrate every event (small runs)");
   command->add_option("--timeline-request", options->timeline_request,
                       "narrate the events of request N only")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, limits::kMaxRequests));
   add_sim_options(command, &options->sim);
   command->footer(
       "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"

@@ -4,6 +4,8 @@
 #include <random>
 
 #include "cli/command.h"
+#include "cli/errors.h"
+#include "core/limits.h"
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
 
@@ -45,7 +47,7 @@ void register_token(CLI::App& app, CommandResult& result) {
   CLI::App* issue = command->add_subcommand("issue", "store and print a fresh one-time token");
   add_db_option(issue, &options->db);
   issue->add_option("--ttl-ms", options->ttl_ms, "how long the token stays valid")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();
   add_json_flag(issue, &options->json);
   issue->callback([options, &result] { result.exit_code = run_token_issue(*options); });

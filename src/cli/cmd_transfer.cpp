@@ -5,9 +5,13 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli/command.h"
+#include "cli/errors.h"
+#include "core/limits.h"
 #include "db/ledger_file.h"
+#include "db/output_file.h"
 #include "ledger/money.h"
 #include "report/answer_view.h"
 #include "report/text.h"
@@ -24,12 +28,13 @@ struct TransferOptions {
   std::string to;
   std::string amount;
   bool pitfall = false;
+  bool allow_strategy_switch = false;
   std::vector<std::string> faults;
   std::string token;
   int64_t lock_ttl_ms = 30000;
   std::string owner;
   int busy_timeout_ms = 5000;
-  std::string trace_sql;
+  std::optional<std::string> trace_sql;
   bool json = false;
 };
 
@@ -53,6 +58,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   throw_if_error(validate_account_name(options.to));
   throw_if_error(parse_amount(options.amount, false, &setup.request.amount_minor));
   setup.options.pitfall = options.pitfall;
+  setup.allow_strategy_switch = options.allow_strategy_switch;
   setup.options.token = options.token;
   setup.options.lock_ttl_ms = options.lock_ttl_ms;
   setup.options.owner = options.owner.empty() ? fmt::format("pid-{}", ::getpid()) : options.owner;
@@ -67,16 +73,15 @@ AttemptSetup make_setup(const TransferOptions& options) {
 
 ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
+  OutputFile trace(nullptr, std::fclose);
+  if (options.trace_sql)
+    throw_if_error(open_output_file("--trace-sql", *options.trace_sql, options.db, &trace));
   Connection connection;
   throw_if_error(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection));
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, std::fclose);
-  if (!options.trace_sql.empty()) {
-    trace.reset(std::fopen(options.trace_sql.c_str(), "w"));
-    if (!trace) throw_if_error(Status::usage("cannot write --trace-sql " + options.trace_sql));
+  if (trace)
     connection.set_trace([file = trace.get()](std::string_view sql) {
       fmt::print(file, "{};\n", sql);
     });
-  }
   WallClock clock;
   AttemptReport report;
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
@@ -104,18 +109,21 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   command->add_option("--to", options->to, "payee account (required)");
   command->add_option("--amount", options->amount, "e.g. 12.34, at most two decimals (required)");
   command->add_flag("--pitfall", options->pitfall, std::string(info.pitfall));
+  command->add_flag("--allow-strategy-switch", options->allow_strategy_switch,
+                    "serve a biz_seq that another strategy served first (a server that changed "
+                    "strategy between releases; see: idemlab explain)");
   command->add_option("--fault", options->faults,
                       "request-lost | response-lost | slow:ms=MS[,at=STEP] | crash:after=STEP "
                       "(steps: idemlab explain " + std::string(info.name) + ")");
   command->add_option("--busy-timeout-ms", options->busy_timeout_ms,
                       "how long to wait for the database lock before answering busy")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_number(0, limits::kMaxDurationMs))
       ->capture_default_str();
   if (info.name == "token")
     command->add_option("--token", options->token, "from: idemlab token issue (required)");
   if (info.name == "lock-table") {
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1, limits::kMaxDurationMs))
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
   }

@@ -4,25 +4,30 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <array>
+
+#include "cli/errors.h"
+
 namespace idemlab {
 
 void add_sim_options(CLI::App* command, SimCliOptions* options) {
   command->add_option("--scenario", options->scenario,
                       "a built-in scenario (idemlab scenarios) or a scenario file");
-  command->add_option("--requests", options->requests, "number of requests (default 1000)")
-      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
-  command->add_option("--seed", options->seed, "seed of every random choice (default 1)");
+  static constexpr std::array<const char*, 5> kHelp{
+      "number of requests (default 1000)", "clients sending at once (default 8)",
+      "seed of every random choice (default 1)", "lock-table TTL (default 1000)",
+      "token strategy TTL (default 60000)"};
+  const auto settings = sim_settings();
+  options->settings.assign(settings.size(), std::nullopt);
+  for (size_t i = 0; i < settings.size(); ++i)
+    command->add_option(std::string(settings[i].option), options->settings[i], kHelp[i])
+        ->check(whole_number(settings[i].low, settings[i].high));
   command->add_option("--fault", options->faults,
                       "NAME[:key=value,...] with p= and nth=; repeatable; replaces the "
                       "scenario's faults (idemlab faults)");
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
-  command->add_option("--concurrency", options->concurrency,
-                      "clients sending at once (default 8)")
-      ->check(CLI::Range(1, 1000));
-  command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "lock-table TTL (default 1000)")
-      ->check(CLI::PositiveNumber);
   command->add_option("--format", options->format, "table, json, csv or md")
       ->check(CLI::IsMember({"table", "json", "csv", "md"}))
       ->capture_default_str();
@@ -33,10 +38,9 @@ SimConfig build_config(const SimCliOptions& options) {
   SimConfig config;
   if (!options.scenario.empty())
     throw_if_error(load_scenario(options.scenario, &config, nullptr));
-  if (options.requests) config.requests = *options.requests;
-  if (options.seed) config.seed = *options.seed;
-  if (options.concurrency) config.concurrency = *options.concurrency;
-  if (options.lock_ttl_ms) config.lock_ttl_ms = *options.lock_ttl_ms;
+  const auto settings = sim_settings();
+  for (size_t i = 0; i < settings.size(); ++i)
+    if (options.settings[i]) set_sim_setting(settings[i], *options.settings[i], &config);
   if (options.retry) {
     config.retry = RetryPolicy{};
     throw_if_error(parse_retry(*options.retry, &config.retry));
@@ -66,6 +70,8 @@ std::string config_arguments(const SimConfig& config) {
   out += fmt::format(" --requests {} --seed {} --concurrency {} --retry {} --lock-ttl-ms {}",
                      config.requests, config.seed, config.concurrency, config.retry.text(),
                      config.lock_ttl_ms);
+  if (config.token_ttl_ms != SimConfig{}.token_ttl_ms)
+    out += fmt::format(" --token-ttl-ms {}", config.token_ttl_ms);
   for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
   return out;
 }

@@ -13,12 +13,11 @@ namespace idemlab {
 
 struct SimCliOptions {
   std::string scenario;
-  std::optional<int64_t> requests;
-  std::optional<uint64_t> seed;
+  // Per sim_settings() row (requests, concurrency, seed, lock and token TTLs): the command
+  // line's value, if given.
+  std::vector<std::optional<int64_t>> settings = std::vector<std::optional<int64_t>>(8);
   std::vector<std::string> faults;
   std::optional<std::string> retry;
-  std::optional<int> concurrency;
-  std::optional<int64_t> lock_ttl_ms;
   std::string format = "table";
   bool json = false;
 };

@@ -9,26 +9,46 @@ namespace idemlab {
 
 namespace {
 constexpr std::array kTable{
-    ExitCodeInfo{ExitCode::kOk, "applied, or replayed (a repeat answered with the first answer)"},
-    ExitCodeInfo{ExitCode::kInternal, "internal error (a bug or an unexpected SQLite error)"},
-    ExitCodeInfo{ExitCode::kUsage, "usage or input error; nothing was changed"},
-    ExitCodeInfo{ExitCode::kRejected, "rejected (insufficient_funds, unknown_account, same_account)"},
-    ExitCodeInfo{ExitCode::kMismatch, "mismatch: same biz_seq, different payload"},
-    ExitCodeInfo{ExitCode::kInProgress, "in_progress: another attempt holds the key; retry later"},
-    ExitCodeInfo{ExitCode::kTokenRefused, "token_unknown, token_used or token_expired"},
-    ExitCodeInfo{ExitCode::kAuditFailed, "audit found violations"},
-    ExitCodeInfo{ExitCode::kLedger,
-                 "ledger file missing, not a ledger, newer schema, read-only, or already exists"},
-    ExitCodeInfo{ExitCode::kRetryable, "unknown outcome, safe to retry (timeout, database busy)"},
+    ExitCodeInfo{ExitCode::kOk, "ok",
+                 "applied, or replayed (a repeat answered with the first answer)"},
+    ExitCodeInfo{ExitCode::kInternal, "internal",
+                 "internal error (a bug or an unexpected SQLite error)"},
+    ExitCodeInfo{ExitCode::kUsage, "usage", "usage or input error; nothing was changed"},
+    ExitCodeInfo{ExitCode::kRejected, "rejected",
+                 "rejected (insufficient_funds, unknown_account, same_account)"},
+    ExitCodeInfo{ExitCode::kMismatch, "mismatch",
+                 "mismatch: same biz_seq with a different payload, or first served by "
+                 "another strategy"},
+    ExitCodeInfo{ExitCode::kInProgress, "in_progress",
+                 "in_progress: another attempt holds the key; retry later"},
+    ExitCodeInfo{ExitCode::kTokenRefused, "token_refused",
+                 "token_unknown, token_used or token_expired"},
+    ExitCodeInfo{ExitCode::kAuditFailed, "audit_failed",
+                 "audit found violations (a damaged file included)"},
+    ExitCodeInfo{ExitCode::kLedger, "ledger",
+                 "ledger file missing, damaged, not a ledger, newer schema, read-only, or "
+                 "already exists"},
+    ExitCodeInfo{ExitCode::kRetryable, "retryable",
+                 "unknown outcome, safe to retry (timeout, database busy)"},
+    ExitCodeInfo{ExitCode::kInterrupted, "interrupted",
+                 "130/143: stopped by SIGINT/SIGTERM; a simulation leaves no scratch file"},
 };
 }  // namespace
 
 std::span<const ExitCodeInfo> exit_code_table() { return kTable; }
 
+const ExitCodeInfo& exit_code_info(ExitCode code) {
+  for (const auto& row : kTable)
+    if (row.code == code) return row;
+  return kTable[1];  // internal
+}
+
 std::string exit_code_help() {
   std::string text = "Exit codes:\n";
   for (const auto& row : kTable)
-    text += fmt::format("  {:<3} {}\n", static_cast<int>(row.code), row.meaning);
+    if (row.code != ExitCode::kInterrupted)
+      text += fmt::format("  {:<3} {}\n", static_cast<int>(row.code), row.meaning);
+  text += fmt::format("  {}\n", exit_code_info(ExitCode::kInterrupted).meaning);
   return text;
 }
 

@@ -12,20 +12,24 @@ enum class ExitCode : int {
   kInternal = 1,       // a bug or an unexpected SQLite error
   kUsage = 2,          // bad command line or bad input; nothing was changed
   kRejected = 3,       // definitive business rejection (insufficient_funds, unknown_account, ...)
-  kMismatch = 4,       // same biz_seq, different payload
+  kMismatch = 4,       // same biz_seq, different payload, or served by another strategy
   kInProgress = 5,     // another attempt holds the key, lock or token: retry later
   kTokenRefused = 6,   // token_unknown, token_used, token_expired
   kAuditFailed = 7,    // audit found violations
-  kLedger = 8,         // ledger file missing, not a ledger, too new, read-only, or exists
+  kLedger = 8,         // ledger file missing, damaged, not a ledger, too new, read-only, exists
   kRetryable = 75,     // outcome unknown and safe to retry: timeout, database busy
+  // Not returned: main() re-raises the signal, so the shell sees 128 + its number.
+  kInterrupted = 130,  // SIGINT (130) or SIGTERM (143) stopped a run; its scratch state is gone
 };
 
 struct ExitCodeInfo {
   ExitCode code;
+  std::string_view name;  // stable snake_case, the "code" of a JSON error
   std::string_view meaning;
 };
 
 std::span<const ExitCodeInfo> exit_code_table();
+const ExitCodeInfo& exit_code_info(ExitCode code);
 
 // "0  applied or replayed\n..." for --help and the README.
 std::string exit_code_help();

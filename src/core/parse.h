@@ -9,11 +9,13 @@
 
 namespace idemlab {
 
-// A whole decimal number >= low, and nothing else.
-inline bool parse_whole(std::string_view text, int64_t low, int64_t* out) {
+// A whole decimal number in [low, high], and nothing else (no sign, space or exponent).
+inline bool parse_whole(std::string_view text, int64_t low, int64_t high, int64_t* out) {
   int64_t number = 0;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return false;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (error != std::errc() || end != text.data() + text.size() || number < low) return false;
+  if (error != std::errc() || end != text.data() + text.size() || number < low || number > high)
+    return false;
   *out = number;
   return true;
 }

@@ -16,6 +16,9 @@ class Status {
   static Status ledger(std::string message) { return {ExitCode::kLedger, std::move(message)}; }
   static Status busy(std::string message) { return {ExitCode::kRetryable, std::move(message)}; }
   static Status internal(std::string message) { return {ExitCode::kInternal, std::move(message)}; }
+  static Status interrupted(std::string message) {
+    return {ExitCode::kInterrupted, std::move(message)};
+  }
 
   bool is_ok() const { return code_ == ExitCode::kOk; }
   ExitCode code() const { return code_; }

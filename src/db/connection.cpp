@@ -17,6 +17,8 @@ StepCode classify(int rc) {
     case SQLITE_BUSY:
       return rc == SQLITE_BUSY_SNAPSHOT ? StepCode::kBusySnapshot : StepCode::kBusy;
     case SQLITE_LOCKED: return StepCode::kBusy;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: return StepCode::kDamaged;
     default: return StepCode::kError;
   }
 }
@@ -46,6 +48,8 @@ Connection::~Connection() { close(); }
 
 Connection::Connection(Connection&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      damaged_(other.damaged_),
       statements_(std::exchange(other.statements_, {})),
       parameters_(std::move(other.parameters_)),
       trace_(std::move(other.trace_)) {}
@@ -54,6 +58,8 @@ Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     close();
     db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+    damaged_ = other.damaged_;
     statements_ = std::exchange(other.statements_, {});
     parameters_ = std::move(other.parameters_);
     trace_ = std::move(other.trace_);
@@ -72,7 +78,8 @@ void Connection::close() {
 
 Status Connection::open(const std::string& path, const ConnectionOptions& options,
                         Connection* out) {
-  int flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+  int flags = SQLITE_OPEN_NOMUTEX;
+  if (options.uri) flags |= SQLITE_OPEN_URI;
   flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (options.create) flags |= SQLITE_OPEN_CREATE;
   Connection connection;
@@ -82,6 +89,7 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
                                       connection.db_ ? sqlite3_errmsg(connection.db_)
                                                      : sqlite3_errstr(rc)));
   }
+  connection.path_ = path;
   sqlite3_extended_result_codes(connection.db_, 1);
   sqlite3_busy_timeout(connection.db_, options.busy_timeout_ms);
   const char* pragmas = options.synchronous_off
@@ -99,7 +107,10 @@ Status Connection::exec_script(const char* sql) {
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
   if ((rc & 0xff) == SQLITE_BUSY) return Status::busy("database is locked: " + text);
-  if ((rc & 0xff) == SQLITE_NOTADB) return Status::ledger("not an idemlab ledger: " + text);
+  if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT) {
+    damaged_ = true;
+    return Status::ledger(fmt::format("{} is damaged or not a database: {}", path_, text));
+  }
   if ((rc & 0xff) == SQLITE_READONLY) return Status::ledger("ledger is read-only: " + text);
   return Status::internal(text);
 }
@@ -120,6 +131,7 @@ StepResult Connection::run(Stmt id, const Binds& binds) {
   sqlite3_stmt* stmt = prepared(id);
   if (!stmt) {
     int rc = sqlite3_errcode(db_);
+    damaged_ |= classify(rc) == StepCode::kDamaged;
     return {classify(rc), 0, std::nullopt,
             fmt::format("cannot prepare {}: {}", statement_name(id), sqlite3_errmsg(db_))};
   }
@@ -132,6 +144,7 @@ StepResult Connection::query(std::string_view sql, const Binds& binds,
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
       SQLITE_OK) {
     int rc = sqlite3_errcode(db_);
+    damaged_ |= classify(rc) == StepCode::kDamaged;
     return {classify(rc), 0, std::nullopt, sqlite3_errmsg(db_)};
   }
   StepResult result = execute(stmt, binds, on_row ? &on_row : nullptr, nullptr);
@@ -184,6 +197,7 @@ StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
   }
   if (rc != SQLITE_DONE) {
     result.code = classify(rc);
+    damaged_ |= result.code == StepCode::kDamaged;
     result.error = sqlite3_errmsg(db_);
     result.row.reset();
     sqlite3_reset(stmt);
@@ -208,6 +222,17 @@ void Connection::set_trace(std::function<void(std::string_view)> sink) {
   }
   trace_ = std::make_unique<std::function<void(std::string_view)>>(std::move(sink));
   sqlite3_trace_v2(db_, SQLITE_TRACE_STMT, trace_callback, trace_.get());
+}
+
+Status step_error(const Connection& connection, const StepResult& result) {
+  switch (result.code) {
+    case StepCode::kDamaged:
+      return Status::ledger(fmt::format("{} is damaged: {}", connection.path(), result.error));
+    case StepCode::kBusy:
+    case StepCode::kBusySnapshot:
+      return Status::busy(fmt::format("{} is locked: {}", connection.path(), result.error));
+    default: return Status::internal(result.error);
+  }
 }
 
 }  // namespace idemlab

@@ -23,6 +23,7 @@ enum class StepCode {
   kConstraint,    // a UNIQUE, CHECK or NOT NULL constraint refused the write
   kBusy,          // the lock is held by another connection (after the busy timeout, if any)
   kBusySnapshot,  // a read transaction cannot become a write one: another writer got in first
+  kDamaged,       // SQLite found the file corrupt or not a database
   kError,         // anything else
 };
 
@@ -40,6 +41,7 @@ struct ConnectionOptions {
   bool create = false;
   int busy_timeout_ms = 5000;
   bool synchronous_off = false;  // simulations: durability is not what is simulated
+  bool uri = false;  // read `path` as a SQLite URI (internal databases only; never a user's path)
 };
 
 class Connection {
@@ -51,7 +53,8 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Opens `uri` (a path or a file: URI). Does not check that it is a ledger: see ledger_file.h.
+  // Opens `path`, a plain file name unless options.uri. Does not check that it is a ledger:
+  // see ledger_file.h.
   static Status open(const std::string& path, const ConnectionOptions& options, Connection* out);
 
   // Runs a named statement to completion; reads the first row.
@@ -68,6 +71,9 @@ class Connection {
   // Every executed statement, with its values expanded, goes to `sink` (explain, bench-cli).
   void set_trace(std::function<void(std::string_view)> sink);
   sqlite3* raw() const { return db_; }
+  const std::string& path() const { return path_; }
+  // Whether any statement found the file damaged (corrupt, or not a database).
+  bool damaged() const { return damaged_; }
 
  private:
   sqlite3_stmt* prepared(Stmt id);
@@ -77,6 +83,8 @@ class Connection {
   void close();
 
   sqlite3* db_ = nullptr;
+  std::string path_;
+  bool damaged_ = false;
   std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> statements_{};
   // Per named statement: bind name -> parameter index (0: unused). Looking names up in SQLite
   // on every bind was a quarter of a simulation's time.
@@ -84,5 +92,9 @@ class Connection {
       parameters_{};
   std::unique_ptr<std::function<void(std::string_view)>> trace_;
 };
+
+// The Status for a failed step: a damaged file is a ledger error naming the file, a lock is
+// busy, anything else internal.
+Status step_error(const Connection& connection, const StepResult& result);
 
 }  // namespace idemlab

@@ -8,7 +8,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+
+#include "core/limits.h"
 
 namespace idemlab {
 
@@ -26,6 +29,70 @@ bool is_write_protected(const std::string& path) {
   if ((info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return true;
   return ::access(path.c_str(), W_OK) != 0;
 }
+
+uint32_t big_endian(const unsigned char* bytes, int size) {
+  uint32_t value = 0;
+  for (int i = 0; i < size; ++i) value = (value << 8) | bytes[i];
+  return value;
+}
+
+Status damaged(const std::string& path, const std::string& why) {
+  return Status::ledger(fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
+                                    "{} lists what SQLite finds)", path, why, path));
+}
+
+// Opening balances must fit the ledger's limits, so that every sum the audit computes fits.
+Status check_opening_balances(const std::vector<OpeningBalance>& accounts) {
+  if (static_cast<int64_t>(accounts.size()) > limits::kMaxAccounts)
+    return Status::usage(fmt::format("at most {} accounts", limits::kMaxAccounts));
+  int64_t total = 0;
+  for (const auto& account : accounts) {
+    total += account.amount_minor;  // each is at most kMaxMoneyMinor: this cannot overflow
+    if (total > limits::kMaxMoneyMinor)
+      return Status::usage(fmt::format("opening balances sum to more than {} (the ledger's limit)",
+                                       limits::kMaxMoneyMinor / 100));
+  }
+  return Status::ok();
+}
+
+Status check_parent_folder(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (parent.empty() || std::filesystem::is_directory(parent, error)) return Status::ok();
+  return Status::ledger(fmt::format("cannot create {}: no folder {}", path, parent.string()));
+}
+
+}  // namespace
+
+Status check_ledger_header(const std::string& path) {
+  unsigned char header[100] = {};
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) return Status::ledger(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  const size_t read = std::fread(header, 1, sizeof header, file);
+  std::fclose(file);
+  if (read < sizeof header || std::memcmp(header, "SQLite format 3", 16) != 0)
+    return Status::ledger(fmt::format("{} is not an idemlab ledger (not a SQLite database)", path));
+  uint32_t page_size = big_endian(header + 16, 2);
+  if (page_size == 1) page_size = 65536;
+  if (page_size < 512 || (page_size & (page_size - 1)) != 0)
+    return damaged(path, fmt::format("the header's page size {} is impossible", page_size));
+  if (big_endian(header + 68, 4) != static_cast<uint32_t>(kApplicationId))
+    return Status::ledger(fmt::format("{} is not an idemlab ledger", path));
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return damaged(path, "it cannot be measured");
+  const uint64_t size = static_cast<uint64_t>(info.st_size);
+  if (size % page_size != 0)
+    return damaged(path, fmt::format("its size, {} bytes, is not a whole number of {}-byte pages",
+                                     size, page_size));
+  // The page count is valid when the "version valid for" field matches the change counter.
+  const uint64_t pages = big_endian(header + 28, 4);
+  if (big_endian(header + 92, 4) == big_endian(header + 24, 4) && size < pages * page_size)
+    return damaged(path, fmt::format("the header counts {} pages, the file holds {}", pages,
+                                     size / page_size));
+  return Status::ok();
+}
+
+namespace {
 
 void remove_sidecars(const std::string& path) {
   std::remove((path + "-wal").c_str());
@@ -50,7 +117,7 @@ Status create_schema(Connection& connection, const std::vector<OpeningBalance>& 
       connection.rollback_if_open();
       if (result.code == StepCode::kConstraint)
         return Status::usage(fmt::format("account {} is listed twice", account.account));
-      return Status::internal(result.error);
+      return step_error(connection, result);
     }
   }
   return connection.exec_script("COMMIT");
@@ -60,6 +127,8 @@ Status create_ledger(const std::string& path, const std::vector<OpeningBalance>&
                      bool force) {
   if (file_exists(path) && !force)
     return Status::ledger(fmt::format("{} already exists; pass --force to replace it", path));
+  if (Status status = check_opening_balances(accounts); !status.is_ok()) return status;
+  if (Status status = check_parent_folder(path); !status.is_ok()) return status;
   const std::string scratch = fmt::format("{}.init-{}", path, ::getpid());
   remove_sidecars(scratch);
   std::remove(scratch.c_str());
@@ -111,6 +180,9 @@ Status check_ledger(Connection& connection, const std::string& path) {
   if (!result.ok()) {
     if (result.code == StepCode::kBusy)
       return Status::busy(fmt::format("{} is locked: {}", path, result.error));
+    if (result.code == StepCode::kDamaged && connection.damaged() &&
+        result.error.find("not a database") == std::string::npos)
+      return Status::ledger(fmt::format("{} is damaged: {}", path, result.error));
     return Status::ledger(fmt::format("{} is not an idemlab ledger ({})", path, result.error));
   }
   if (application_id != kApplicationId)
@@ -129,6 +201,10 @@ Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, 
         fmt::format("no ledger at {}; create one with: idemlab init --db {}", path, path));
   if (access == Access::kWrite && is_write_protected(path))
     return Status::ledger(fmt::format("ledger {} is read-only", path));
+  // A writer refuses a damaged file before SQLite writes to it; audit (a reader) opens it to
+  // report what is wrong.
+  if (access == Access::kWrite)
+    if (Status status = check_ledger_header(path); !status.is_ok()) return status;
   ConnectionOptions options;
   options.read_only = access == Access::kRead;
   options.busy_timeout_ms = busy_timeout_ms;

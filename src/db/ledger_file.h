@@ -32,6 +32,11 @@ enum class Access { kRead, kWrite };
 
 Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out);
 
+// Reads the file's header without SQLite: the magic string, a possible page size, the
+// application id, and a size that holds every page the header counts. Cheap; run before any
+// write, so that a truncated or foreign file is refused rather than written to.
+Status check_ledger_header(const std::string& path);
+
 // Checks application_id and user_version of an open database.
 Status check_ledger(Connection& connection, const std::string& path);
 

@@ -93,6 +93,14 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kLogAttempt, "log_attempt",
      "INSERT INTO attempt (biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms) "
      "VALUES (:biz_seq, :strategy, :pitfall, :outcome, :reason, :replayed, :fault, :now)"},
+    // The strategy that first left a trace of the request: a flow row, a dedup record, a lock
+    // or an answered attempt. Every lookup is by an index.
+    {Stmt::kServedBy, "served_by",
+     "SELECT strategy FROM (SELECT strategy, created_at_ms AS at FROM transfer_flow "
+     "WHERE biz_seq = :biz_seq UNION ALL SELECT source, created_at_ms FROM dedup "
+     "WHERE biz_seq = :biz_seq UNION ALL SELECT 'lock-table', locked_at_ms FROM lock "
+     "WHERE name = 'transfer:' || :biz_seq UNION ALL SELECT strategy, at_ms FROM attempt "
+     "WHERE biz_seq = :biz_seq) ORDER BY at LIMIT 1"},
 }};
 
 constexpr bool table_is_in_order() {

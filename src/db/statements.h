@@ -42,6 +42,7 @@ enum class Stmt : int {
   kReleaseLockAnyOwner,
   // bookkeeping
   kLogAttempt,
+  kServedBy,
   kCount
 };
 

@@ -33,6 +33,7 @@ inline constexpr std::string_view kDatabaseBusy = "database_busy";
 inline constexpr std::string_view kBusySnapshot = "busy_snapshot";
 inline constexpr std::string_view kRequestLost = "request_lost";
 inline constexpr std::string_view kResponseLost = "response_lost";
+inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch
 }  // namespace reason
 
 struct Answer {

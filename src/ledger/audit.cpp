@@ -61,16 +61,36 @@ constexpr std::array kChecks{
           "WHERE f.biz_seq = d.biz_seq AND f.status IN (2, 3))"},
 };
 
+// SQLite's own check comes first: on a damaged file the other checks could fail or mislead, so
+// its messages are then the whole report.
+bool file_intact(Connection& connection, AuditReport* report) {
+  StepResult integrity = connection.query("PRAGMA integrity_check", {}, [&](const Row& row) {
+    if (as_text(row[0]) != "ok") report->violations.push_back({"integrity", as_text(row[0])});
+  });
+  if (!integrity.ok())
+    report->violations.push_back(
+        {"integrity", fmt::format("{}: {}", connection.path(), integrity.error)});
+  return report->violations.empty();
+}
+
 }  // namespace
 
 Status audit_ledger(Connection& connection, AuditReport* out) {
   AuditReport report;
+  if (!file_intact(connection, &report)) {
+    *out = std::move(report);
+    return Status::ok();
+  }
   for (const Check& check : kChecks) {
     int listed = 0;
     StepResult result = connection.query(check.sql, {}, [&](const Row& row) {
       if (listed++ < kMaxViolationsPerCheck)
         report.violations.push_back({check.kind, as_text(row[0])});
     });
+    if (result.code == StepCode::kDamaged) {
+      report.violations.push_back({"integrity", fmt::format("{}: {}", connection.path(), result.error)});
+      continue;
+    }
     if (!result.ok())
       return Status::internal(fmt::format("audit check {} failed: {}", check.kind, result.error));
     if (listed > kMaxViolationsPerCheck)

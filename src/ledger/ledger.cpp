@@ -1,4 +1,5 @@
 // Queries behind `accounts`, `history` and `token issue`.
+#include "core/limits.h"
 #include "ledger/ledger.h"
 
 #include <fmt/format.h>
@@ -10,7 +11,7 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out) {
   StepResult result = connection.query(
       "SELECT name, balance_minor, opening_balance_minor FROM account ORDER BY name", {},
       [&](const Row& row) { out->push_back({as_text(row[0]), as_int(row[1]), as_int(row[2])}); });
-  if (!result.ok()) return Status::internal(result.error);
+  if (!result.ok()) return step_error(connection, result);
   return Status::ok();
 }
 
@@ -28,19 +29,19 @@ Status list_attempts(Connection& connection, const std::optional<std::string>& b
                         as_text(row[4]), as_text(row[5]), as_int(row[6]) != 0, as_text(row[7]),
                         as_int(row[8])});
       });
-  if (!result.ok()) return Status::internal(result.error);
+  if (!result.ok()) return step_error(connection, result);
   return Status::ok();
 }
 
 Status issue_token(Connection& connection, const Clock& clock, uint64_t entropy_high,
                    uint64_t entropy_low, int64_t ttl_ms, IssuedToken* out) {
   IssuedToken token{fmt::format("{:016x}{:016x}", entropy_high, entropy_low),
-                    clock.now_ms() + ttl_ms};
+                    add_ms(clock.now_ms(), ttl_ms)};
   StepResult result = connection.run(
       Stmt::kInsertToken,
       {{":token", token.token}, {":now", clock.now_ms()}, {":expires", token.expires_at_ms}});
   if (result.code == StepCode::kBusy) return Status::busy("database is locked: " + result.error);
-  if (!result.ok()) return Status::internal(result.error);
+  if (!result.ok()) return step_error(connection, result);
   *out = std::move(token);
   return Status::ok();
 }

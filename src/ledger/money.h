@@ -6,12 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "core/limits.h"
 #include "core/status.h"
 
 namespace idemlab {
 
 // The largest amount a ledger holds: a bound far below INT64_MAX so sums cannot overflow.
-constexpr int64_t kMaxAmountMinor = 1'000'000'000'000'000;  // 10^13 in major units
+constexpr int64_t kMaxAmountMinor = limits::kMaxMoneyMinor;
 
 // Parses "12", "12.3", "12.34" into minor units. Rejects signs, spaces, exponents, more than two
 // fractional digits, zero when `allow_zero` is false, and anything above kMaxAmountMinor.

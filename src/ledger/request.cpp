@@ -12,6 +12,8 @@ Status validate_biz_seq(std::string_view biz_seq) {
   for (unsigned char c : biz_seq)
     if (c <= 0x20 || c >= 0x7f)
       return Status::usage("--biz-seq must be printable ASCII without spaces");
+  // `history --biz-seq --json` must not take --json as the id.
+  if (biz_seq[0] == '-') return Status::usage("--biz-seq must not start with '-'");
   return Status::ok();
 }
 
@@ -20,6 +22,7 @@ Status validate_account_name(std::string_view name) {
     return Status::usage(fmt::format("invalid account name '{}': {}", name, why));
   };
   if (name.empty()) return bad("empty");
+  if (name[0] == '-') return bad("must not start with '-'");
   if (name.size() > kMaxAccountNameLength)
     return bad(fmt::format("longer than {} characters", kMaxAccountNameLength));
   for (char c : name) {

@@ -22,6 +22,10 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
       return fmt::format("rejected: {} ({}{})", answer.reason, biz,
                          answer.replayed ? ", the first answer replayed" : "");
     case Outcome::kMismatch:
+      if (answer.reason == reason::kStrategySwitch)
+        return fmt::format("mismatch: biz_seq {} was served by {}; this is {} (pass "
+                           "--allow-strategy-switch to serve it anyway)",
+                           biz, report.served_by, strategy);
       return fmt::format("mismatch: {} was first sent with a different payload", biz);
     case Outcome::kInProgress:
       return fmt::format("in_progress: another attempt holds {}; retry later", biz);
@@ -56,7 +60,8 @@ nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRe
           {"to", request.to},
           {"amount_minor", request.amount_minor},
           {"fault", text_or_null(report.fault)},
-          {"server_outcome", outcome_name(report.server_answer.outcome)}};
+          {"server_outcome", outcome_name(report.server_answer.outcome)},
+          {"served_by", text_or_null(report.served_by)}};
 }
 
 }  // namespace idemlab

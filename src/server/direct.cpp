@@ -70,9 +70,33 @@ Status check_attempt_faults(const AttemptSetup& setup) {
   return Status::ok();
 }
 
+namespace {
+
+// The strategy that served `biz_seq` first on this ledger, or "" if none did.
+Status served_by(Connection& connection, const std::string& biz_seq, std::string* out) {
+  StepResult found = connection.run(Stmt::kServedBy, {{":biz_seq", biz_seq}});
+  if (!found.ok()) return step_error(connection, found);
+  *out = found.row ? as_text((*found.row)[0]) : "";
+  return Status::ok();
+}
+
+}  // namespace
+
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
                           AttemptReport* out) {
   AttemptReport report;
+  if (!setup.allow_strategy_switch) {
+    std::string first;
+    if (Status status = served_by(connection, setup.request.biz_seq, &first); !status.is_ok())
+      return status;
+    if (!first.empty() && first != setup.strategy->info().name) {
+      report.answer = report.server_answer =
+          Answer::of(Outcome::kMismatch, reason::kStrategySwitch);
+      report.served_by = first;
+      *out = std::move(report);
+      return Status::ok();
+    }
+  }
   for (const FaultSpec& fault : setup.faults) {
     if (fault.kind == FaultKind::kRequestLost) {
       report.answer = report.server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
@@ -88,6 +112,9 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   if (!task.done()) return Status::internal("a one-attempt strategy suspended");
   report.server_answer = report.answer = task.take();
   connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
+  if (connection.damaged())
+    return Status::ledger(fmt::format("{} is damaged: {}; the attempt was rolled back",
+                                      connection.path(), report.server_answer.reason));
   for (const FaultSpec& fault : setup.faults) {
     if (fault.kind == FaultKind::kResponseLost) {
       report.answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);

@@ -17,6 +17,9 @@ struct AttemptSetup {
   TransferRequest request;
   std::vector<FaultSpec> faults;  // request-lost, response-lost, slow, crash
   bool log_attempt = true;        // write a row to the attempts log
+  // Serve a biz_seq that another strategy served first (a server that changed strategy
+  // between releases); otherwise such a request is refused as a mismatch.
+  bool allow_strategy_switch = false;
   // Called after every step with its result (explain's trace).
   std::function<void(const PendingStep&)> observer;
 };
@@ -25,6 +28,7 @@ struct AttemptReport {
   Answer answer;         // what the client is told
   Answer server_answer;  // what the server decided (differs when the response was lost)
   std::string fault;     // the fault that changed the outcome, if any
+  std::string served_by;  // with reason strategy_switch: the strategy that served it first
 };
 
 // Checks that every fault is usable in one attempt and names steps the strategy has.

@@ -1,6 +1,7 @@
 // Parsing fault specs.
 #include "server/fault.h"
 
+#include "core/limits.h"
 #include "core/parse.h"
 
 #include <array>
@@ -38,10 +39,10 @@ constexpr std::array kFaults{
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value,
-                 int64_t low, int64_t* out) {
-  if (parse_whole(value, low, out)) return Status::ok();
-  return Status::usage(fmt::format("fault {}: {}={} is not a whole number >= {}", fault, key,
-                                   value, low));
+                 int64_t low, int64_t high, int64_t* out) {
+  if (parse_whole(value, low, high, out)) return Status::ok();
+  return Status::usage(fmt::format("fault {}: {}={} is not a whole number from {} to {}", fault,
+                                   key, value, low, high));
 }
 
 Status parse_probability(std::string_view fault, std::string_view value, double* out) {
@@ -81,17 +82,17 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     if (key == "p") {
       status = parse_probability(name, value, &spec.probability);
     } else if (key == "nth") {
-      status = parse_int(name, key, value, 1, &spec.nth);
+      status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
     } else if (key == "ms" && (spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
                                spec.kind == FaultKind::kBusy)) {
-      status = parse_int(name, key, value, 1, &spec.ms);
+      status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
     } else if ((key == "at" && spec.kind == FaultKind::kSlow) ||
                (key == "after" && spec.kind == FaultKind::kCrash)) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
       spec.step = std::string(value);
     } else if (key == "k" && (spec.kind == FaultKind::kRedeliver ||
                               spec.kind == FaultKind::kDoubleSubmit)) {
-      status = parse_int(name, key, value, 1, &spec.count);
+      status = parse_int(name, key, value, 1, limits::kMaxCopies, &spec.count);
     } else {
       return Status::usage(fmt::format("fault {} takes {}; not '{}'", name, info->parameters,
                                        key));

@@ -14,6 +14,7 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
     case StepCode::kConstraint: return "constraint violated";
     case StepCode::kBusy: return "busy";
     case StepCode::kBusySnapshot: return "busy snapshot";
+    case StepCode::kDamaged: return "damaged file: " + result.error;
     case StepCode::kError: return "error: " + result.error;
     case StepCode::kOk: break;
   }

@@ -13,11 +13,14 @@
 #include <queue>
 
 #include "core/clock.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
 #include "core/random.h"
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "server/trace.h"
+#include "sim/budget.h"
 #include "sim/stepper.h"
 
 namespace idemlab {
@@ -114,8 +117,9 @@ class Simulation {
   Status open_ledger_files();
   void record(const Connection& connection, Stmt stmt, const Binds& binds);
   Connection* take_connection();
-  void schedule(int64_t at, Kind kind, uint32_t a, uint32_t b = 0) {
-    events_.push(Event{at, next_seq_++, kind, a, b});
+  // Every event is scheduled `delay_ms` from now; add_ms() proves the sum cannot overflow.
+  void schedule_in(int64_t delay_ms, Kind kind, uint32_t a, uint32_t b = 0) {
+    events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
   }
   std::string biz_seq(uint32_t request, uint8_t key) const {
     return key == 0 ? fmt::format("r{}", request + 1) : fmt::format("r{}.{}", request + 1, key);
@@ -312,7 +316,7 @@ void Simulation::send_attempt(uint32_t request) {
     if (!issue_token_for(request, key)) {
       if (!state.token_waiting) ++lock_waits_;
       state.token_waiting = true;
-      schedule(clock_.now_ms() + kLockPollMs, Kind::kSend, request);
+      schedule_in(kLockPollMs, Kind::kSend, request);
       return;
     }
     state.token_waiting = false;
@@ -337,7 +341,7 @@ void Simulation::send_attempt(uint32_t request) {
        fmt::format("biz_seq {}{}", biz_seq(request, key),
                    copies > 1 ? fmt::format(", {} identical submissions", copies) : ""),
        copies > 1 ? "double-submit" : "");
-  schedule(clock_.now_ms() + config_.retry.timeout_ms, Kind::kTimeout, request,
+  schedule_in(config_.retry.timeout_ms, Kind::kTimeout, request,
            static_cast<uint32_t>(attempt));
   for (int copy = 0; copy < copies + redeliveries; ++copy) {
     uint32_t index = new_delivery(request, static_cast<uint8_t>(attempt),
@@ -374,7 +378,7 @@ void Simulation::send_attempt(uint32_t request) {
       free_deliveries_.push_back(index);
       continue;
     }
-    schedule(clock_.now_ms() + latency, Kind::kArrive, index);
+    schedule_in(latency, Kind::kArrive, index);
   }
 }
 
@@ -388,7 +392,7 @@ void Simulation::arrive(uint32_t index) {
     lock_holder_ = kBusyHolder;
     note(delivery.request, delivery.attempt, delivery.copy, "server", "another writer",
          "BEGIN IMMEDIATE", fmt::format("holds the lock for {} ms", delivery.busy_ms), "busy");
-    schedule(clock_.now_ms() + delivery.busy_ms, Kind::kBusyRelease, 0);
+    schedule_in(delivery.busy_ms, Kind::kBusyRelease, 0);
   }
   StrategyOptions options;
   options.pitfall = pitfall_;
@@ -420,7 +424,7 @@ void Simulation::schedule_step(uint32_t index) {
       delivery.slow_ms = 0;
     }
   }
-  schedule(clock_.now_ms() + delay, Kind::kStep, index);
+  schedule_in(delay, Kind::kStep, index);
 }
 
 // The write lock is held across steps only by an open write transaction, so a step that finds
@@ -436,7 +440,7 @@ void Simulation::wake_next() {
     if (!delivery.live || !delivery.asleep) continue;
     delivery.asleep = false;
     woken_ = index;
-    schedule(clock_.now_ms() + kLockPollMs, Kind::kStep, index);
+    schedule_in(kLockPollMs, Kind::kStep, index);
     return;
   }
 }
@@ -459,7 +463,7 @@ void Simulation::step(uint32_t index) {
       delivery.wait_start_ms = clock_.now_ms();
       note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
            std::string(statement_sql(done.stmt)), "waits for the write lock");
-      schedule(clock_.now_ms() + kLockWaitLimitMs, Kind::kWaitLimit, index,
+      schedule_in(kLockWaitLimitMs, Kind::kWaitLimit, index,
                static_cast<uint32_t>(delivery.wait_start_ms));
     }
     delivery.asleep = true;
@@ -520,7 +524,7 @@ void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
   delivery.answer = *answer;
   Random network(mix(config_.seed, request, delivery.attempt, Purpose::kNetwork));
   network.next();
-  schedule(clock_.now_ms() + network.between(1, 4), Kind::kAnswer, index);
+  schedule_in(network.between(1, 4), Kind::kAnswer, index);
 }
 
 void Simulation::record_answer(uint32_t request, const Answer& answer) {
@@ -579,7 +583,7 @@ void Simulation::back_off(uint32_t request) {
   state.phase = Phase::kBackoff;
   Random random(mix(config_.seed, request, state.attempts_sent, Purpose::kBackoff));
   int64_t delay = config_.retry.delay_ms(state.attempts_sent, random);
-  schedule(clock_.now_ms() + delay, Kind::kRetry, request);
+  schedule_in(delay, Kind::kRetry, request);
 }
 
 void Simulation::retry(uint32_t request) {
@@ -613,7 +617,7 @@ void Simulation::finish(uint32_t request, Phase phase) {
   ++finished_;
   if (options_.progress && finished_ % 1000 == 0) options_.progress(finished_, config_.requests);
   for (uint32_t worker = 0; worker < worker_request_.size(); ++worker)
-    if (worker_request_[worker] == request) schedule(clock_.now_ms() + 1, Kind::kStart, worker);
+    if (worker_request_[worker] == request) schedule_in(1, Kind::kStart, worker);
 }
 
 Status Simulation::run(SimResult* out) {
@@ -621,8 +625,9 @@ Status Simulation::run(SimResult* out) {
   const uint32_t workers = static_cast<uint32_t>(
       std::min<int64_t>(config_.concurrency, config_.requests));
   worker_request_.assign(workers, UINT32_MAX);
-  for (uint32_t worker = 0; worker < workers; ++worker) schedule(worker, Kind::kStart, worker);
+  for (uint32_t worker = 0; worker < workers; ++worker) schedule_in(worker, Kind::kStart, worker);
   while (!events_.empty()) {
+    if (Status status = check_interrupt(); !status.is_ok()) return status;
     Event event = events_.top();
     events_.pop();
     clock_.set_ms(event.at);
@@ -736,6 +741,7 @@ ConnectionOptions sim_connection_options() {
 
 Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
                 const SimOptions& options, SimResult* out) {
+  if (Status status = check_sim_budget(config); !status.is_ok()) return status;
   try {
     Simulation simulation(config, strategy, pitfall, options);
     return simulation.run(out);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/interrupt.h"
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
@@ -159,6 +160,7 @@ Status explore(const Strategy& strategy, bool pitfall, const ExploreConfig& conf
   result.duplicates = config.duplicates;
   std::vector<int> prefix;
   while (true) {
+    if (Status status = check_interrupt(); !status.is_ok()) return status;
     if (result.interleavings >= config.max_interleavings) {
       result.truncated = true;
       break;

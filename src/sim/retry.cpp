@@ -1,6 +1,7 @@
 // Retry policies.
 #include "sim/retry.h"
 
+#include "core/limits.h"
 #include "core/parse.h"
 
 #include <algorithm>
@@ -10,9 +11,11 @@
 namespace idemlab {
 
 namespace {
-Status parse_number(std::string_view key, std::string_view value, int64_t low, int64_t* out) {
-  if (parse_whole(value, low, out)) return Status::ok();
-  return Status::usage(fmt::format("--retry {}={}: expected a whole number >= {}", key, value, low));
+Status parse_number(std::string_view key, std::string_view value, int64_t low, int64_t high,
+                    int64_t* out) {
+  if (parse_whole(value, low, high, out)) return Status::ok();
+  return Status::usage(
+      fmt::format("--retry {}={}: expected a whole number from {} to {}", key, value, low, high));
 }
 }  // namespace
 
@@ -56,15 +59,14 @@ Status parse_retry(std::string_view text, RetryPolicy* policy) {
       return -1;
     };
     if (key == "attempts") {
-      status = parse_number(key, value, 1, &number);
-      result.attempts = static_cast<int>(std::min<int64_t>(number, 100));
-      if (status.is_ok() && number > 100) status = Status::usage("--retry attempts= is at most 100");
+      status = parse_number(key, value, 1, limits::kMaxAttempts, &number);
+      result.attempts = static_cast<int>(number);
     } else if (key == "timeout-ms") {
-      status = parse_number(key, value, 1, &result.timeout_ms);
+      status = parse_number(key, value, 1, limits::kMaxDurationMs, &result.timeout_ms);
     } else if (key == "base-ms") {
-      status = parse_number(key, value, 0, &result.base_ms);
+      status = parse_number(key, value, 0, limits::kMaxDurationMs, &result.base_ms);
     } else if (key == "cap-ms") {
-      status = parse_number(key, value, 0, &result.cap_ms);
+      status = parse_number(key, value, 0, limits::kMaxDurationMs, &result.cap_ms);
     } else if (key == "backoff") {
       int choice = choose({"constant", "exp"});
       if (choice >= 0) result.backoff = choice == 0 ? Backoff::kConstant : Backoff::kExponential;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -10,6 +12,7 @@
 #define TOML_EXCEPTIONS 0
 #include <toml++/toml.h>
 
+#include "core/limits.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {
@@ -17,9 +20,16 @@ namespace idemlab {
 namespace {
 
 Status read_file(const std::string& path, std::string* out) {
+  constexpr std::uintmax_t kMaxScenarioBytes = 1 << 20;
+  std::error_code error;
+  if (path.empty()) return Status::usage("--scenario is empty (see: idemlab scenarios)");
+  if (!std::filesystem::is_regular_file(path, error))
+    return Status::usage(fmt::format("no built-in scenario or file named '{}' "
+                                     "(see: idemlab scenarios)", path));
+  if (std::filesystem::file_size(path, error) > kMaxScenarioBytes)
+    return Status::usage(fmt::format("scenario {}: larger than 1 MiB", path));
   std::ifstream file(path);
-  if (!file) return Status::usage(fmt::format("no built-in scenario or file named '{}' "
-                                              "(see: idemlab scenarios)", path));
+  if (!file) return Status::usage(fmt::format("scenario {}: cannot be read", path));
   std::stringstream buffer;
   buffer << file.rdbuf();
   *out = buffer.str();
@@ -27,6 +37,115 @@ Status read_file(const std::string& path, std::string* out) {
 }
 
 }  // namespace
+
+namespace {
+
+// "scenario FILE:LINE: key: ..." for a value in a scenario file.
+Status bad_value(const std::string& origin, const toml::node& node, std::string_view key,
+                 std::string_view why) {
+  return Status::usage(fmt::format("scenario {}:{}: {}: {}", origin, node.source().begin.line,
+                                   key, why));
+}
+
+Status read_text(const std::string& origin, const toml::node& node, std::string_view key,
+                 std::string* out) {
+  if (!node.is_string()) return bad_value(origin, node, key, "expected a string");
+  *out = *node.value<std::string>();
+  return Status::ok();
+}
+
+Status read_texts(const std::string& origin, const toml::node& node, std::string_view key,
+                  std::vector<std::string>* out) {
+  const toml::array* items = node.as_array();
+  if (!items) return bad_value(origin, node, key, "expected an array of strings");
+  out->clear();
+  for (const toml::node& item : *items) {
+    std::string text;
+    if (!item.is_string()) return bad_value(origin, item, key, "expected an array of strings");
+    out->push_back(*item.value<std::string>());
+  }
+  return Status::ok();
+}
+
+Status read_integer(const std::string& origin, const toml::node& node, const SimSetting& setting,
+                    int64_t* out) {
+  if (!node.is_integer()) return bad_value(origin, node, setting.key, "expected a whole number");
+  const int64_t value = *node.value<int64_t>();
+  Status status = check_range(setting.key, value, setting.low, setting.high);
+  if (!status.is_ok()) return bad_value(origin, node, setting.key, status.message());
+  *out = value;
+  return Status::ok();
+}
+
+Status read_faults(const std::string& origin, const toml::node& node,
+                   std::vector<FaultSpec>* out) {
+  std::vector<std::string> texts;
+  if (Status status = read_texts(origin, node, "faults", &texts); !status.is_ok()) return status;
+  out->clear();
+  for (const std::string& text : texts) {
+    FaultSpec fault;
+    if (Status status = parse_fault(text, &fault); !status.is_ok())
+      return bad_value(origin, node, "faults", status.message());
+    out->push_back(std::move(fault));
+  }
+  return Status::ok();
+}
+
+// One key of a scenario file into the config or the scenario's description.
+Status read_key(const std::string& origin, std::string_view key, const toml::node& node,
+                SimConfig* config, Scenario* scenario) {
+  if (key == "name") return read_text(origin, node, key, &scenario->name);
+  if (key == "summary") return read_text(origin, node, key, &scenario->summary);
+  if (key == "exposes") return read_texts(origin, node, key, &scenario->exposes);
+  if (key == "faults") return read_faults(origin, node, &config->faults);
+  if (key == "retry") {
+    std::string text;
+    if (Status status = read_text(origin, node, key, &text); !status.is_ok()) return status;
+    config->retry = RetryPolicy{};
+    if (Status status = parse_retry(text, &config->retry); !status.is_ok())
+      return bad_value(origin, node, key, status.message());
+    return Status::ok();
+  }
+  for (const SimSetting& setting : sim_settings()) {
+    if (key != setting.key) continue;
+    int64_t value = 0;
+    if (Status status = read_integer(origin, node, setting, &value); !status.is_ok())
+      return status;
+    set_sim_setting(setting, value, config);
+    return Status::ok();
+  }
+  return bad_value(origin, node, key,
+                   "unknown key (known: name, summary, exposes, requests, concurrency, seed, "
+                   "faults, retry, lock_ttl_ms, token_ttl_ms)");
+}
+
+}  // namespace
+
+std::span<const SimSetting> sim_settings() {
+  static constexpr std::array kSettings{
+      SimSetting{"requests", "--requests", 1, limits::kMaxRequests},
+      SimSetting{"concurrency", "--concurrency", 1, limits::kMaxConcurrency},
+      SimSetting{"seed", "--seed", 0, limits::kMaxSeed},
+      SimSetting{"lock_ttl_ms", "--lock-ttl-ms", 1, limits::kMaxDurationMs},
+      SimSetting{"token_ttl_ms", "--token-ttl-ms", 1, limits::kMaxDurationMs},
+  };
+  return kSettings;
+}
+
+void set_sim_setting(const SimSetting& setting, int64_t value, SimConfig* config) {
+  const std::string_view key = setting.key;
+  if (key == "requests") config->requests = value;
+  else if (key == "concurrency") config->concurrency = static_cast<int>(value);
+  else if (key == "seed") config->seed = static_cast<uint64_t>(value);
+  else if (key == "lock_ttl_ms") config->lock_ttl_ms = value;
+  else if (key == "token_ttl_ms") config->token_ttl_ms = value;
+}
+
+const SimSetting& sim_setting(std::string_view key) {
+  for (const SimSetting& setting : sim_settings())
+    if (setting.key == key) return setting;
+  throw StatusError{Status::internal(fmt::format("no simulation setting '{}'", key))};
+}
 
 Status parse_scenario(const std::string& text, const std::string& origin, SimConfig* config,
                       Scenario* out) {
@@ -36,50 +155,14 @@ Status parse_scenario(const std::string& text, const std::string& origin, SimCon
     return Status::usage(fmt::format("scenario {}:{}: {}", origin, error.source().begin.line,
                                      error.description()));
   }
-  const toml::table& table = parsed.table();
-  static const std::vector<std::string> kKeys{"name", "summary", "exposes", "requests",
-                                              "concurrency", "seed", "faults", "retry",
-                                              "lock_ttl_ms", "token_ttl_ms"};
-  for (const auto& [key, value] : table)
-    if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
-      return Status::usage(fmt::format("scenario {}: unknown key '{}'", origin, key.str()));
   Scenario scenario;
-  scenario.name = table["name"].value_or(origin);
-  scenario.summary = table["summary"].value_or(std::string());
+  scenario.name = origin;
   scenario.source = text;
-  if (auto* exposes = table["exposes"].as_array())
-    for (const auto& item : *exposes) scenario.exposes.push_back(item.value_or(std::string()));
   SimConfig result = *config;
-  result.scenario = scenario.name;
-  auto positive = [&](const char* key, int64_t* slot) -> Status {
-    if (auto value = table[key].value<int64_t>()) {
-      if (*value < 1) return Status::usage(fmt::format("scenario {}: {} must be >= 1", origin, key));
-      *slot = *value;
-    }
-    return Status::ok();
-  };
-  int64_t concurrency = result.concurrency, seed = static_cast<int64_t>(result.seed);
-  for (Status status : {positive("requests", &result.requests),
-                        positive("concurrency", &concurrency), positive("seed", &seed),
-                        positive("lock_ttl_ms", &result.lock_ttl_ms),
-                        positive("token_ttl_ms", &result.token_ttl_ms)})
-    if (!status.is_ok()) return status;
-  result.concurrency = static_cast<int>(concurrency);
-  result.seed = static_cast<uint64_t>(seed);
-  if (auto* faults = table["faults"].as_array()) {
-    result.faults.clear();
-    for (const auto& item : *faults) {
-      FaultSpec fault;
-      if (Status status = parse_fault(item.value_or(std::string()), &fault); !status.is_ok())
-        return Status::usage(fmt::format("scenario {}: {}", origin, status.message()));
-      result.faults.push_back(std::move(fault));
-    }
-  }
-  if (auto retry = table["retry"].value<std::string>()) {
-    result.retry = RetryPolicy{};
-    if (Status status = parse_retry(*retry, &result.retry); !status.is_ok())
-      return Status::usage(fmt::format("scenario {}: {}", origin, status.message()));
-  }
+  for (const auto& [key, node] : parsed.table())
+    if (Status status = read_key(origin, key.str(), node, &result, &scenario); !status.is_ok())
+      return status;
+  result.scenario = origin;  // what --scenario takes back: a built-in name or the file's path
   *config = std::move(result);
   if (out) *out = std::move(scenario);
   return Status::ok();

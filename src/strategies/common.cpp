@@ -1,6 +1,8 @@
 // Shared strategy steps.
 #include "strategies/common.h"
 
+#include "core/limits.h"
+
 namespace idemlab {
 
 // Bind lists are built here, outside coroutine bodies: GCC 12 miscompiles braced initializer
@@ -47,7 +49,7 @@ Binds token_binds(const TransferRequest& request, const std::string& token) {
 Binds lock_binds(const TransferRequest& request, const StrategyOptions& options, int64_t now_ms) {
   return {{":name", "transfer:" + request.biz_seq},
           {":owner", options.owner},
-          {":until", now_ms + options.lock_ttl_ms}};
+          {":until", add_ms(now_ms, options.lock_ttl_ms)}};
 }
 
 Binds version_binds(int64_t flow_id, int64_t version) {

@@ -25,7 +25,12 @@ class TokenStrategy final : public Strategy {
                    "that both pass the check both consume it and both move money.",
         .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes = "A token that expires before a legitimate retry turns the retry into "
-                 "token_expired. The token is the only guard: flow rows are records here.",
+                 "token_expired. The token is the only guard: flow rows are records here. So "
+                 "the token, not the biz_seq, names the request: a second token for a biz_seq "
+                 "that already moved money is a new request, and moves it again (the audit "
+                 "reports applied_more_than_once). A client must fetch one token per "
+                 "operation, before its first attempt, and send that same token with every "
+                 "retry; one that fetches a fresh token to retry (a reloaded form) defeats it.",
         .critical_step = "begin",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "check_token", "begin", "consume_token",

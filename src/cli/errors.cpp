@@ -1,0 +1,89 @@
+// Error reporting and the command-line checks CLI11 does not make.
+#include "cli/errors.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <set>
+#include <string_view>
+
+#include "core/exit_code.h"
+#include "core/interrupt.h"
+#include "core/parse.h"
+
+namespace idemlab {
+
+namespace {
+
+void collect_flags(const CLI::App& app, std::set<std::string>* flags) {
+  for (const CLI::Option* option : app.get_options())
+    if (option->get_expected_min() == 0)
+      for (const std::string& name : option->get_lnames()) flags->insert(name);
+  for (const CLI::App* command : app.get_subcommands({})) collect_flags(*command, flags);
+}
+
+}  // namespace
+
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg == "--json" || arg == "--format=json") return true;
+    if (arg == "--format" && i + 1 < argc && std::string_view(argv[i + 1]) == "json") return true;
+  }
+  return false;
+}
+
+Status check_command_line(CLI::App& app, int argc, char** argv) {
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands({}))
+      known |= command->get_name() == argv[1];
+    if (!known)
+      return Status::usage(fmt::format("unknown command '{}' (see: idemlab --help)", argv[1]));
+  }
+  std::set<std::string> flags;
+  collect_flags(app, &flags);
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    const size_t equals = arg.find('=');
+    if (!arg.starts_with("--") || equals == std::string_view::npos) continue;
+    const std::string name(arg.substr(2, equals - 2));
+    if (flags.count(name))
+      return Status::usage(fmt::format("--{} is a flag and takes no value", name));
+  }
+  return Status::ok();
+}
+
+int report_error(const Status& status, bool json) {
+  if (status.code() == ExitCode::kInterrupted && interrupt_signal() != 0) {
+    const int signal = interrupt_signal();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return 128 + signal;
+  }
+  const ExitCodeInfo& info = exit_code_info(status.code());
+  fmt::print(stderr, "error: {}\n", status.message());
+  if (json) {
+    nlohmann::ordered_json out{{"error",
+                                {{"code", info.name},
+                                 {"exit", static_cast<int>(status.code())},
+                                 {"message", status.message()}}}};
+    fmt::print("{}\n", out.dump());
+  }
+  return static_cast<int>(status.code());
+}
+
+CLI::Validator whole_number(int64_t low, int64_t high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        int64_t value = 0;
+        if (parse_whole(text, low, high, &value)) return {};
+        return fmt::format("expected a whole number from {} to {}, got '{}'", low, high, text);
+      },
+      fmt::format("INT:[{}..{}]", low, high));
+}
+
+}  // namespace idemlab

@@ -1,0 +1,28 @@
+// The interrupt flag and its signal handlers.
+#include "core/interrupt.h"
+
+#include <csignal>
+
+namespace idemlab {
+
+namespace {
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_signal(int signal) { g_signal = signal; }
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action{};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupt_signal() { return g_signal; }
+
+Status check_interrupt() {
+  if (g_signal == 0) return Status::ok();
+  return Status::interrupted(g_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+}
+
+}  // namespace idemlab

@@ -1,0 +1,16 @@
+// Interrupts: SIGINT and SIGTERM ask a long run (simulate, compare, explore) to stop. The
+// handler only sets a flag; the run polls it, unwinds so that its destructors remove every
+// scratch file, and main() re-raises the signal so the shell sees the usual status (130, 143).
+#pragma once
+
+#include "core/status.h"
+
+namespace idemlab {
+
+void install_interrupt_handlers();
+// The signal that asked to stop, or 0.
+int interrupt_signal();
+// Status::interrupted() if a signal asked to stop, else ok: poll it in every long loop.
+Status check_interrupt();
+
+}  // namespace idemlab

@@ -1,0 +1,60 @@
+// Limits: every bound on time, counts, money and memory, in one place. The command line,
+// scenario files and the parsers of faults and retry policies check against these, so a value
+// that passes one way in passes every way in, and every sum the program computes fits.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+namespace limits {
+
+// Durations and TTLs (slow, busy, short-ttl, timeouts, backoff, lock and token TTLs), in ms.
+// One day: far beyond any lesson, and small enough that no clock sum can overflow.
+inline constexpr int64_t kMaxDurationMs = 86'400'000;
+
+// Simulated requests in one run, clients at once, attempts per request.
+inline constexpr int64_t kMaxRequests = 10'000'000;
+inline constexpr int64_t kMaxConcurrency = 1000;
+inline constexpr int64_t kMaxAttempts = 100;
+// Copies of one attempt a fault may add (double-submit:k=, redeliver:k=).
+inline constexpr int64_t kMaxCopies = 100;
+// Seeds are whole numbers in [0, 2^63 - 1], the range a scenario file (TOML) can also write.
+inline constexpr int64_t kMaxSeed = INT64_MAX;
+
+// Money, in minor units. One amount, and the sum of a ledger's opening balances: money is
+// conserved, so no balance and no sum of balances the audit computes can pass it.
+inline constexpr int64_t kMaxMoneyMinor = 1'000'000'000'000'000;  // 10^13 in major units
+inline constexpr int64_t kMaxAccounts = 1000;
+
+// Interleavings one explore run may replay.
+inline constexpr int64_t kMaxInterleavings = 10'000'000;
+
+// What one simulate, compare or explore run may allocate, estimated from its settings before
+// it starts (sim/budget.h). A run over it is refused with the figure.
+inline constexpr int64_t kMemoryBudgetBytes = int64_t{1} << 30;  // 1 GiB
+
+// Virtual time never passes this; with the bounds above no run comes near it (10^7 requests x
+// 100 attempts x a few days each is below 10^17).
+inline constexpr int64_t kMaxVirtualMs = int64_t{1} << 60;
+
+}  // namespace limits
+
+// Checks low <= value <= high; the message names `what` (an option, or "file:line: key").
+inline Status check_range(std::string_view what, int64_t value, int64_t low, int64_t high) {
+  if (value >= low && value <= high) return Status::ok();
+  return Status::usage(std::string(what) + " must be between " + std::to_string(low) + " and " +
+                       std::to_string(high) + ", not " + std::to_string(value));
+}
+
+// a + b for clock arithmetic; both are bounded above, so this cannot overflow, and it says so.
+inline int64_t add_ms(int64_t at_ms, int64_t delta_ms) {
+  if (delta_ms < 0 || delta_ms > limits::kMaxVirtualMs || at_ms > limits::kMaxVirtualMs)
+    throw StatusError{Status::internal("clock arithmetic out of range")};
+  return at_ms + delta_ms;
+}
+
+}  // namespace idemlab

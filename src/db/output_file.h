@@ -1,0 +1,22 @@
+// Output files (--trace-sql, and every later --out): opened only where writing cannot harm a
+// ledger or any other database.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+using OutputFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+// Opens `path` for writing, truncating it. Refuses (usage error) a path that is the ledger at
+// `ledger_path` or its -wal, -shm or -journal file, by name or through a symbolic or hard link,
+// and any existing SQLite database. Call it before the ledger is opened, so that a bad path
+// fails before anything runs.
+Status open_output_file(const std::string& option, const std::string& path,
+                        const std::string& ledger_path, OutputFile* out);
+
+}  // namespace idemlab

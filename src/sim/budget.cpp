@@ -1,0 +1,40 @@
+// The memory estimate. The per-unit figures were measured (README, "Limits"): peak RSS of
+// `simulate` while varying requests, and while varying concurrency and double-submit copies.
+#include "sim/budget.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/limits.h"
+
+namespace idemlab {
+
+namespace {
+constexpr int64_t kBaseBytes = 32 << 20;           // the program, SQLite, the first pages
+constexpr int64_t kBytesPerRequest = 96;           // client state, latency, journal count
+constexpr int64_t kBytesPerConnection = 192 << 10;  // a connection, its statements and cache
+}  // namespace
+
+int64_t estimate_sim_bytes(const SimConfig& config) {
+  int64_t copies = 1;
+  for (const FaultSpec& fault : config.faults)
+    if (fault.kind == FaultKind::kDoubleSubmit || fault.kind == FaultKind::kRedeliver)
+      copies += fault.count;
+  // A slow attempt can still be in flight when its retries arrive, so every attempt of every
+  // client may hold a connection at once.
+  const int64_t clients = std::min<int64_t>(config.concurrency, config.requests);
+  const int64_t connections = clients * copies * config.retry.attempts + 2;
+  return kBaseBytes + config.requests * kBytesPerRequest + connections * kBytesPerConnection;
+}
+
+Status check_sim_budget(const SimConfig& config) {
+  const int64_t bytes = estimate_sim_bytes(config);
+  if (bytes <= limits::kMemoryBudgetBytes) return Status::ok();
+  return Status::usage(fmt::format(
+      "this run would need about {} MiB, over the {} MiB budget: lower --requests, "
+      "--concurrency, --retry attempts= or the fault's k=",
+      bytes >> 20, limits::kMemoryBudgetBytes >> 20));
+}
+
+}  // namespace idemlab
