@@ -18,9 +18,14 @@ struct AuditOptions {
 
 ExitCode run_audit(const AuditOptions& options) {
   Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
   AuditReport report;
-  throw_if_error(audit_ledger(connection, &report));
+  // A file too damaged to open is a finding of the audit, not an error of the command.
+  if (Status status = open_ledger(options.db, Access::kRead, 5000, &connection);
+      status.is_damaged())
+    report.violations.push_back({"integrity", status.message()});
+  else
+    throw_if_error(status);
+  if (report.ok()) throw_if_error(audit_ledger(connection, &report));
   if (options.json) {
     nlohmann::ordered_json out{{"ok", report.ok()},
                                {"violations", nlohmann::ordered_json::array()},

@@ -65,12 +65,14 @@ int report_error(const Status& status, bool json) {
     return 128 + signal;
   }
   const ExitCodeInfo& info = exit_code_info(status.code());
-  fmt::print(stderr, "error: {}\n", status.message());
+  std::string message = status.message();  // one line, whatever SQLite's text holds
+  for (size_t at; (at = message.find('\n')) != std::string::npos;) message.replace(at, 1, "; ");
+  fmt::print(stderr, "error: {}\n", message);
   if (json) {
     nlohmann::ordered_json out{{"error",
                                 {{"code", info.name},
                                  {"exit", static_cast<int>(status.code())},
-                                 {"message", status.message()}}}};
+                                 {"message", message}}}};
     fmt::print("{}\n", out.dump());
   }
   return static_cast<int>(status.code());

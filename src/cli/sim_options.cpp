@@ -36,8 +36,7 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
 
 SimConfig build_config(const SimCliOptions& options) {
   SimConfig config;
-  if (!options.scenario.empty())
-    throw_if_error(load_scenario(options.scenario, &config, nullptr));
+  if (options.scenario) throw_if_error(load_scenario(*options.scenario, &config, nullptr));
   const auto settings = sim_settings();
   for (size_t i = 0; i < settings.size(); ++i)
     if (options.settings[i]) set_sim_setting(settings[i], *options.settings[i], &config);

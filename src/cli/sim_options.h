@@ -12,7 +12,7 @@
 namespace idemlab {
 
 struct SimCliOptions {
-  std::string scenario;
+  std::optional<std::string> scenario;
   // Per sim_settings() row (requests, concurrency, seed, lock and token TTLs): the command
   // line's value, if given.
   std::vector<std::optional<int64_t>> settings = std::vector<std::optional<int64_t>>(8);

@@ -83,7 +83,10 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
   flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (options.create) flags |= SQLITE_OPEN_CREATE;
   Connection connection;
-  int rc = sqlite3_open_v2(path.c_str(), &connection.db_, flags, nullptr);
+  // Debian's SQLite reads every name that starts with "file:" as a URI, whatever the flags;
+  // "./file:..." is the same file, read as a plain name.
+  const std::string name = !options.uri && path.starts_with("file:") ? "./" + path : path;
+  int rc = sqlite3_open_v2(name.c_str(), &connection.db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     return Status::ledger(fmt::format("cannot open {}: {}", path,
                                       connection.db_ ? sqlite3_errmsg(connection.db_)
@@ -107,9 +110,11 @@ Status Connection::exec_script(const char* sql) {
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
   if ((rc & 0xff) == SQLITE_BUSY) return Status::busy("database is locked: " + text);
-  if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT) {
+  if ((rc & 0xff) == SQLITE_NOTADB)
+    return Status::ledger(fmt::format("{} is not an idemlab ledger: {}", path_, text));
+  if ((rc & 0xff) == SQLITE_CORRUPT) {
     damaged_ = true;
-    return Status::ledger(fmt::format("{} is damaged or not a database: {}", path_, text));
+    return Status::damaged(fmt::format("{} is damaged: {}", path_, text));
   }
   if ((rc & 0xff) == SQLITE_READONLY) return Status::ledger("ledger is read-only: " + text);
   return Status::internal(text);
@@ -227,7 +232,7 @@ void Connection::set_trace(std::function<void(std::string_view)> sink) {
 Status step_error(const Connection& connection, const StepResult& result) {
   switch (result.code) {
     case StepCode::kDamaged:
-      return Status::ledger(fmt::format("{} is damaged: {}", connection.path(), result.error));
+      return Status::damaged(fmt::format("{} is damaged: {}", connection.path(), result.error));
     case StepCode::kBusy:
     case StepCode::kBusySnapshot:
       return Status::busy(fmt::format("{} is locked: {}", connection.path(), result.error));

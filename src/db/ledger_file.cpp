@@ -37,7 +37,7 @@ uint32_t big_endian(const unsigned char* bytes, int size) {
 }
 
 Status damaged(const std::string& path, const std::string& why) {
-  return Status::ledger(fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
+  return Status::damaged(fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
                                     "{} lists what SQLite finds)", path, why, path));
 }
 
@@ -182,7 +182,7 @@ Status check_ledger(Connection& connection, const std::string& path) {
       return Status::busy(fmt::format("{} is locked: {}", path, result.error));
     if (result.code == StepCode::kDamaged && connection.damaged() &&
         result.error.find("not a database") == std::string::npos)
-      return Status::ledger(fmt::format("{} is damaged: {}", path, result.error));
+      return Status::damaged(fmt::format("{} is damaged: {}", path, result.error));
     return Status::ledger(fmt::format("{} is not an idemlab ledger ({})", path, result.error));
   }
   if (application_id != kApplicationId)
@@ -192,6 +192,22 @@ Status check_ledger(Connection& connection, const std::string& path) {
         "{} has schema version {}, newer than this idemlab understands ({})", path, version,
         kSchemaVersion));
   if (version < 1) return Status::ledger(fmt::format("{} has no idemlab schema", path));
+  return Status::ok();
+}
+
+// A damaged page that a write never reads goes unseen by the header check, so writers also run
+// SQLite's quick_check: about 0.2 ms on a lesson's ledger, 20 ms at 4 MiB (20,000 transfers).
+// Past kQuickCheckMaxBytes the header check alone guards, and `idemlab audit` checks all.
+Status quick_check_small(Connection& connection, const std::string& path) {
+  constexpr off_t kQuickCheckMaxBytes = 4 << 20;
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0 || info.st_size > kQuickCheckMaxBytes) return Status::ok();
+  std::string problem;
+  StepResult result = connection.query("PRAGMA quick_check(1)", {}, [&](const Row& row) {
+    if (as_text(row[0]) != "ok") problem = as_text(row[0]);
+  });
+  if (!result.ok()) return step_error(connection, result);
+  if (!problem.empty()) return damaged(path, "SQLite's quick_check: " + problem);
   return Status::ok();
 }
 
@@ -211,6 +227,8 @@ Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, 
   Connection connection;
   if (Status status = Connection::open(path, options, &connection); !status.is_ok()) return status;
   if (Status status = check_ledger(connection, path); !status.is_ok()) return status;
+  if (access == Access::kWrite)
+    if (Status status = quick_check_small(connection, path); !status.is_ok()) return status;
   *out = std::move(connection);
   return Status::ok();
 }

@@ -113,7 +113,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   report.server_answer = report.answer = task.take();
   connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
   if (connection.damaged())
-    return Status::ledger(fmt::format("{} is damaged: {}; the attempt was rolled back",
+    return Status::damaged(fmt::format("{} is damaged: {}; the attempt was rolled back",
                                       connection.path(), report.server_answer.reason));
   for (const FaultSpec& fault : setup.faults) {
     if (fault.kind == FaultKind::kResponseLost) {
