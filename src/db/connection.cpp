@@ -109,7 +109,7 @@ Status Connection::exec_script(const char* sql) {
   if (rc == SQLITE_OK) return Status::ok();
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
-  if ((rc & 0xff) == SQLITE_BUSY) return Status::busy("database is locked: " + text);
+  if ((rc & 0xff) == SQLITE_BUSY) return Status::busy(fmt::format("{} is locked: {}", path_, text));
   if ((rc & 0xff) == SQLITE_NOTADB)
     return Status::ledger(fmt::format("{} is not an idemlab ledger: {}", path_, text));
   if ((rc & 0xff) == SQLITE_CORRUPT) {
