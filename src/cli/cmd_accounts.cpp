@@ -28,7 +28,7 @@ ExitCode run_accounts(const AccountsOptions& options) {
       out["accounts"].push_back({{"name", account.name},
                                  {"balance_minor", account.balance_minor},
                                  {"opening_balance_minor", account.opening_balance_minor}});
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   TextTable table{{"account", "balance", "opening"}, {false, true, true}, {}};

@@ -33,7 +33,7 @@ ExitCode run_audit(const AuditOptions& options) {
                                {"journal_entries", report.journal_entries}};
     for (const auto& violation : report.violations)
       out["violations"].push_back({{"kind", violation.kind}, {"detail", violation.detail}});
-    print_json(out.dump());
+    print_json(out);
   } else if (report.ok()) {
     fmt::print("ok: {} transfers applied, {} journal entries; money conserved, every biz_seq "
                "applied at most once, flows agree with the journal, integrity ok\n",

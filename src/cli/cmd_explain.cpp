@@ -62,7 +62,7 @@ ExitCode list_strategies(bool json) {
     for (const Strategy* s : all_strategies())
       out["strategies"].push_back({{"name", s->info().name}, {"title", s->info().title}});
     out["strategy_switch"] = kStrategySwitch;
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   TextTable table{{"strategy", "what it does"}, {}, {}};
@@ -88,8 +88,7 @@ ExitCode run_explain(const ExplainOptions& options) {
         {"notes", info.notes}, {"critical_step", info.critical_step},
         {"critical_step_pitfall", info.critical_step_pitfall}, {"steps", info.steps},
         {"strategy_switch", kStrategySwitch},
-        {"trace", trace_json(safe)}, {"trace_pitfall", trace_json(pitfall)}}
-                   .dump());
+        {"trace", trace_json(safe)}, {"trace_pitfall", trace_json(pitfall)}});
     return ExitCode::kOk;
   }
   std::string out = fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));

@@ -39,7 +39,7 @@ ExitCode run_explore(const ExploreOptions& options) {
                                {"invariants", result.first_breaking_invariants},
                                {"timeline", timeline_json(result.first_breaking)}};
     }
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   fmt::print("{}{}: {} duplicates, {} interleavings{}, {} breaking\n", result.strategy,

@@ -23,7 +23,7 @@ ExitCode run_faults(const ListOptions& options) {
     for (const auto& f : fault_table())
       out["faults"].push_back({{"name", f.name}, {"parameters", f.parameters},
                                {"description", f.description}, {"one_attempt", f.one_attempt}});
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   TextTable table{{"fault", "parameters", "one attempt", "what happens"}, {}, {}};
@@ -56,7 +56,7 @@ ExitCode run_scenarios(const ListOptions& options) {
     nlohmann::ordered_json out{{"scenarios", nlohmann::ordered_json::array()}};
     for (const auto& s : scenarios)
       out["scenarios"].push_back({{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}});
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   TextTable table{{"scenario", "exposes", "story"}, {}, {}};

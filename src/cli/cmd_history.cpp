@@ -36,7 +36,7 @@ ExitCode run_history(const HistoryOptions& options) {
            {"reason", text_or_null(a.reason)},
            {"replayed", a.replayed}, {"fault", text_or_null(a.fault)},
            {"at_ms", a.at_ms}});
-    print_json(out.dump());
+    print_json(out);
     return ExitCode::kOk;
   }
   TextTable table{{"id", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},

@@ -42,7 +42,7 @@ ExitCode run_init(const InitOptions& options) {
     nlohmann::ordered_json out{{"db", options.db}, {"accounts", nlohmann::ordered_json::array()}};
     for (const auto& account : accounts)
       out["accounts"].push_back({{"name", account.account}, {"balance_minor", account.amount_minor}});
-    print_json(out.dump());
+    print_json(out);
   } else {
     fmt::print("created {} with {} accounts\n", options.db, accounts.size());
   }

@@ -50,7 +50,7 @@ ExitCode run_simulate(const SimulateOptions& options) {
     out["retry"] = config.retry.text();
     out["command"] = command;
     if (sim_options.timeline) out["timeline"] = timeline_json(result.timeline);
-    print_json(out.dump());
+    print_json(out);
   } else if (format == Format::kTable) {
     if (sim_options.timeline) fmt::print("{}\n", timeline_text(result.timeline));
     fmt::print("{}", result_text(result, command));

@@ -29,8 +29,7 @@ ExitCode run_token_issue(const TokenIssueOptions& options) {
   throw_if_error(issue_token(connection, clock, word(), word(), options.ttl_ms, &token));
   if (options.json)
     print_json(nlohmann::ordered_json{{"token", token.token},
-                                      {"expires_at_ms", token.expires_at_ms}}
-                   .dump());
+                                      {"expires_at_ms", token.expires_at_ms}});
   else
     fmt::print("{}\n", token.token);
   return ExitCode::kOk;

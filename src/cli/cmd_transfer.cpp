@@ -87,7 +87,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
   const std::string_view name = options.strategy->info().name;
   const ExitCode code = exit_code_for(report.answer.outcome);
-  if (options.json) print_json(answer_json(report, setup.request, name, options.pitfall).dump());
+  if (options.json) print_json(answer_json(report, setup.request, name, options.pitfall));
   std::string line = answer_text(report, setup.request, name);
   if (code == ExitCode::kOk) {
     if (!options.json) fmt::print("{}\n", line);

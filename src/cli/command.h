@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 
@@ -27,8 +28,8 @@ std::span<const CommandEntry> command_table();
 void add_db_option(CLI::App* command, std::string* db);
 void add_json_flag(CLI::App* command, bool* json);
 
-// Prints one JSON object on standard output.
-void print_json(const std::string& dumped);
+// Prints one JSON object on standard output, on one line.
+void print_json(const nlohmann::ordered_json& value);
 
 void register_init(CLI::App& app, CommandResult& result);
 void register_accounts(CLI::App& app, CommandResult& result);

@@ -1,6 +1,8 @@
 // The table of commands, and options every command shares.
 #include "cli/command.h"
 
+#include "report/json.h"
+
 #include <array>
 #include <fmt/format.h>
 
@@ -34,6 +36,6 @@ void add_json_flag(CLI::App* command, bool* json) {
   command->add_flag("--json", *json, "print one JSON object, for scripts");
 }
 
-void print_json(const std::string& dumped) { fmt::print("{}\n", dumped); }
+void print_json(const nlohmann::ordered_json& value) { fmt::print("{}\n", json_text(value)); }
 
 }  // namespace idemlab

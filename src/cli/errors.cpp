@@ -1,4 +1,5 @@
 // Error reporting and the command-line checks CLI11 does not make.
+#include "report/json.h"
 #include "cli/errors.h"
 
 #include <fmt/format.h>
@@ -73,7 +74,7 @@ int report_error(const Status& status, bool json) {
                                 {{"code", info.name},
                                  {"exit", static_cast<int>(status.code())},
                                  {"message", message}}}};
-    fmt::print("{}\n", out.dump());
+    fmt::print("{}\n", json_text(out));
   }
   return static_cast<int>(status.code());
 }

@@ -1,4 +1,5 @@
 // Simulation views.
+#include "report/json.h"
 #include "report/sim_view.h"
 
 #include <fmt/format.h>
@@ -95,7 +96,7 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
       nlohmann::ordered_json out{{"rows", nlohmann::ordered_json::array()}};
       for (const auto& r : results) out["rows"].push_back(result_json(r));
       for (const auto& [key, value] : extra.items()) out[key] = value;
-      return out.dump() + "\n";
+      return json_text(out) + "\n";
     }
     case Format::kCsv: {
       std::string out;
