@@ -87,10 +87,12 @@ std::string ledger_content(const test::ScratchLedger& ledger) {
   return out;
 }
 
-// Values no option accepts.
+// Values no option accepts: as numbers, and as ids (biz_seq, account names).
+const std::vector<std::string> kBadIds{"", "-1", "--json", "with space", "\t", "\xff\xfe",
+                                       std::string(65, 'x'), "-"};
 const std::vector<std::string> kBadValues{
     "", "-1", "0x10", "1e3", " 5", "5 ", "nan", "99999999999999999999", "9223372036854775808",
-    "-9223372036854775809", "--json", "--help", std::string(5000, '9'), "\xff\xfe", "1.5.5",
+    "-9223372036854775809", "--json", std::string(5000, '9'), "\xff\xfe", "1.5.5",
     "a=b=c", "\t"};
 const std::vector<std::string> kBadFaults{
     "meteor", "slow", "slow:ms=", "slow:ms=-5", "slow:ms=86400001", "crash", "crash:after=",
@@ -114,14 +116,15 @@ std::vector<Command> commands(const std::string& db) {
   for (const char* strategy : {"select-insert", "naive", "lock-table", "token"})
     out.push_back({{strategy, "--db", db, "--biz-seq", "m1", "--from", "alice", "--to", "bob",
                     "--amount", "1"},
-                   {{"--amount", values}, {"--biz-seq", values}, {"--from", values},
-                    {"--to", values}, {"--fault", &kBadFaults}, {"--busy-timeout-ms", values}}});
+                   {{"--amount", values}, {"--biz-seq", &kBadIds}, {"--from", &kBadIds},
+                    {"--to", &kBadIds}, {"--fault", &kBadFaults},
+                    {"--busy-timeout-ms", values}}});
   out.push_back({{"lock-table", "--db", db, "--biz-seq", "m2", "--from", "alice", "--to", "bob",
                   "--amount", "1"},
                  {{"--lock-ttl-ms", values}}});
   out.push_back({{"token", "issue", "--db", db}, {{"--ttl-ms", values}}});
   out.push_back({{"init", "--db", db, "--force"}, {{"--account", values}}});
-  out.push_back({{"history", "--db", db}, {{"--limit", values}, {"--biz-seq", values}}});
+  out.push_back({{"history", "--db", db}, {{"--limit", values}, {"--biz-seq", &kBadIds}}});
   for (const char* verb : {"simulate", "compare"}) {
     std::vector<std::string> base{verb, "--requests", "3"};
     if (std::string(verb) == "simulate") base.insert(base.end(), {"--strategy", "naive"});
