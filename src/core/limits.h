@@ -35,7 +35,7 @@ inline constexpr int64_t kMaxInterleavings = 10'000'000;
 
 // What one simulate, compare or explore run may allocate, estimated from its settings before
 // it starts (sim/budget.h). A run over it is refused with the figure.
-inline constexpr int64_t kMemoryBudgetBytes = int64_t{1} << 30;  // 1 GiB
+inline constexpr int64_t kMemoryBudgetBytes = int64_t{2} << 30;  // 2 GiB
 
 // Virtual time never passes this; with the bounds above no run comes near it (10^7 requests x
 // 100 attempts x a few days each is below 10^17).

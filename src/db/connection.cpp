@@ -99,6 +99,10 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
                             ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF;"
                             : "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
   if (Status status = connection.exec_script(pragmas); !status.is_ok()) return status;
+  if (options.cache_kib > 0) {
+    const std::string cache = fmt::format("PRAGMA cache_size = -{}", options.cache_kib);
+    if (Status status = connection.exec_script(cache.c_str()); !status.is_ok()) return status;
+  }
   *out = std::move(connection);
   return Status::ok();
 }

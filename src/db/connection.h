@@ -41,7 +41,10 @@ struct ConnectionOptions {
   bool create = false;
   int busy_timeout_ms = 5000;
   bool synchronous_off = false;  // simulations: durability is not what is simulated
-  bool uri = false;  // read `path` as a SQLite URI (internal databases only; never a user's path)
+  bool uri = false;
+  // Page cache per connection in KiB (0: SQLite's default, up to 2 MiB). A simulation opens a
+  // connection per attempt in flight, so it bounds each one (sim/budget.cpp counts on it).
+  int cache_kib = 0;  // read `path` as a SQLite URI (internal databases only; never a user's path)
 };
 
 class Connection {

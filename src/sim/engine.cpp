@@ -736,6 +736,7 @@ ConnectionOptions sim_connection_options() {
   ConnectionOptions options;
   options.busy_timeout_ms = 0;  // a busy lock is a wait in virtual time, not a real sleep
   options.synchronous_off = true;
+  options.cache_kib = 128;
   return options;
 }
 
