@@ -1,7 +1,6 @@
 // idemlab's entry point: parse the command line, dispatch, and map every error to an exit code
 // (and, under --json, a JSON object) in one place.
 #include <CLI/CLI.hpp>
-
 #include <exception>
 #include <new>
 

@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
   SimConfig config;
   throw_if_error(load_scenario(scenario, &config, nullptr));
   config.requests = requests;
-  fmt::print("{:<18} {:>9} {:>10} {:>12} {:>11} {:>12} {:>7}\n", "strategy", "requests",
-             "sim_s", "sim_req/s", "sqlite_s", "statements", "ratio");
+  fmt::print("{:<18} {:>9} {:>10} {:>12} {:>11} {:>12} {:>7}\n", "strategy", "requests", "sim_s",
+             "sim_req/s", "sqlite_s", "statements", "ratio");
   double worst = 1e9;
   for (const Strategy* strategy : all_strategies()) {
     // The recording run comes first and is not timed; it also warms caches for the timed one.

@@ -1,5 +1,6 @@
 // `idemlab accounts`: balances.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"

@@ -1,5 +1,6 @@
 // `idemlab audit`: the ledger's invariants, checked from the journal.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -35,9 +36,10 @@ ExitCode run_audit(const AuditOptions& options) {
       out["violations"].push_back({{"kind", violation.kind}, {"detail", violation.detail}});
     print_json(out);
   } else if (report.ok()) {
-    fmt::print("ok: {} transfers applied, {} journal entries; money conserved, every biz_seq "
-               "applied at most once, flows agree with the journal, integrity ok\n",
-               report.transfers_applied, report.journal_entries);
+    fmt::print(
+        "ok: {} transfers applied, {} journal entries; money conserved, every biz_seq "
+        "applied at most once, flows agree with the journal, integrity ok\n",
+        report.transfers_applied, report.journal_entries);
   } else {
     TextTable table{{"violation", "detail"}, {}, {}};
     for (const auto& violation : report.violations)

@@ -40,23 +40,27 @@ ExitCode run_compare(const CompareOptions& options) {
     for (bool pitfall : {false, true}) {
       if (pitfall && (!options.with_pitfalls || strategy->info().name == "naive")) continue;
       SimOptions sim_options;
-      sim_options.progress = progress_reporter(fmt::format(
-          "compare {}{}", strategy->info().name, pitfall ? " --pitfall" : ""));
+      sim_options.progress = progress_reporter(
+          fmt::format("compare {}{}", strategy->info().name, pitfall ? " --pitfall" : ""));
       SimResult result;
       throw_if_error(simulate(config, *strategy, pitfall, sim_options, &result));
       rows.push_back(std::move(result));
     }
   }
-  std::string command = fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
-                                    options.with_pitfalls ? " --with-pitfalls" : "",
-                                    config_arguments(config));
+  std::string command =
+      fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
+                  options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config));
   const Format format = output_format(options.sim);
-  nlohmann::ordered_json extra{{"scenario", config.scenario}, {"seed", config.seed},
-                               {"retry", config.retry.text()}, {"command", command}};
+  nlohmann::ordered_json extra{{"scenario", config.scenario},
+                               {"seed", config.seed},
+                               {"retry", config.retry.text()},
+                               {"command", command}};
   fmt::print("{}", results_view(rows, format, extra));
   if (format == Format::kTable)
-    fmt::print("once/twice+/none: how often the journal moved each request's money; lied: told\n"
-               "success but nothing moved.\nreproduce: {}\n", command);
+    fmt::print(
+        "once/twice+/none: how often the journal moved each request's money; lied: told\n"
+        "success but nothing moved.\nreproduce: {}\n",
+        command);
   return ExitCode::kOk;
 }
 
@@ -64,8 +68,8 @@ ExitCode run_compare(const CompareOptions& options) {
 
 void register_compare(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<CompareOptions>();
-  CLI::App* command = app.add_subcommand(
-      "compare", "the same schedule against each strategy, side by side");
+  CLI::App* command =
+      app.add_subcommand("compare", "the same schedule against each strategy, side by side");
   command->add_option("--strategies", options->strategies, "comma-separated names, or all")
       ->capture_default_str();
   command->add_flag("--with-pitfalls", options->with_pitfalls,

@@ -2,6 +2,7 @@
 // against and its pitfall. The trace is a real run on a scratch ledger.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -38,7 +39,9 @@ nlohmann::ordered_json trace_json(const std::vector<TracedAttempt>& attempts) {
   for (const auto& attempt : attempts) {
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const auto& step : attempt.steps)
-      steps.push_back({{"step", step.step}, {"statement", step.statement}, {"sql", step.sql},
+      steps.push_back({{"step", step.step},
+                       {"statement", step.statement},
+                       {"sql", step.sql},
                        {"result", step.result}});
     out.push_back({{"attempt", attempt.label},
                    {"outcome", outcome_name(attempt.answer.outcome)},
@@ -82,16 +85,23 @@ ExitCode run_explain(const ExplainOptions& options) {
   throw_if_error(rehearse(*strategy, false, &safe));
   throw_if_error(rehearse(*strategy, true, &pitfall));
   if (options.json) {
-    print_json(nlohmann::ordered_json{
-        {"strategy", info.name}, {"title", info.title}, {"how", info.how},
-        {"protects", info.protects}, {"pitfall", info.pitfall}, {"exposed_by", info.exposed_by},
-        {"notes", info.notes}, {"critical_step", info.critical_step},
-        {"critical_step_pitfall", info.critical_step_pitfall}, {"steps", info.steps},
-        {"strategy_switch", kStrategySwitch},
-        {"trace", trace_json(safe)}, {"trace_pitfall", trace_json(pitfall)}});
+    print_json(nlohmann::ordered_json{{"strategy", info.name},
+                                      {"title", info.title},
+                                      {"how", info.how},
+                                      {"protects", info.protects},
+                                      {"pitfall", info.pitfall},
+                                      {"exposed_by", info.exposed_by},
+                                      {"notes", info.notes},
+                                      {"critical_step", info.critical_step},
+                                      {"critical_step_pitfall", info.critical_step_pitfall},
+                                      {"steps", info.steps},
+                                      {"strategy_switch", kStrategySwitch},
+                                      {"trace", trace_json(safe)},
+                                      {"trace_pitfall", trace_json(pitfall)}});
     return ExitCode::kOk;
   }
-  std::string out = fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));
+  std::string out =
+      fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));
   out += "\nProtects against\n" + wrap(info.protects, 2);
   out += "\nPitfall (--pitfall)\n" + wrap(info.pitfall, 2);
   out += "\nExposed by\n" + wrap(info.exposed_by, 2);

@@ -23,15 +23,14 @@ struct ExploreOptions {
 ExitCode run_explore(const ExploreOptions& options) {
   install_interrupt_handlers();
   ExploreResult result;
-  throw_if_error(explore(*find_strategy(options.strategy), options.pitfall, options.config, &result));
+  throw_if_error(
+      explore(*find_strategy(options.strategy), options.pitfall, options.config, &result));
   if (options.json) {
-    nlohmann::ordered_json out{{"strategy", result.strategy},
-                               {"pitfall", result.pitfall},
-                               {"duplicates", result.duplicates},
-                               {"interleavings", result.interleavings},
-                               {"breaking", result.breaking},
-                               {"truncated", result.truncated},
-                               {"by_invariant", result.by_invariant}};
+    nlohmann::ordered_json out{
+        {"strategy", result.strategy},        {"pitfall", result.pitfall},
+        {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
+        {"breaking", result.breaking},        {"truncated", result.truncated},
+        {"by_invariant", result.by_invariant}};
     if (!result.first_breaking_schedule.empty()) {
       std::vector<int> schedule;
       for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
@@ -70,12 +69,13 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_option("--duplicates", options->config.duplicates, "concurrent duplicates (K)")
       ->check(whole_number(2, 4))
       ->capture_default_str();
-  command->add_option("--lock-ttl-ms", options->config.lock_ttl_ms,
-                      "lock-table TTL; the clock advances 1 ms per statement")
+  command
+      ->add_option("--lock-ttl-ms", options->config.lock_ttl_ms,
+                   "lock-table TTL; the clock advances 1 ms per statement")
       ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();
-  command->add_option("--max-interleavings", options->config.max_interleavings,
-                      "stop after this many")
+  command
+      ->add_option("--max-interleavings", options->config.max_interleavings, "stop after this many")
       ->check(whole_number(1, limits::kMaxInterleavings))
       ->capture_default_str();
   add_json_flag(command, &options->json);

@@ -1,6 +1,7 @@
 // `idemlab faults` and `idemlab scenarios`: what can go wrong, and the built-in stories.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -21,8 +22,10 @@ ExitCode run_faults(const ListOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out{{"faults", nlohmann::ordered_json::array()}};
     for (const auto& f : fault_table())
-      out["faults"].push_back({{"name", f.name}, {"parameters", f.parameters},
-                               {"description", f.description}, {"one_attempt", f.one_attempt}});
+      out["faults"].push_back({{"name", f.name},
+                               {"parameters", f.parameters},
+                               {"description", f.description},
+                               {"one_attempt", f.one_attempt}});
     print_json(out);
     return ExitCode::kOk;
   }
@@ -30,9 +33,10 @@ ExitCode run_faults(const ListOptions& options) {
   for (const auto& f : fault_table())
     table.rows.push_back({std::string(f.name), std::string(f.parameters),
                           f.one_attempt ? "yes" : "simulate", std::string(f.description)});
-  fmt::print("{}\nSyntax: --fault NAME[:key=value,...]. In simulations every fault also takes\n"
-             "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).\n",
-             table.render());
+  fmt::print(
+      "{}\nSyntax: --fault NAME[:key=value,...]. In simulations every fault also takes\n"
+      "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).\n",
+      table.render());
   return ExitCode::kOk;
 }
 
@@ -55,7 +59,8 @@ ExitCode run_scenarios(const ListOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out{{"scenarios", nlohmann::ordered_json::array()}};
     for (const auto& s : scenarios)
-      out["scenarios"].push_back({{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}});
+      out["scenarios"].push_back(
+          {{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}});
     print_json(out);
     return ExitCode::kOk;
   }

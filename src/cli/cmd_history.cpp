@@ -1,5 +1,6 @@
 // `idemlab history`: the attempts log.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -30,18 +31,20 @@ ExitCode run_history(const HistoryOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out{{"attempts", nlohmann::ordered_json::array()}};
     for (const auto& a : attempts)
-      out["attempts"].push_back(
-          {{"id", a.id}, {"biz_seq", a.biz_seq}, {"strategy", a.strategy},
-           {"pitfall", a.pitfall}, {"outcome", a.outcome},
-           {"reason", text_or_null(a.reason)},
-           {"replayed", a.replayed}, {"fault", text_or_null(a.fault)},
-           {"at_ms", a.at_ms}});
+      out["attempts"].push_back({{"id", a.id},
+                                 {"biz_seq", a.biz_seq},
+                                 {"strategy", a.strategy},
+                                 {"pitfall", a.pitfall},
+                                 {"outcome", a.outcome},
+                                 {"reason", text_or_null(a.reason)},
+                                 {"replayed", a.replayed},
+                                 {"fault", text_or_null(a.fault)},
+                                 {"at_ms", a.at_ms}});
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{{"id", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
-                  {true},
-                  {}};
+  TextTable table{
+      {"id", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"}, {true}, {}};
   for (const auto& a : attempts)
     table.rows.push_back({std::to_string(a.id), a.biz_seq,
                           a.strategy + (a.pitfall ? " --pitfall" : ""), a.outcome, a.reason,

@@ -1,5 +1,6 @@
 // `idemlab init`: create a ledger with opening balances.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -41,7 +42,8 @@ ExitCode run_init(const InitOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out{{"db", options.db}, {"accounts", nlohmann::ordered_json::array()}};
     for (const auto& account : accounts)
-      out["accounts"].push_back({{"name", account.account}, {"balance_minor", account.amount_minor}});
+      out["accounts"].push_back(
+          {{"name", account.account}, {"balance_minor", account.amount_minor}});
     print_json(out);
   } else {
     fmt::print("created {} with {} accounts\n", options.db, accounts.size());

@@ -3,9 +3,9 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
-#include "cli/sim_options.h"
 
 namespace idemlab {
 
@@ -27,7 +27,8 @@ ExitCode run_simulate(const SimulateOptions& options) {
   if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
     throw_if_error(Status::usage(fmt::format(
         "--timeline narrates every event: use it with at most {} requests, or pick one with "
-        "--timeline-request N", kMaxTimelineRequests)));
+        "--timeline-request N",
+        kMaxTimelineRequests)));
   if (options.timeline_request > config.requests)
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
   const Strategy& strategy = *find_strategy(options.strategy);
@@ -71,8 +72,9 @@ void register_simulate(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   command->add_flag("--pitfall", options->pitfall, "run the strategy without its guard");
   command->add_flag("--timeline", options->timeline, "narrate every event (small runs)");
-  command->add_option("--timeline-request", options->timeline_request,
-                      "narrate the events of request N only")
+  command
+      ->add_option("--timeline-request", options->timeline_request,
+                   "narrate the events of request N only")
       ->check(whole_number(1, limits::kMaxRequests));
   add_sim_options(command, &options->sim);
   command->footer(

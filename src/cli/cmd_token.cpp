@@ -1,5 +1,6 @@
 // `idemlab token issue`: a fresh one-time token for the token strategy.
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -28,8 +29,8 @@ ExitCode run_token_issue(const TokenIssueOptions& options) {
   IssuedToken token;
   throw_if_error(issue_token(connection, clock, word(), word(), options.ttl_ms, &token));
   if (options.json)
-    print_json(nlohmann::ordered_json{{"token", token.token},
-                                      {"expires_at_ms", token.expires_at_ms}});
+    print_json(
+        nlohmann::ordered_json{{"token", token.token}, {"expires_at_ms", token.expires_at_ms}});
   else
     fmt::print("{}\n", token.token);
   return ExitCode::kOk;

@@ -79,9 +79,8 @@ ExitCode run_transfer(const TransferOptions& options) {
   Connection connection;
   throw_if_error(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection));
   if (trace)
-    connection.set_trace([file = trace.get()](std::string_view sql) {
-      fmt::print(file, "{};\n", sql);
-    });
+    connection.set_trace(
+        [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); });
   WallClock clock;
   AttemptReport report;
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
@@ -114,9 +113,11 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
                     "strategy between releases; see: idemlab explain)");
   command->add_option("--fault", options->faults,
                       "request-lost | response-lost | slow:ms=MS[,at=STEP] | crash:after=STEP "
-                      "(steps: idemlab explain " + std::string(info.name) + ")");
-  command->add_option("--busy-timeout-ms", options->busy_timeout_ms,
-                      "how long to wait for the database lock before answering busy")
+                      "(steps: idemlab explain " +
+                          std::string(info.name) + ")");
+  command
+      ->add_option("--busy-timeout-ms", options->busy_timeout_ms,
+                   "how long to wait for the database lock before answering busy")
       ->check(whole_number(0, limits::kMaxDurationMs))
       ->capture_default_str();
   if (info.name == "token")

@@ -1,10 +1,10 @@
 // The table of commands, and options every command shares.
-#include "cli/command.h"
-
-#include "report/json.h"
+#include <fmt/format.h>
 
 #include <array>
-#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "report/json.h"
 
 namespace idemlab {
 
@@ -36,6 +36,8 @@ void add_json_flag(CLI::App* command, bool* json) {
   command->add_flag("--json", *json, "print one JSON object, for scripts");
 }
 
-void print_json(const nlohmann::ordered_json& value) { fmt::print("{}\n", json_text(value)); }
+void print_json(const nlohmann::ordered_json& value) {
+  fmt::print("{}\n", json_text(value));
+}
 
 }  // namespace idemlab

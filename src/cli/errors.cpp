@@ -1,17 +1,17 @@
 // Error reporting and the command-line checks CLI11 does not make.
-#include "report/json.h"
 #include "cli/errors.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <csignal>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
 
 #include "core/exit_code.h"
 #include "core/interrupt.h"
 #include "core/parse.h"
+#include "report/json.h"
 
 namespace idemlab {
 
@@ -39,8 +39,7 @@ bool wants_json(int argc, char** argv) {
 Status check_command_line(CLI::App& app, int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
-    for (const CLI::App* command : app.get_subcommands({}))
-      known |= command->get_name() == argv[1];
+    for (const CLI::App* command : app.get_subcommands({})) known |= command->get_name() == argv[1];
     if (!known)
       return Status::usage(fmt::format("unknown command '{}' (see: idemlab --help)", argv[1]));
   }
@@ -70,10 +69,9 @@ int report_error(const Status& status, bool json) {
   for (size_t at; (at = message.find('\n')) != std::string::npos;) message.replace(at, 1, "; ");
   fmt::print(stderr, "error: {}\n", message);
   if (json) {
-    nlohmann::ordered_json out{{"error",
-                                {{"code", info.name},
-                                 {"exit", static_cast<int>(status.code())},
-                                 {"message", message}}}};
+    nlohmann::ordered_json out{
+        {"error",
+         {{"code", info.name}, {"exit", static_cast<int>(status.code())}, {"message", message}}}};
     fmt::print("{}\n", json_text(out));
   }
   return static_cast<int>(status.code());

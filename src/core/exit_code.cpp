@@ -1,8 +1,9 @@
 // The exit code table and its help text.
 #include "core/exit_code.h"
 
-#include <array>
 #include <fmt/format.h>
+
+#include <array>
 #include <string>
 
 namespace idemlab {
@@ -35,7 +36,9 @@ constexpr std::array kTable{
 };
 }  // namespace
 
-std::span<const ExitCodeInfo> exit_code_table() { return kTable; }
+std::span<const ExitCodeInfo> exit_code_table() {
+  return kTable;
+}
 
 const ExitCodeInfo& exit_code_info(ExitCode code) {
   for (const auto& row : kTable)

@@ -7,18 +7,22 @@ namespace idemlab {
 
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_signal(int signal) { g_signal = signal; }
+extern "C" void on_signal(int signal) {
+  g_signal = signal;
+}
 }  // namespace
 
 void install_interrupt_handlers() {
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 }
 
-int interrupt_signal() { return g_signal; }
+int interrupt_signal() {
+  return g_signal;
+}
 
 Status check_interrupt() {
   if (g_signal == 0) return Status::ok();

@@ -1,9 +1,8 @@
 // SQLite connection handling: open, prepare lazily, bind by name, step, map result codes.
 #include "db/connection.h"
 
-#include <sqlite3.h>
-
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <cstring>
 
@@ -13,20 +12,26 @@ namespace {
 
 StepCode classify(int rc) {
   switch (rc & 0xff) {
-    case SQLITE_CONSTRAINT: return StepCode::kConstraint;
+    case SQLITE_CONSTRAINT:
+      return StepCode::kConstraint;
     case SQLITE_BUSY:
       return rc == SQLITE_BUSY_SNAPSHOT ? StepCode::kBusySnapshot : StepCode::kBusy;
-    case SQLITE_LOCKED: return StepCode::kBusy;
+    case SQLITE_LOCKED:
+      return StepCode::kBusy;
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return StepCode::kDamaged;
-    default: return StepCode::kError;
+    case SQLITE_NOTADB:
+      return StepCode::kDamaged;
+    default:
+      return StepCode::kError;
   }
 }
 
 Value column_value(sqlite3_stmt* stmt, int column) {
   switch (sqlite3_column_type(stmt, column)) {
-    case SQLITE_INTEGER: return static_cast<int64_t>(sqlite3_column_int64(stmt, column));
-    case SQLITE_NULL: return std::monostate{};
+    case SQLITE_INTEGER:
+      return static_cast<int64_t>(sqlite3_column_int64(stmt, column));
+    case SQLITE_NULL:
+      return std::monostate{};
     default: {
       auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
       return std::string(text ? text : "", static_cast<size_t>(sqlite3_column_bytes(stmt, column)));
@@ -44,7 +49,9 @@ int trace_callback(unsigned, void* context, void* statement, void*) {
 
 }  // namespace
 
-Connection::~Connection() { close(); }
+Connection::~Connection() {
+  close();
+}
 
 Connection::Connection(Connection&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
@@ -88,9 +95,9 @@ Status Connection::open(const std::string& path, const ConnectionOptions& option
   const std::string name = !options.uri && path.starts_with("file:") ? "./" + path : path;
   int rc = sqlite3_open_v2(name.c_str(), &connection.db_, flags, nullptr);
   if (rc != SQLITE_OK) {
-    return Status::ledger(fmt::format("cannot open {}: {}", path,
-                                      connection.db_ ? sqlite3_errmsg(connection.db_)
-                                                     : sqlite3_errstr(rc)));
+    return Status::ledger(
+        fmt::format("cannot open {}: {}", path,
+                    connection.db_ ? sqlite3_errmsg(connection.db_) : sqlite3_errstr(rc)));
   }
   connection.path_ = path;
   sqlite3_extended_result_codes(connection.db_, 1);
@@ -128,8 +135,8 @@ sqlite3_stmt* Connection::prepared(Stmt id) {
   auto& slot = statements_[static_cast<size_t>(id)];
   if (!slot) {
     std::string_view sql = statement_sql(id);
-    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                           SQLITE_PREPARE_PERSISTENT, &slot, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                           &slot, nullptr) != SQLITE_OK) {
       slot = nullptr;
     }
   }
@@ -217,7 +224,9 @@ StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
   return result;
 }
 
-bool Connection::in_transaction() const { return db_ && !sqlite3_get_autocommit(db_); }
+bool Connection::in_transaction() const {
+  return db_ && !sqlite3_get_autocommit(db_);
+}
 
 void Connection::rollback_if_open() {
   if (in_transaction()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -240,7 +249,8 @@ Status step_error(const Connection& connection, const StepResult& result) {
     case StepCode::kBusy:
     case StepCode::kBusySnapshot:
       return Status::busy(fmt::format("{} is locked: {}", connection.path(), result.error));
-    default: return Status::internal(result.error);
+    default:
+      return Status::internal(result.error);
   }
 }
 

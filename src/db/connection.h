@@ -29,9 +29,9 @@ enum class StepCode {
 
 struct StepResult {
   StepCode code = StepCode::kOk;
-  int changes = 0;              // rows written by the statement
-  std::optional<Row> row;       // the first result row, if any
-  std::string error;            // SQLite's message when code != kOk
+  int changes = 0;         // rows written by the statement
+  std::optional<Row> row;  // the first result row, if any
+  std::string error;       // SQLite's message when code != kOk
 
   bool ok() const { return code == StepCode::kOk; }
 };

@@ -1,6 +1,7 @@
 // Creating and opening ledger files.
 #include "db/ledger_file.h"
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "core/limits.h"
 
@@ -18,13 +18,13 @@ namespace idemlab {
 namespace {
 
 bool file_exists(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   return ::stat(path.c_str(), &info) == 0;
 }
 
 // A ledger the user made read-only (chmod a-w) stays read-only, even for root, who could write.
 bool is_write_protected(const std::string& path) {
-  struct stat info{};
+  struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return false;
   if ((info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return true;
   return ::access(path.c_str(), W_OK) != 0;
@@ -37,8 +37,10 @@ uint32_t big_endian(const unsigned char* bytes, int size) {
 }
 
 Status damaged(const std::string& path, const std::string& why) {
-  return Status::damaged(fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
-                                    "{} lists what SQLite finds)", path, why, path));
+  return Status::damaged(
+      fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
+                  "{} lists what SQLite finds)",
+                  path, why, path));
 }
 
 // Opening balances must fit the ledger's limits, so that every sum the audit computes fits.
@@ -78,7 +80,7 @@ Status check_ledger_header(const std::string& path) {
     return damaged(path, fmt::format("the header's page size {} is impossible", page_size));
   if (big_endian(header + 68, 4) != static_cast<uint32_t>(kApplicationId))
     return Status::ledger(fmt::format("{} is not an idemlab ledger", path));
-  struct stat info{};
+  struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return damaged(path, "it cannot be measured");
   const uint64_t size = static_cast<uint64_t>(info.st_size);
   if (size % page_size != 0)
@@ -171,9 +173,8 @@ Status create_ledger(const std::string& path, const std::vector<OpeningBalance>&
 Status check_ledger(Connection& connection, const std::string& path) {
   int64_t application_id = -1;
   int64_t version = -1;
-  StepResult result = connection.query("PRAGMA application_id", {}, [&](const Row& row) {
-    application_id = as_int(row[0]);
-  });
+  StepResult result = connection.query("PRAGMA application_id", {},
+                                       [&](const Row& row) { application_id = as_int(row[0]); });
   if (result.ok())
     result = connection.query("PRAGMA user_version", {},
                               [&](const Row& row) { version = as_int(row[0]); });
@@ -188,9 +189,9 @@ Status check_ledger(Connection& connection, const std::string& path) {
   if (application_id != kApplicationId)
     return Status::ledger(fmt::format("{} is not an idemlab ledger", path));
   if (version > kSchemaVersion)
-    return Status::ledger(fmt::format(
-        "{} has schema version {}, newer than this idemlab understands ({})", path, version,
-        kSchemaVersion));
+    return Status::ledger(
+        fmt::format("{} has schema version {}, newer than this idemlab understands ({})", path,
+                    version, kSchemaVersion));
   if (version < 1) return Status::ledger(fmt::format("{} has no idemlab schema", path));
   return Status::ok();
 }
@@ -200,7 +201,7 @@ Status check_ledger(Connection& connection, const std::string& path) {
 // Past kQuickCheckMaxBytes the header check alone guards, and `idemlab audit` checks all.
 Status quick_check_small(Connection& connection, const std::string& path) {
   constexpr off_t kQuickCheckMaxBytes = 4 << 20;
-  struct stat info{};
+  struct stat info {};
   if (::stat(path.c_str(), &info) != 0 || info.st_size > kQuickCheckMaxBytes) return Status::ok();
   std::string problem;
   StepResult result = connection.query("PRAGMA quick_check(1)", {}, [&](const Row& row) {

@@ -1,12 +1,12 @@
 // Guarded output files.
 #include "db/output_file.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <array>
 #include <cstring>
 #include <filesystem>
-#include <fmt/format.h>
 
 namespace idemlab {
 
@@ -17,7 +17,8 @@ bool same_file(const std::string& a, const std::string& b) {
   if (std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error) &&
       !error)
     return true;
-  struct stat first{}, second{};
+  struct stat first {
+  }, second{};
   return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
          first.st_dev == second.st_dev && first.st_ino == second.st_ino;
 }
@@ -38,14 +39,15 @@ Status open_output_file(const std::string& option, const std::string& path,
   if (path.empty()) return Status::usage(option + " needs a file name");
   for (const char* suffix : {"", "-wal", "-shm", "-journal"})
     if (same_file(path, ledger_path + suffix))
-      return Status::usage(fmt::format("{} {} would overwrite the ledger {}{}", option, path,
-                                       ledger_path, suffix));
+      return Status::usage(
+          fmt::format("{} {} would overwrite the ledger {}{}", option, path, ledger_path, suffix));
   if (is_sqlite_file(path))
     return Status::usage(
         fmt::format("{} {} is a SQLite database; idemlab will not write over it", option, path));
   OutputFile file(std::fopen(path.c_str(), "w"), std::fclose);
   if (!file)
-    return Status::usage(fmt::format("{}: cannot write {}: {}", option, path, std::strerror(errno)));
+    return Status::usage(
+        fmt::format("{}: cannot write {}: {}", option, path, std::strerror(errno)));
   *out = std::move(file);
   return Status::ok();
 }

@@ -88,7 +88,8 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kCheckLockOwner, "check_lock_owner",
      "SELECT count(*) FROM lock WHERE name = :name AND locked_by = :owner "
      "AND lock_until_ms > :now"},
-    {Stmt::kReleaseLock, "release_lock", "DELETE FROM lock WHERE name = :name AND locked_by = :owner"},
+    {Stmt::kReleaseLock, "release_lock",
+     "DELETE FROM lock WHERE name = :name AND locked_by = :owner"},
     {Stmt::kReleaseLockAnyOwner, "release_lock_any_owner", "DELETE FROM lock WHERE name = :name"},
     {Stmt::kLogAttempt, "log_attempt",
      "INSERT INTO attempt (biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms) "
@@ -112,8 +113,12 @@ static_assert(table_is_in_order(), "kStatements must list every Stmt in enum ord
 
 }  // namespace
 
-std::string_view statement_sql(Stmt id) { return kStatements[static_cast<size_t>(id)].sql; }
-std::string_view statement_name(Stmt id) { return kStatements[static_cast<size_t>(id)].name; }
+std::string_view statement_sql(Stmt id) {
+  return kStatements[static_cast<size_t>(id)].sql;
+}
+std::string_view statement_name(Stmt id) {
+  return kStatements[static_cast<size_t>(id)].name;
+}
 
 }  // namespace idemlab
 

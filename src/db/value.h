@@ -27,6 +27,8 @@ inline std::string as_text(const Value& value) {
   auto* text = std::get_if<std::string>(&value);
   return text ? *text : std::string();
 }
-inline bool is_null(const Value& value) { return std::holds_alternative<std::monostate>(value); }
+inline bool is_null(const Value& value) {
+  return std::holds_alternative<std::monostate>(value);
+}
 
 }  // namespace idemlab

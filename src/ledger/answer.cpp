@@ -26,10 +26,14 @@ constexpr std::array kOutcomes{
     OutcomeRow{Outcome::kBusy, "busy", ExitCode::kRetryable, false},
     OutcomeRow{Outcome::kError, "error", ExitCode::kInternal, false},
 };
-const OutcomeRow& row_of(Outcome outcome) { return kOutcomes[static_cast<size_t>(outcome)]; }
+const OutcomeRow& row_of(Outcome outcome) {
+  return kOutcomes[static_cast<size_t>(outcome)];
+}
 }  // namespace
 
-std::string_view outcome_name(Outcome outcome) { return row_of(outcome).name; }
+std::string_view outcome_name(Outcome outcome) {
+  return row_of(outcome).name;
+}
 
 std::optional<Outcome> outcome_from_name(std::string_view name) {
   for (const auto& row : kOutcomes)
@@ -37,8 +41,12 @@ std::optional<Outcome> outcome_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-ExitCode exit_code_for(Outcome outcome) { return row_of(outcome).exit_code; }
-bool is_definitive(Outcome outcome) { return row_of(outcome).definitive; }
+ExitCode exit_code_for(Outcome outcome) {
+  return row_of(outcome).exit_code;
+}
+bool is_definitive(Outcome outcome) {
+  return row_of(outcome).definitive;
+}
 bool claims_success(Outcome outcome) {
   return outcome == Outcome::kApplied || outcome == Outcome::kReplayed;
 }

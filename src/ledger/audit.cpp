@@ -1,8 +1,9 @@
 // The audit's checks, each one SQL query whose rows are violations.
 #include "ledger/audit.h"
 
-#include <array>
 #include <fmt/format.h>
+
+#include <array>
 
 #include "ledger/money.h"
 
@@ -88,7 +89,8 @@ Status audit_ledger(Connection& connection, AuditReport* out) {
         report.violations.push_back({check.kind, as_text(row[0])});
     });
     if (result.code == StepCode::kDamaged) {
-      report.violations.push_back({"integrity", fmt::format("{}: {}", connection.path(), result.error)});
+      report.violations.push_back(
+          {"integrity", fmt::format("{}: {}", connection.path(), result.error)});
       continue;
     }
     if (!result.ok())

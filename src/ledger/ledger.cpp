@@ -1,8 +1,9 @@
 // Queries behind `accounts`, `history` and `token issue`.
-#include "core/limits.h"
 #include "ledger/ledger.h"
 
 #include <fmt/format.h>
+
+#include "core/limits.h"
 
 namespace idemlab {
 
@@ -10,7 +11,9 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out) {
   out->clear();
   StepResult result = connection.query(
       "SELECT name, balance_minor, opening_balance_minor FROM account ORDER BY name", {},
-      [&](const Row& row) { out->push_back({as_text(row[0]), as_int(row[1]), as_int(row[2])}); });
+      [&](const Row& row) {
+        out->push_back({as_text(row[0]), as_int(row[1]), as_int(row[2])});
+      });
   if (!result.ok()) return step_error(connection, result);
   return Status::ok();
 }

@@ -23,23 +23,29 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
                          answer.replayed ? ", the first answer replayed" : "");
     case Outcome::kMismatch:
       if (answer.reason == reason::kStrategySwitch)
-        return fmt::format("mismatch: biz_seq {} was served by {}; this is {} (pass "
-                           "--allow-strategy-switch to serve it anyway)",
-                           biz, report.served_by, strategy);
+        return fmt::format(
+            "mismatch: biz_seq {} was served by {}; this is {} (pass "
+            "--allow-strategy-switch to serve it anyway)",
+            biz, report.served_by, strategy);
       return fmt::format("mismatch: {} was first sent with a different payload", biz);
     case Outcome::kInProgress:
       return fmt::format("in_progress: another attempt holds {}; retry later", biz);
-    case Outcome::kTokenUnknown: return "token_unknown: no such token";
-    case Outcome::kTokenUsed: return "token_used: the token was consumed by another request";
-    case Outcome::kTokenExpired: return "token_expired: the token expired before it was used";
+    case Outcome::kTokenUnknown:
+      return "token_unknown: no such token";
+    case Outcome::kTokenUsed:
+      return "token_used: the token was consumed by another request";
+    case Outcome::kTokenExpired:
+      return "token_expired: the token expired before it was used";
     case Outcome::kTimeout:
-      return fmt::format("timeout: no answer ({}); the transfer may or may not have happened: "
-                         "retry with the same --biz-seq",
-                         report.fault);
+      return fmt::format(
+          "timeout: no answer ({}); the transfer may or may not have happened: "
+          "retry with the same --biz-seq",
+          report.fault);
     case Outcome::kBusy:
       return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
                          answer.reason);
-    case Outcome::kError: return fmt::format("internal: {}", answer.reason);
+    case Outcome::kError:
+      return fmt::format("internal: {}", answer.reason);
   }
   return "";
 }

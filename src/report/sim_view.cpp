@@ -1,5 +1,4 @@
 // Simulation views.
-#include "report/json.h"
 #include "report/sim_view.h"
 
 #include <fmt/format.h>
@@ -8,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "report/json.h"
 #include "report/text.h"
 
 namespace idemlab {
@@ -31,15 +31,19 @@ const std::vector<Column>& columns() {
       {"pitfall", [](const SimResult& r) { return std::string(r.pitfall ? "yes" : "no"); }},
       {"requests", [](const SimResult& r) { return std::to_string(r.requests); }},
       {"moved_once", [](const SimResult& r) { return std::to_string(r.moved_once); }},
-      {"moved_twice_or_more", [](const SimResult& r) { return std::to_string(r.moved_twice_or_more); }},
+      {"moved_twice_or_more",
+       [](const SimResult& r) { return std::to_string(r.moved_twice_or_more); }},
       {"not_moved", [](const SimResult& r) { return std::to_string(r.not_moved); }},
       {"never_moved", [](const SimResult& r) { return std::to_string(r.never_moved); }},
       {"stuck", [](const SimResult& r) { return std::to_string(r.stuck); }},
       {"unknown_to_client", [](const SimResult& r) { return std::to_string(r.unknown_to_client); }},
       {"refused", [](const SimResult& r) { return std::to_string(r.refused); }},
-      {"inconsistent_answers", [](const SimResult& r) { return std::to_string(r.inconsistent_answers); }},
-      {"attempts_per_request", [](const SimResult& r) { return fmt::format("{:.2f}", r.attempts_per_request); }},
-      {"statements_per_request", [](const SimResult& r) { return fmt::format("{:.2f}", r.statements_per_request); }},
+      {"inconsistent_answers",
+       [](const SimResult& r) { return std::to_string(r.inconsistent_answers); }},
+      {"attempts_per_request",
+       [](const SimResult& r) { return fmt::format("{:.2f}", r.attempts_per_request); }},
+      {"statements_per_request",
+       [](const SimResult& r) { return fmt::format("{:.2f}", r.statements_per_request); }},
       {"lock_waits", [](const SimResult& r) { return std::to_string(r.lock_waits); }},
       {"latency_ms_p50", [](const SimResult& r) { return std::to_string(r.latency_ms_p50); }},
       {"latency_ms_p99", [](const SimResult& r) { return std::to_string(r.latency_ms_p99); }},
@@ -52,10 +56,15 @@ const std::vector<Column>& columns() {
 // Short headers for the table people read in a terminal.
 const char* short_header(std::string_view name) {
   static const std::pair<std::string_view, const char*> kShort[] = {
-      {"moved_once", "once"}, {"moved_twice_or_more", "twice+"}, {"not_moved", "none"},
-      {"never_moved", "lied"}, {"unknown_to_client", "unknown"},
-      {"inconsistent_answers", "inconsistent"}, {"attempts_per_request", "attempts/req"},
-      {"statements_per_request", "stmts/req"}, {"latency_ms_p50", "p50_ms"},
+      {"moved_once", "once"},
+      {"moved_twice_or_more", "twice+"},
+      {"not_moved", "none"},
+      {"never_moved", "lied"},
+      {"unknown_to_client", "unknown"},
+      {"inconsistent_answers", "inconsistent"},
+      {"attempts_per_request", "attempts/req"},
+      {"statements_per_request", "stmts/req"},
+      {"latency_ms_p50", "p50_ms"},
       {"latency_ms_p99", "p99_ms"}};
   for (const auto& [long_name, short_name] : kShort)
     if (long_name == name) return short_name;
@@ -173,8 +182,8 @@ std::string result_text(const SimResult& r, const std::string& command) {
 std::string timeline_text(const std::vector<TimelineEvent>& events) {
   std::string out;
   for (const auto& e : events) {
-    std::string who = e.attempt ? fmt::format("r{}#{}", e.request, e.attempt)
-                                : fmt::format("r{}", e.request);
+    std::string who =
+        e.attempt ? fmt::format("r{}#{}", e.request, e.attempt) : fmt::format("r{}", e.request);
     if (e.copy) who += fmt::format(".{}", e.copy);
     out += fmt::format("{:>8} ms  {:<7}  {:<9} {:<24} {}{}\n", e.at_ms, e.actor, who, e.what,
                        e.result, e.fault.empty() ? "" : fmt::format("  [fault: {}]", e.fault));
@@ -186,9 +195,15 @@ std::string timeline_text(const std::vector<TimelineEvent>& events) {
 nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events) {
   auto out = nlohmann::ordered_json::array();
   for (const auto& e : events)
-    out.push_back({{"at_ms", e.at_ms}, {"actor", e.actor}, {"request", e.request},
-                   {"attempt", e.attempt}, {"copy", e.copy}, {"what", e.what},
-                   {"detail", e.detail}, {"result", e.result}, {"fault", e.fault}});
+    out.push_back({{"at_ms", e.at_ms},
+                   {"actor", e.actor},
+                   {"request", e.request},
+                   {"attempt", e.attempt},
+                   {"copy", e.copy},
+                   {"what", e.what},
+                   {"detail", e.detail},
+                   {"result", e.result},
+                   {"fault", e.fault}});
   return out;
 }
 

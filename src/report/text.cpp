@@ -1,8 +1,9 @@
 // Aligned tables and wrapped paragraphs.
 #include "report/text.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace idemlab {
 

@@ -1,11 +1,12 @@
 // The one-attempt driver: every step runs inline; faults act on the real process.
 #include "server/direct.h"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
-#include <fmt/format.h>
 #include <thread>
-#include <unistd.h>
 
 #include "server/serve.h"
 
@@ -57,9 +58,9 @@ class DirectDriver final : public Driver {
 Status check_attempt_faults(const AttemptSetup& setup) {
   for (const FaultSpec& fault : setup.faults) {
     if (!fault_table()[static_cast<size_t>(fault.kind)].one_attempt)
-      return Status::usage(fmt::format(
-          "fault {} needs many requests; use it with: idemlab simulate --fault {}",
-          fault.name(), fault.text));
+      return Status::usage(
+          fmt::format("fault {} needs many requests; use it with: idemlab simulate --fault {}",
+                      fault.name(), fault.text));
     if (fault.nth != 0 || fault.probability != 1.0)
       return Status::usage(fmt::format(
           "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",
@@ -114,7 +115,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
   if (connection.damaged())
     return Status::damaged(fmt::format("{} is damaged: {}; the attempt was rolled back",
-                                      connection.path(), report.server_answer.reason));
+                                       connection.path(), report.server_answer.reason));
   for (const FaultSpec& fault : setup.faults) {
     if (fault.kind == FaultKind::kResponseLost) {
       report.answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);

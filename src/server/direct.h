@@ -25,9 +25,9 @@ struct AttemptSetup {
 };
 
 struct AttemptReport {
-  Answer answer;         // what the client is told
-  Answer server_answer;  // what the server decided (differs when the response was lost)
-  std::string fault;     // the fault that changed the outcome, if any
+  Answer answer;          // what the client is told
+  Answer server_answer;   // what the server decided (differs when the response was lost)
+  std::string fault;      // the fault that changed the outcome, if any
   std::string served_by;  // with reason strategy_switch: the strategy that served it first
 };
 

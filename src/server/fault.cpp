@@ -1,12 +1,13 @@
 // Parsing fault specs.
 #include "server/fault.h"
 
-#include "core/limits.h"
-#include "core/parse.h"
+#include <fmt/format.h>
 
 #include <array>
 #include <charconv>
-#include <fmt/format.h>
+
+#include "core/limits.h"
+#include "core/parse.h"
 
 namespace idemlab {
 
@@ -14,8 +15,7 @@ namespace {
 
 constexpr std::array kFaults{
     FaultInfo{FaultKind::kRequestLost, "request-lost", "p, nth",
-              "the request is lost before the server: nothing happens, the client times out",
-              true},
+              "the request is lost before the server: nothing happens, the client times out", true},
     FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
               true},
@@ -38,8 +38,8 @@ constexpr std::array kFaults{
               false},
 };
 
-Status parse_int(std::string_view fault, std::string_view key, std::string_view value,
-                 int64_t low, int64_t high, int64_t* out) {
+Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
+                 int64_t high, int64_t* out) {
   if (parse_whole(value, low, high, out)) return Status::ok();
   return Status::usage(fmt::format("fault {}: {}={} is not a whole number from {} to {}", fault,
                                    key, value, low, high));
@@ -48,19 +48,22 @@ Status parse_int(std::string_view fault, std::string_view key, std::string_view 
 Status parse_probability(std::string_view fault, std::string_view value, double* out) {
   double number = 0;
   auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (error != std::errc() || end != value.data() + value.size() || !(number >= 0) ||
-      number > 1)
-    return Status::usage(fmt::format("fault {}: p={} is not a probability in [0, 1]", fault,
-                                     value));
+  if (error != std::errc() || end != value.data() + value.size() || !(number >= 0) || number > 1)
+    return Status::usage(
+        fmt::format("fault {}: p={} is not a probability in [0, 1]", fault, value));
   *out = number;
   return Status::ok();
 }
 
 }  // namespace
 
-std::span<const FaultInfo> fault_table() { return kFaults; }
+std::span<const FaultInfo> fault_table() {
+  return kFaults;
+}
 
-std::string_view FaultSpec::name() const { return kFaults[static_cast<size_t>(kind)].name; }
+std::string_view FaultSpec::name() const {
+  return kFaults[static_cast<size_t>(kind)].name;
+}
 
 Status parse_fault(std::string_view text, FaultSpec* out) {
   FaultSpec spec;
@@ -90,22 +93,21 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
                (key == "after" && spec.kind == FaultKind::kCrash)) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
       spec.step = std::string(value);
-    } else if (key == "k" && (spec.kind == FaultKind::kRedeliver ||
-                              spec.kind == FaultKind::kDoubleSubmit)) {
+    } else if (key == "k" &&
+               (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit)) {
       status = parse_int(name, key, value, 1, limits::kMaxCopies, &spec.count);
     } else {
-      return Status::usage(fmt::format("fault {} takes {}; not '{}'", name, info->parameters,
-                                       key));
+      return Status::usage(fmt::format("fault {} takes {}; not '{}'", name, info->parameters, key));
     }
     if (!status.is_ok()) return status;
   }
   if ((spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
-       spec.kind == FaultKind::kBusy) && spec.ms == 0)
+       spec.kind == FaultKind::kBusy) &&
+      spec.ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
   if (spec.kind == FaultKind::kCrash && spec.step.empty())
     return Status::usage("fault crash needs after=STEP (see: idemlab explain STRATEGY)");
-  if (spec.count == 0)
-    spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;
+  if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;
   *out = std::move(spec);
   return Status::ok();
 }

@@ -11,12 +11,18 @@ namespace idemlab {
 
 std::string describe_result(Stmt stmt, const StepResult& result) {
   switch (result.code) {
-    case StepCode::kConstraint: return "constraint violated";
-    case StepCode::kBusy: return "busy";
-    case StepCode::kBusySnapshot: return "busy snapshot";
-    case StepCode::kDamaged: return "damaged file: " + result.error;
-    case StepCode::kError: return "error: " + result.error;
-    case StepCode::kOk: break;
+    case StepCode::kConstraint:
+      return "constraint violated";
+    case StepCode::kBusy:
+      return "busy";
+    case StepCode::kBusySnapshot:
+      return "busy snapshot";
+    case StepCode::kDamaged:
+      return "damaged file: " + result.error;
+    case StepCode::kError:
+      return "error: " + result.error;
+    case StepCode::kOk:
+      break;
   }
   std::string_view sql = statement_sql(stmt);
   if (sql.starts_with("SELECT")) return result.row ? "row" : "no row";

@@ -13,8 +13,8 @@
 namespace idemlab {
 
 namespace {
-constexpr int64_t kBaseBytes = 32 << 20;           // the program, SQLite, the first pages
-constexpr int64_t kBytesPerRequest = 96;           // client state, latency, journal count
+constexpr int64_t kBaseBytes = 32 << 20;            // the program, SQLite, the first pages
+constexpr int64_t kBytesPerRequest = 96;            // client state, latency, journal count
 constexpr int64_t kBytesPerConnection = 384 << 10;  // a connection, its statements and cache
 }  // namespace
 
@@ -33,10 +33,10 @@ int64_t estimate_sim_bytes(const SimConfig& config) {
 Status check_sim_budget(const SimConfig& config) {
   const int64_t bytes = estimate_sim_bytes(config);
   if (bytes <= limits::kMemoryBudgetBytes) return Status::ok();
-  return Status::usage(fmt::format(
-      "this run would need about {} MiB, over the {} MiB budget: lower --requests, "
-      "--concurrency, --retry attempts= or the fault's k=",
-      bytes >> 20, limits::kMemoryBudgetBytes >> 20));
+  return Status::usage(
+      fmt::format("this run would need about {} MiB, over the {} MiB budget: lower --requests, "
+                  "--concurrency, --retry attempts= or the fault's k=",
+                  bytes >> 20, limits::kMemoryBudgetBytes >> 20));
 }
 
 }  // namespace idemlab

@@ -3,12 +3,12 @@
 // seed, so the schedule of faults and delays is the same whichever strategy runs.
 #include "sim/engine.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <deque>
 #include <filesystem>
-#include <fmt/format.h>
 #include <memory>
 #include <queue>
 
@@ -27,8 +27,8 @@ namespace idemlab {
 
 namespace {
 
-constexpr int64_t kStepMs = 1;            // virtual time one statement takes
-constexpr int64_t kLockPollMs = 1;        // a woken waiter tries the lock again after this
+constexpr int64_t kStepMs = 1;              // virtual time one statement takes
+constexpr int64_t kLockPollMs = 1;          // a woken waiter tries the lock again after this
 constexpr int64_t kLockWaitLimitMs = 1000;  // the server's busy timeout
 constexpr int64_t kAccounts = 16;
 constexpr int64_t kOpeningBalanceMinor = 1'000'000'000'000;
@@ -56,8 +56,8 @@ struct RequestState {
   bool saw_in_progress_last = false;
   bool inconsistent = false;
   bool token_waiting = false;  // the client's token write found the lock taken
-  int16_t token_key = -1;     // the key whose token the client holds (token strategy)
-  int8_t first_outcome = -1;  // first definitive answer the server gave, for agreement
+  int16_t token_key = -1;      // the key whose token the client holds (token strategy)
+  int8_t first_outcome = -1;   // first definitive answer the server gave, for agreement
   uint16_t first_reason = 0;
   uint32_t statements = 0;
 };
@@ -81,7 +81,15 @@ struct Delivery {
 };
 
 enum class Kind : uint8_t {
-  kStart, kSend, kArrive, kStep, kWaitLimit, kAnswer, kTimeout, kRetry, kBusyRelease
+  kStart,
+  kSend,
+  kArrive,
+  kStep,
+  kWaitLimit,
+  kAnswer,
+  kTimeout,
+  kRetry,
+  kBusyRelease
 };
 
 struct Event {
@@ -99,7 +107,10 @@ class Simulation {
  public:
   Simulation(const SimConfig& config, const Strategy& strategy, bool pitfall,
              const SimOptions& options)
-      : config_(config), strategy_(strategy), pitfall_(pitfall), options_(options),
+      : config_(config),
+        strategy_(strategy),
+        pitfall_(pitfall),
+        options_(options),
         requests_(static_cast<size_t>(config.requests)) {
     for (const FaultSpec& fault : config_.faults)
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms_ = fault.ms;
@@ -341,16 +352,17 @@ void Simulation::send_attempt(uint32_t request) {
        fmt::format("biz_seq {}{}", biz_seq(request, key),
                    copies > 1 ? fmt::format(", {} identical submissions", copies) : ""),
        copies > 1 ? "double-submit" : "");
-  schedule_in(config_.retry.timeout_ms, Kind::kTimeout, request,
-           static_cast<uint32_t>(attempt));
+  schedule_in(config_.retry.timeout_ms, Kind::kTimeout, request, static_cast<uint32_t>(attempt));
   for (int copy = 0; copy < copies + redeliveries; ++copy) {
-    uint32_t index = new_delivery(request, static_cast<uint8_t>(attempt),
-                                  static_cast<uint8_t>(copy), key);
+    uint32_t index =
+        new_delivery(request, static_cast<uint8_t>(attempt), static_cast<uint8_t>(copy), key);
     Delivery& delivery = deliveries_[index];
     bool lost = false;
     for (const FaultSpec& fault : config_.faults) {
       switch (fault.kind) {
-        case FaultKind::kRequestLost: lost |= fault_hits(fault, request, attempt, faults); break;
+        case FaultKind::kRequestLost:
+          lost |= fault_hits(fault, request, attempt, faults);
+          break;
         case FaultKind::kResponseLost:
           delivery.response_lost |= fault_hits(fault, request, attempt, faults);
           break;
@@ -366,7 +378,8 @@ void Simulation::send_attempt(uint32_t request) {
         case FaultKind::kBusy:
           if (fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;
           break;
-        default: break;
+        default:
+          break;
       }
     }
     const bool redelivery = copy >= copies;
@@ -446,16 +459,18 @@ void Simulation::wake_next() {
 }
 
 void Simulation::update_lock_holder(uint32_t index, bool holds) {
-  if (holds) lock_holder_ = index;
-  else if (lock_holder_ == index) lock_holder_ = kNoHolder;
+  if (holds)
+    lock_holder_ = index;
+  else if (lock_holder_ == index)
+    lock_holder_ = kNoHolder;
 }
 
 void Simulation::step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
   const bool was_woken = woken_ == index;
   if (was_woken) woken_ = kNoHolder;
-  const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
-                               clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  const bool give_up_waiting =
+      delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
   const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
     if (delivery.wait_start_ms < 0) {
@@ -464,17 +479,19 @@ void Simulation::step(uint32_t index) {
       note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
            std::string(statement_sql(done.stmt)), "waits for the write lock");
       schedule_in(kLockWaitLimitMs, Kind::kWaitLimit, index,
-               static_cast<uint32_t>(delivery.wait_start_ms));
+                  static_cast<uint32_t>(delivery.wait_start_ms));
     }
     delivery.asleep = true;
-    if (was_woken) sleepers_.push_front(index);  // keeps its place in the queue
-    else sleepers_.push_back(index);
+    if (was_woken)
+      sleepers_.push_front(index);  // keeps its place in the queue
+    else
+      sleepers_.push_back(index);
     wake_next();
     return;
   }
   delivery.wait_start_ms = -1;
-  update_lock_holder(index, !stepper_.finished(delivery.slot) &&
-                                delivery.connection->in_transaction());
+  update_lock_holder(index,
+                     !stepper_.finished(delivery.slot) && delivery.connection->in_transaction());
   RequestState& state = requests_[delivery.request];
   ++state.statements;
   if (traced(delivery.request)) {
@@ -622,8 +639,8 @@ void Simulation::finish(uint32_t request, Phase phase) {
 
 Status Simulation::run(SimResult* out) {
   if (Status status = open_ledger_files(); !status.is_ok()) return status;
-  const uint32_t workers = static_cast<uint32_t>(
-      std::min<int64_t>(config_.concurrency, config_.requests));
+  const uint32_t workers =
+      static_cast<uint32_t>(std::min<int64_t>(config_.concurrency, config_.requests));
   worker_request_.assign(workers, UINT32_MAX);
   for (uint32_t worker = 0; worker < workers; ++worker) schedule_in(worker, Kind::kStart, worker);
   while (!events_.empty()) {
@@ -632,10 +649,18 @@ Status Simulation::run(SimResult* out) {
     events_.pop();
     clock_.set_ms(event.at);
     switch (event.kind) {
-      case Kind::kStart: start_request(event.a); break;
-      case Kind::kSend: send_attempt(event.a); break;
-      case Kind::kArrive: arrive(event.a); break;
-      case Kind::kStep: step(event.a); break;
+      case Kind::kStart:
+        start_request(event.a);
+        break;
+      case Kind::kSend:
+        send_attempt(event.a);
+        break;
+      case Kind::kArrive:
+        arrive(event.a);
+        break;
+      case Kind::kStep:
+        step(event.a);
+        break;
       case Kind::kWaitLimit:
         // Past the server's busy timeout: run the step once more and let the strategy see busy.
         if (deliveries_[event.a].live && deliveries_[event.a].asleep &&
@@ -644,9 +669,15 @@ Status Simulation::run(SimResult* out) {
           step(event.a);
         }
         break;
-      case Kind::kAnswer: answer(event.a); break;
-      case Kind::kTimeout: timeout(event.a, event.b); break;
-      case Kind::kRetry: retry(event.a); break;
+      case Kind::kAnswer:
+        answer(event.a);
+        break;
+      case Kind::kTimeout:
+        timeout(event.a, event.b);
+        break;
+      case Kind::kRetry:
+        retry(event.a);
+        break;
       case Kind::kBusyRelease:
         busy_.run(Stmt::kRollback, {});
         if (options_.record) record(busy_, Stmt::kRollback, {});
@@ -682,9 +713,12 @@ Status Simulation::verdicts(SimResult* out) {
     const RequestState& state = requests_[i];
     statements += state.statements;
     if (state.finished_ms >= 0) latencies.push_back(state.finished_ms - state.created_ms);
-    if (pairs[i] == 1) ++result.moved_once;
-    else if (pairs[i] >= 2) ++result.moved_twice_or_more;
-    else ++result.not_moved;
+    if (pairs[i] == 1)
+      ++result.moved_once;
+    else if (pairs[i] >= 2)
+      ++result.moved_twice_or_more;
+    else
+      ++result.not_moved;
     if (pairs[i] == 0 && state.told_success) ++result.never_moved;
     if (pairs[i] == 0 && !state.definitive && state.saw_in_progress_last) ++result.stuck;
     if (pairs[i] >= 1 && !state.definitive) ++result.unknown_to_client;
@@ -698,7 +732,8 @@ Status Simulation::verdicts(SimResult* out) {
   if (!latencies.empty()) {
     auto at = [&](double q) {
       size_t k = static_cast<size_t>(q * static_cast<double>(latencies.size() - 1));
-      std::nth_element(latencies.begin(), latencies.begin() + static_cast<long>(k), latencies.end());
+      std::nth_element(latencies.begin(), latencies.begin() + static_cast<long>(k),
+                       latencies.end());
       return latencies[k];
     };
     result.latency_ms_p50 = at(0.50);

@@ -22,7 +22,7 @@ struct TimelineEvent {
   std::string what;     // the step name or the event
   std::string detail;   // the SQL, or more words
   std::string result;
-  std::string fault;    // the fault injected here, if any
+  std::string fault;  // the fault injected here, if any
 };
 
 struct SimResult {
@@ -34,10 +34,10 @@ struct SimResult {
   int64_t moved_twice_or_more = 0;
   int64_t not_moved = 0;
   // Problems, counted per request:
-  int64_t never_moved = 0;        // the client was told it succeeded; the journal says no
-  int64_t stuck = 0;              // never moved; the client gave up on in_progress answers
-  int64_t unknown_to_client = 0;  // moved, but the client gave up without an answer
-  int64_t refused = 0;            // never moved; a definitive refusal (rejected, token_*, ...)
+  int64_t never_moved = 0;           // the client was told it succeeded; the journal says no
+  int64_t stuck = 0;                 // never moved; the client gave up on in_progress answers
+  int64_t unknown_to_client = 0;     // moved, but the client gave up without an answer
+  int64_t refused = 0;               // never moved; a definitive refusal (rejected, token_*, ...)
   int64_t inconsistent_answers = 0;  // two definitive answers to one request disagree
   double attempts_per_request = 0;
   double statements_per_request = 0;

@@ -2,10 +2,10 @@
 // attempt past the given prefix, then backtrack to the deepest step with an untried choice.
 #include "sim/explore.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "core/clock.h"
 #include "core/interrupt.h"
@@ -20,9 +20,9 @@ namespace idemlab {
 namespace {
 
 struct Run {
-  std::vector<int> schedule;             // chosen attempt per step
+  std::vector<int> schedule;              // chosen attempt per step
   std::vector<std::vector<int>> enabled;  // enabled attempts per step
-  std::vector<std::string> broken;       // invariants this interleaving breaks
+  std::vector<std::string> broken;        // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
 };
 
@@ -56,7 +56,8 @@ std::string answer_label(const Answer& answer) {
 }
 
 Status Explorer::prepare() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-explore-XXXXXX").string();
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "idemlab-explore-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) return Status::internal("cannot create a temporary folder");
   folder_ = pattern;
   const std::string path = folder_ + "/template.db";
@@ -85,7 +86,8 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
   options.busy_timeout_ms = 0;
   options.synchronous_off = true;
   for (auto& connection : connections)
-    if (Status status = Connection::open(path, options, &connection); !status.is_ok()) return status;
+    if (Status status = Connection::open(path, options, &connection); !status.is_ok())
+      return status;
   ManualClock clock(kStartMs);
   Stepper stepper;
   TransferRequest request = kRequest;
@@ -104,8 +106,7 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
       return Status::internal("a step found the lock taken at a choice point");
     if (record)
       run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
-                              std::string(step.step),
-                              std::string(statement_sql(step.stmt)),
+                              std::string(step.step), std::string(statement_sql(step.stmt)),
                               describe_result(step.stmt, step.result), ""});
     return Status::ok();
   };

@@ -29,7 +29,7 @@ struct ExploreResult {
   int duplicates = 0;
   int64_t interleavings = 0;
   int64_t breaking = 0;
-  bool truncated = false;                 // stopped at max_interleavings
+  bool truncated = false;                       // stopped at max_interleavings
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   std::vector<std::string> first_breaking_invariants;

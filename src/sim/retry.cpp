@@ -1,12 +1,13 @@
 // Retry policies.
 #include "sim/retry.h"
 
-#include "core/limits.h"
-#include "core/parse.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
-#include <fmt/format.h>
+
+#include "core/limits.h"
+#include "core/parse.h"
 
 namespace idemlab {
 
@@ -23,7 +24,9 @@ std::string RetryPolicy::text() const {
   return fmt::format(
       "attempts={},timeout-ms={},backoff={},base-ms={},cap-ms={},jitter={},key={},query={}",
       attempts, timeout_ms, backoff == Backoff::kConstant ? "constant" : "exp", base_ms, cap_ms,
-      jitter == Jitter::kNone ? "none" : jitter == Jitter::kFull ? "full" : "equal",
+      jitter == Jitter::kNone   ? "none"
+      : jitter == Jitter::kFull ? "full"
+                                : "equal",
       fresh_key ? "fresh" : "same", query_first ? "yes" : "no");
 }
 
@@ -33,9 +36,12 @@ int64_t RetryPolicy::delay_ms(int retry, Random& random) const {
     for (int i = 1; i < retry && delay < cap_ms; ++i) delay *= 2;
   delay = std::min(delay, cap_ms);
   switch (jitter) {
-    case Jitter::kNone: return delay;
-    case Jitter::kFull: return random.between(0, delay);
-    case Jitter::kEqual: return delay / 2 + random.between(0, delay - delay / 2);
+    case Jitter::kNone:
+      return delay;
+    case Jitter::kFull:
+      return random.between(0, delay);
+    case Jitter::kEqual:
+      return delay / 2 + random.between(0, delay - delay / 2);
   }
   return delay;
 }
@@ -55,7 +61,8 @@ Status parse_retry(std::string_view text, RetryPolicy* policy) {
         if (word == value) return index;
         ++index;
       }
-      status = Status::usage(fmt::format("--retry {}={}: not one of the allowed words", key, value));
+      status =
+          Status::usage(fmt::format("--retry {}={}: not one of the allowed words", key, value));
       return -1;
     };
     if (key == "attempts") {
@@ -82,7 +89,8 @@ Status parse_retry(std::string_view text, RetryPolicy* policy) {
     } else {
       return Status::usage(fmt::format(
           "--retry: unknown key '{}' (attempts, timeout-ms, backoff, base-ms, cap-ms, jitter, "
-          "key, query)", key));
+          "key, query)",
+          key));
     }
     if (!status.is_ok()) return status;
   }

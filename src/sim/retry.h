@@ -15,13 +15,13 @@ enum class Backoff { kConstant, kExponential };
 enum class Jitter { kNone, kFull, kEqual };
 
 struct RetryPolicy {
-  int attempts = 5;          // attempts=  (1: never retry)
-  int64_t timeout_ms = 300;  // timeout-ms=: how long the client waits for one answer
+  int attempts = 5;                         // attempts=  (1: never retry)
+  int64_t timeout_ms = 300;                 // timeout-ms=: how long the client waits for one answer
   Backoff backoff = Backoff::kExponential;  // backoff=constant|exp
-  int64_t base_ms = 50;      // base-ms=
-  int64_t cap_ms = 2000;     // cap-ms=
-  Jitter jitter = Jitter::kFull;  // jitter=none|full|equal
-  bool fresh_key = false;    // key=same|fresh: fresh is the classic bug
+  int64_t base_ms = 50;                     // base-ms=
+  int64_t cap_ms = 2000;                    // cap-ms=
+  Jitter jitter = Jitter::kFull;            // jitter=none|full|equal
+  bool fresh_key = false;                   // key=same|fresh: fresh is the classic bug
   bool query_first = false;  // query=yes|no: ask the server for the flow's status before a retry
 
   // Canonical text, e.g. "attempts=5,timeout-ms=300,backoff=exp,...": parses back to itself.

@@ -24,8 +24,10 @@ Status read_file(const std::string& path, std::string* out) {
   std::error_code error;
   if (path.empty()) return Status::usage("--scenario is empty (see: idemlab scenarios)");
   if (!std::filesystem::is_regular_file(path, error))
-    return Status::usage(fmt::format("no built-in scenario or file named '{}' "
-                                     "(see: idemlab scenarios)", path));
+    return Status::usage(
+        fmt::format("no built-in scenario or file named '{}' "
+                    "(see: idemlab scenarios)",
+                    path));
   if (std::filesystem::file_size(path, error) > kMaxScenarioBytes)
     return Status::usage(fmt::format("scenario {}: larger than 1 MiB", path));
   std::ifstream file(path);
@@ -43,8 +45,8 @@ namespace {
 // "scenario FILE:LINE: key: ..." for a value in a scenario file.
 Status bad_value(const std::string& origin, const toml::node& node, std::string_view key,
                  std::string_view why) {
-  return Status::usage(fmt::format("scenario {}:{}: {}: {}", origin, node.source().begin.line,
-                                   key, why));
+  return Status::usage(
+      fmt::format("scenario {}:{}: {}: {}", origin, node.source().begin.line, key, why));
 }
 
 Status read_text(const std::string& origin, const toml::node& node, std::string_view key,
@@ -77,8 +79,7 @@ Status read_integer(const std::string& origin, const toml::node& node, const Sim
   return Status::ok();
 }
 
-Status read_faults(const std::string& origin, const toml::node& node,
-                   std::vector<FaultSpec>* out) {
+Status read_faults(const std::string& origin, const toml::node& node, std::vector<FaultSpec>* out) {
   std::vector<std::string> texts;
   if (Status status = read_texts(origin, node, "faults", &texts); !status.is_ok()) return status;
   out->clear();
@@ -109,8 +110,7 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
   for (const SimSetting& setting : sim_settings()) {
     if (key != setting.key) continue;
     int64_t value = 0;
-    if (Status status = read_integer(origin, node, setting, &value); !status.is_ok())
-      return status;
+    if (Status status = read_integer(origin, node, setting, &value); !status.is_ok()) return status;
     set_sim_setting(setting, value, config);
     return Status::ok();
   }
@@ -134,11 +134,16 @@ std::span<const SimSetting> sim_settings() {
 
 void set_sim_setting(const SimSetting& setting, int64_t value, SimConfig* config) {
   const std::string_view key = setting.key;
-  if (key == "requests") config->requests = value;
-  else if (key == "concurrency") config->concurrency = static_cast<int>(value);
-  else if (key == "seed") config->seed = static_cast<uint64_t>(value);
-  else if (key == "lock_ttl_ms") config->lock_ttl_ms = value;
-  else if (key == "token_ttl_ms") config->token_ttl_ms = value;
+  if (key == "requests")
+    config->requests = value;
+  else if (key == "concurrency")
+    config->concurrency = static_cast<int>(value);
+  else if (key == "seed")
+    config->seed = static_cast<uint64_t>(value);
+  else if (key == "lock_ttl_ms")
+    config->lock_ttl_ms = value;
+  else if (key == "token_ttl_ms")
+    config->token_ttl_ms = value;
 }
 
 const SimSetting& sim_setting(std::string_view key) {
@@ -152,8 +157,8 @@ Status parse_scenario(const std::string& text, const std::string& origin, SimCon
   toml::parse_result parsed = toml::parse(text, origin);
   if (!parsed) {
     const auto& error = parsed.error();
-    return Status::usage(fmt::format("scenario {}:{}: {}", origin, error.source().begin.line,
-                                     error.description()));
+    return Status::usage(
+        fmt::format("scenario {}:{}: {}", origin, error.source().begin.line, error.description()));
   }
   Scenario scenario;
   scenario.name = origin;
@@ -170,7 +175,8 @@ Status parse_scenario(const std::string& text, const std::string& origin, SimCon
 
 Status load_scenario(const std::string& name_or_path, SimConfig* config, Scenario* out) {
   for (const BuiltinScenario& builtin : builtin_scenarios())
-    if (name_or_path == builtin.name) return parse_scenario(builtin.text, builtin.name, config, out);
+    if (name_or_path == builtin.name)
+      return parse_scenario(builtin.text, builtin.name, config, out);
   std::string text;
   if (Status status = read_file(name_or_path, &text); !status.is_ok()) return status;
   return parse_scenario(text, name_or_path, config, out);
@@ -183,8 +189,10 @@ Status check_sim_faults(const std::vector<FaultSpec>& faults) {
     for (const Strategy* strategy : all_strategies())
       for (std::string_view step : strategy->info().steps) known |= step == fault.step;
     if (!known)
-      return Status::usage(fmt::format("fault {}: no strategy has a step '{}' "
-                                       "(see: idemlab explain STRATEGY)", fault.name(), fault.step));
+      return Status::usage(
+          fmt::format("fault {}: no strategy has a step '{}' "
+                      "(see: idemlab explain STRATEGY)",
+                      fault.name(), fault.step));
   }
   return Status::ok();
 }

@@ -15,14 +15,14 @@
 namespace idemlab {
 
 struct SimConfig {
-  std::string scenario;           // name or path it came from ("" = defaults)
+  std::string scenario;  // name or path it came from ("" = defaults)
   int64_t requests = 1000;
-  int concurrency = 8;            // client workers, each sending one request at a time
+  int concurrency = 8;  // client workers, each sending one request at a time
   uint64_t seed = 1;
   std::vector<FaultSpec> faults;
   RetryPolicy retry;
-  int64_t lock_ttl_ms = 1000;     // lock-table TTL (a short-ttl fault lowers it)
-  int64_t token_ttl_ms = 60000;   // token strategy TTL (a short-ttl fault lowers it)
+  int64_t lock_ttl_ms = 1000;    // lock-table TTL (a short-ttl fault lowers it)
+  int64_t token_ttl_ms = 60000;  // token strategy TTL (a short-ttl fault lowers it)
 };
 
 struct Scenario {

@@ -28,13 +28,18 @@ Binds finish_binds(int64_t flow_id, const Answer& answer) {
 
 Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,
                  bool unique_key) {
-  return {{":biz_seq", request.biz_seq},   {":from", request.from},
-          {":to", request.to},             {":amount", request.amount_minor},
-          {":status", status},             {":unique_key", int64_t{unique_key ? 1 : 0}},
+  return {{":biz_seq", request.biz_seq},
+          {":from", request.from},
+          {":to", request.to},
+          {":amount", request.amount_minor},
+          {":status", status},
+          {":unique_key", int64_t{unique_key ? 1 : 0}},
           {":strategy", std::string(strategy)}};
 }
 
-Binds biz_seq_bind(const TransferRequest& request) { return {{":biz_seq", request.biz_seq}}; }
+Binds biz_seq_bind(const TransferRequest& request) {
+  return {{":biz_seq", request.biz_seq}};
+}
 
 Binds dedup_binds(const TransferRequest& request, std::string_view source) {
   return {{":biz_seq", request.biz_seq},
@@ -71,9 +76,12 @@ Task<Answer> fail(Session& session, StepResult failed) {
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
   switch (failed.code) {
-    case StepCode::kBusy: co_return Answer::of(Outcome::kBusy, reason::kDatabaseBusy);
-    case StepCode::kBusySnapshot: co_return Answer::of(Outcome::kBusy, reason::kBusySnapshot);
-    default: co_return Answer::of(Outcome::kError, failed.error);
+    case StepCode::kBusy:
+      co_return Answer::of(Outcome::kBusy, reason::kDatabaseBusy);
+    case StepCode::kBusySnapshot:
+      co_return Answer::of(Outcome::kBusy, reason::kBusySnapshot);
+    default:
+      co_return Answer::of(Outcome::kError, failed.error);
   }
 }
 
@@ -86,8 +94,7 @@ Task<Answer> move_money(Session& session, const TransferRequest& request) {
   if (!credit.ok()) co_return co_await fail(session, credit);
   StepResult journal_debit = co_await session.exec("journal_debit", Stmt::kJournalDebit, binds);
   if (!journal_debit.ok()) co_return co_await fail(session, journal_debit);
-  StepResult journal_credit =
-      co_await session.exec("journal_credit", Stmt::kJournalCredit, binds);
+  StepResult journal_credit = co_await session.exec("journal_credit", Stmt::kJournalCredit, binds);
   if (!journal_credit.ok()) co_return co_await fail(session, journal_credit);
   co_return Answer::of(Outcome::kApplied);
 }
@@ -95,10 +102,8 @@ Task<Answer> move_money(Session& session, const TransferRequest& request) {
 Task<Answer> work_and_commit(Session& session, const TransferRequest& request, int64_t flow_id,
                              Stmt finish) {
   Answer answer = co_await move_money(session, request);
-  if (answer.outcome != Outcome::kApplied && answer.outcome != Outcome::kRejected)
-    co_return answer;
-  StepResult stored =
-      co_await session.exec("finish_flow", finish, finish_binds(flow_id, answer));
+  if (answer.outcome != Outcome::kApplied && answer.outcome != Outcome::kRejected) co_return answer;
+  StepResult stored = co_await session.exec("finish_flow", finish, finish_binds(flow_id, answer));
   if (!stored.ok()) co_return co_await fail(session, stored);
   StepResult committed = co_await session.exec("commit", Stmt::kCommit, {});
   if (!committed.ok()) co_return co_await fail(session, committed);
@@ -108,8 +113,8 @@ Task<Answer> work_and_commit(Session& session, const TransferRequest& request, i
 Task<Answer> rollback_and_replay(Session& session, const TransferRequest& request) {
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
-  StepResult flow = co_await session.exec("select_flow_again", Stmt::kSelectFlow,
-                                          biz_seq_bind(request));
+  StepResult flow =
+      co_await session.exec("select_flow_again", Stmt::kSelectFlow, biz_seq_bind(request));
   if (!flow.ok()) co_return co_await fail(session, flow);
   if (!flow.row) co_return Answer::of(Outcome::kInProgress);
   co_return answer_from_flow(*flow.row, request);

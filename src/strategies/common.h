@@ -14,8 +14,16 @@ namespace idemlab {
 enum FlowStatus : int64_t { kPending = 0, kProcessing = 1, kSucceeded = 2, kFailed = 3 };
 
 // Columns of Stmt::kSelectFlow.
-enum FlowColumn { kFlowId, kFlowFrom, kFlowTo, kFlowAmount, kFlowStatus, kFlowVersion,
-                  kFlowOutcome, kFlowReason };
+enum FlowColumn {
+  kFlowId,
+  kFlowFrom,
+  kFlowTo,
+  kFlowAmount,
+  kFlowStatus,
+  kFlowVersion,
+  kFlowOutcome,
+  kFlowReason
+};
 
 // Binds for inserting a flow row for `request`.
 Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,

@@ -12,24 +12,27 @@ class DedupTable final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "dedup-table",
         .title = "insert the request id into a dedup table first; a conflict is a repeat",
-        .how = "In one BEGIN IMMEDIATE transaction INSERT (biz_seq, source, payload) into the "
-               "dedup table, write the flow row, move the money, store the answer, COMMIT. A "
-               "primary-key conflict on the dedup row means a repeat: answer from the flow row. "
-               "Dedup stays apart from the business tables.",
-        .protects = "retries and concurrent twins, as long as the dedup row and the business "
-                    "effect commit together",
-        .pitfall = "--pitfall commits the dedup row in its own transaction before the business "
-                   "transaction. A crash between the two leaves a dedup row with no answer: "
-                   "every retry is refused as a repeat and the money never moves (stuck). A "
-                   "business step that fails removes the record so a retry can run, as the "
-                   "references advise, but a crash cannot.",
+        .how =
+            "In one BEGIN IMMEDIATE transaction INSERT (biz_seq, source, payload) into the "
+            "dedup table, write the flow row, move the money, store the answer, COMMIT. A "
+            "primary-key conflict on the dedup row means a repeat: answer from the flow row. "
+            "Dedup stays apart from the business tables.",
+        .protects =
+            "retries and concurrent twins, as long as the dedup row and the business "
+            "effect commit together",
+        .pitfall =
+            "--pitfall commits the dedup row in its own transaction before the business "
+            "transaction. A crash between the two leaves a dedup row with no answer: "
+            "every retry is refused as a repeat and the money never moves (stuck). A "
+            "business step that fails removes the record so a retry can run, as the "
+            "references advise, but a crash cannot.",
         .exposed_by = "crash:after=insert_dedup, then a retry",
         .notes = "audit reports a dedup row without an answer as stuck_dedup_record.",
         .critical_step = "commit",
         .critical_step_pitfall = "begin",
-        .steps = {"check_accounts", "begin", "insert_dedup", "select_flow_again",
-                  "select_dedup", "insert_flow", "debit", "credit", "journal_debit",
-                  "journal_credit", "finish_flow", "commit", "rollback", "delete_dedup"},
+        .steps = {"check_accounts", "begin", "insert_dedup", "select_flow_again", "select_dedup",
+                  "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
+                  "finish_flow", "commit", "rollback", "delete_dedup"},
     };
     return kInfo;
   }
@@ -64,8 +67,8 @@ class DedupTable final : public Strategy {
   static Task<Answer> repeat(Session& session, const TransferRequest& request) {
     Answer answer = co_await rollback_and_replay(session, request);
     if (answer.outcome != Outcome::kInProgress) co_return answer;
-    StepResult dedup = co_await session.exec("select_dedup", Stmt::kSelectDedup,
-                                             biz_seq_bind(request));
+    StepResult dedup =
+        co_await session.exec("select_dedup", Stmt::kSelectDedup, biz_seq_bind(request));
     if (dedup.ok() && dedup.row && as_text((*dedup.row)[0]) != payload_text(request))
       co_return Answer::of(Outcome::kMismatch);
     co_return answer;

@@ -13,22 +13,25 @@ class LockTable final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "lock-table",
         .title = "take a lock row with an expiry, check the record, work, release",
-        .how = "Acquire the lock 'transfer:<biz_seq>' with an upsert that only takes it when "
-               "free or expired (ShedLock's shape: name, lock_until, locked_at, locked_by). "
-               "Not acquired: a twin holds it, answer in_progress (or the stored answer). "
-               "Acquired: a finished request left a flow row, answer as before. Otherwise in "
-               "one BEGIN IMMEDIATE transaction check that the lock is still ours and unexpired "
-               "(a fencing check), check the flow row again, write it, move the money, COMMIT, "
-               "then release the lock - only if we still own it.",
+        .how =
+            "Acquire the lock 'transfer:<biz_seq>' with an upsert that only takes it when "
+            "free or expired (ShedLock's shape: name, lock_until, locked_at, locked_by). "
+            "Not acquired: a twin holds it, answer in_progress (or the stored answer). "
+            "Acquired: a finished request left a flow row, answer as before. Otherwise in "
+            "one BEGIN IMMEDIATE transaction check that the lock is still ours and unexpired "
+            "(a fencing check), check the flow row again, write it, move the money, COMMIT, "
+            "then release the lock - only if we still own it.",
         .protects = "concurrent twins (the lock) and late repeats (the flow row)",
-        .pitfall = "--pitfall drops the owner checks: the work does not verify the lock is "
-                   "still held and the release deletes whoever holds it. With a TTL shorter "
-                   "than the work (--lock-ttl-ms below the slow step), a twin takes the "
-                   "expired lock while the first attempt is still working, and both move money.",
+        .pitfall =
+            "--pitfall drops the owner checks: the work does not verify the lock is "
+            "still held and the release deletes whoever holds it. With a TTL shorter "
+            "than the work (--lock-ttl-ms below the slow step), a twin takes the "
+            "expired lock while the first attempt is still working, and both move money.",
         .exposed_by = "--lock-ttl-ms 50 with slow:ms=200 and a twin started after the TTL",
-        .notes = "A TTL too long keeps retries out after a crash until it expires; a TTL too "
-                 "short, with the owner checks, makes attempts give up with in_progress "
-                 "instead of doubling.",
+        .notes =
+            "A TTL too long keeps retries out after a crash until it expires; a TTL too "
+            "short, with the owner checks, makes attempts give up with in_progress "
+            "instead of doubling.",
         .critical_step = "begin",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
@@ -44,8 +47,8 @@ class LockTable final : public Strategy {
     const Binds lock = lock_binds(request, options, session.now_ms());
     StepResult acquired = co_await session.exec("acquire_lock", Stmt::kAcquireLock, lock);
     if (!acquired.ok()) co_return co_await fail(session, acquired);
-    StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
-                                            biz_seq_bind(request));
+    StepResult flow =
+        co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
     if (acquired.changes == 0) {
       co_return flow.row ? answer_from_flow(*flow.row, request) : Answer::of(Outcome::kInProgress);
@@ -67,8 +70,8 @@ class LockTable final : public Strategy {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
         co_return Answer::of(Outcome::kInProgress);  // our lock expired: someone may hold it
       }
-      StepResult flow = co_await session.exec("select_flow_again", Stmt::kSelectFlow,
-                                              biz_seq_bind(request));
+      StepResult flow =
+          co_await session.exec("select_flow_again", Stmt::kSelectFlow, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});

@@ -12,8 +12,9 @@ class Naive final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "naive",
         .title = "no protection at all: the baseline",
-        .how = "In one BEGIN IMMEDIATE transaction write a flow row, move the money, store the "
-               "answer, COMMIT. It never looks for an earlier attempt.",
+        .how =
+            "In one BEGIN IMMEDIATE transaction write a flow row, move the money, store the "
+            "answer, COMMIT. It never looks for an earlier attempt.",
         .protects = "nothing: every retry, redelivery and double click moves money again",
         .pitfall = "naive is the pitfall; --pitfall changes nothing.",
         .exposed_by = "any repeat",

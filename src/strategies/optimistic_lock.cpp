@@ -13,16 +13,18 @@ class OptimisticLock final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "optimistic-lock",
         .title = "claim the flow row with a version check; versions only increase",
-        .how = "Create the flow row if absent (version 0). Read it: finished means a repeat, "
-               "answer as before. Otherwise remember its version v and, in one BEGIN IMMEDIATE "
-               "transaction, UPDATE ... SET version = version + 1 WHERE id = ? AND version = v. "
-               "One changed row: move the money and store the answer, bumping the version "
-               "again. Zero: someone else moved the version; answer from the row.",
+        .how =
+            "Create the flow row if absent (version 0). Read it: finished means a repeat, "
+            "answer as before. Otherwise remember its version v and, in one BEGIN IMMEDIATE "
+            "transaction, UPDATE ... SET version = version + 1 WHERE id = ? AND version = v. "
+            "One changed row: move the money and store the answer, bumping the version "
+            "again. Zero: someone else moved the version; answer from the row.",
         .protects = "concurrent twins holding the same stale read: only the first claim matches",
-        .pitfall = "--pitfall uses the version as a busy flag that goes back down when the work "
-                   "is done (finish sets version = version - 1). A twin that read version 0 "
-                   "before the first attempt ran finds version 0 again afterwards (ABA) and its "
-                   "claim matches: a double transfer.",
+        .pitfall =
+            "--pitfall uses the version as a busy flag that goes back down when the work "
+            "is done (finish sets version = version - 1). A twin that read version 0 "
+            "before the first attempt ran finds version 0 again afterwards (ABA) and its "
+            "claim matches: a double transfer.",
         .exposed_by = "concurrent duplicates with stale reads: slow:ms=200 and a twin",
         .notes = "The claim does not look at the status on purpose: the version is the guard.",
         .critical_step = "begin",
@@ -38,8 +40,8 @@ class OptimisticLock final : public Strategy {
     StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
                                                flow_binds(request, info().name, kPending, true));
     if (!created.ok()) co_return co_await fail(session, created);
-    StepResult flow = co_await session.exec("read_version", Stmt::kSelectFlow,
-                                            biz_seq_bind(request));
+    StepResult flow =
+        co_await session.exec("read_version", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
     if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
     if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)
@@ -47,9 +49,9 @@ class OptimisticLock final : public Strategy {
     const int64_t flow_id = as_int((*flow.row)[kFlowId]);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    StepResult claimed = co_await session.exec(
-        "claim_version", Stmt::kClaimVersion,
-        version_binds(flow_id, as_int((*flow.row)[kFlowVersion])));
+    StepResult claimed =
+        co_await session.exec("claim_version", Stmt::kClaimVersion,
+                              version_binds(flow_id, as_int((*flow.row)[kFlowVersion])));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
     co_return co_await work_and_commit(

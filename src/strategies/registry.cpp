@@ -8,9 +8,9 @@ namespace idemlab {
 
 std::span<const Strategy* const> all_strategies() {
   static const std::array<const Strategy*, 9> kAll{
-      &select_insert_strategy(), &direct_insert_strategy(),     &state_machine_strategy(),
-      &dedup_table_strategy(),   &token_strategy(),             &select_for_update_strategy(),
-      &optimistic_lock_strategy(), &lock_table_strategy(),      &naive_strategy(),
+      &select_insert_strategy(),   &direct_insert_strategy(), &state_machine_strategy(),
+      &dedup_table_strategy(),     &token_strategy(),         &select_for_update_strategy(),
+      &optimistic_lock_strategy(), &lock_table_strategy(),    &naive_strategy(),
   };
   return kAll;
 }

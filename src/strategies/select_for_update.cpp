@@ -13,24 +13,27 @@ class SelectForUpdate final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "select-for-update",
         .title = "lock, check the status, act, update the status, commit - in one transaction",
-        .how = "BEGIN IMMEDIATE (the lock), SELECT the flow row by biz_seq: present means a "
-               "repeat, answer as before. Absent: INSERT it, move the money, store the answer, "
-               "COMMIT (which releases the lock). The check and the act happen under one lock, "
-               "so a twin waits and then sees the finished row.",
+        .how =
+            "BEGIN IMMEDIATE (the lock), SELECT the flow row by biz_seq: present means a "
+            "repeat, answer as before. Absent: INSERT it, move the money, store the answer, "
+            "COMMIT (which releases the lock). The check and the act happen under one lock, "
+            "so a twin waits and then sees the finished row.",
         .protects = "check-then-act races between concurrent twins",
-        .pitfall = "--pitfall reads the status outside the locking transaction, then locks and "
-                   "acts without checking again (check-then-act). Twins that both read 'absent' "
-                   "both act: a double transfer.",
+        .pitfall =
+            "--pitfall reads the status outside the locking transaction, then locks and "
+            "acts without checking again (check-then-act). Twins that both read 'absent' "
+            "both act: a double transfer.",
         .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
-        .notes = "How SQLite emulates the row lock: SQLite has no SELECT ... FOR UPDATE and no "
-                 "row locks. BEGIN IMMEDIATE takes the RESERVED (in WAL mode: the single "
-                 "writer) lock at once, so it locks the whole database against other writers, "
-                 "not one row; readers carry on from their snapshots. A twin's BEGIN IMMEDIATE "
-                 "waits up to the busy timeout. Had the read and the write been in one BEGIN "
-                 "DEFERRED transaction instead, SQLite would not double the transfer: the "
-                 "second writer's read snapshot is stale once the first commits, and its write "
-                 "fails with SQLITE_BUSY_SNAPSHOT (answered here as busy, reason busy_snapshot), "
-                 "a safe but noisy error rather than a double.",
+        .notes =
+            "How SQLite emulates the row lock: SQLite has no SELECT ... FOR UPDATE and no "
+            "row locks. BEGIN IMMEDIATE takes the RESERVED (in WAL mode: the single "
+            "writer) lock at once, so it locks the whole database against other writers, "
+            "not one row; readers carry on from their snapshots. A twin's BEGIN IMMEDIATE "
+            "waits up to the busy timeout. Had the read and the write been in one BEGIN "
+            "DEFERRED transaction instead, SQLite would not double the transfer: the "
+            "second writer's read snapshot is stale once the first commits, and its write "
+            "fails with SQLITE_BUSY_SNAPSHOT (answered here as busy, reason busy_snapshot), "
+            "a safe but noisy error rather than a double.",
         .critical_step = "insert_flow",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "begin", "select_flow", "insert_flow", "debit", "credit",
@@ -42,16 +45,16 @@ class SelectForUpdate final : public Strategy {
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
     const bool pitfall = session.options().pitfall;
     if (pitfall) {
-      StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
-                                              biz_seq_bind(request));
+      StepResult flow =
+          co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) co_return answer_from_flow(*flow.row, request);
     }
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
     if (!pitfall) {
-      StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
-                                              biz_seq_bind(request));
+      StepResult flow =
+          co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});

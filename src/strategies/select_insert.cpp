@@ -13,17 +13,21 @@ class SelectInsert final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "select-insert",
         .title = "select the flow by biz_seq, insert it if absent; a unique conflict is a repeat",
-        .how = "SELECT the flow row by biz_seq outside any transaction. Found: a repeat, answer "
-               "as before. Not found: in one BEGIN IMMEDIATE transaction INSERT the flow row, "
-               "move the money, store the answer, COMMIT. A unique-index conflict on the INSERT "
-               "means a twin got there first: roll back and answer as a repeat.",
-        .protects = "sequential retries (the SELECT finds the row) and concurrent twins (the "
-                    "unique index refuses the second INSERT)",
-        .pitfall = "--pitfall inserts the flow row outside the unique index (no unique "
-                   "constraint). Twins that both SELECT nothing both INSERT and both move money.",
+        .how =
+            "SELECT the flow row by biz_seq outside any transaction. Found: a repeat, answer "
+            "as before. Not found: in one BEGIN IMMEDIATE transaction INSERT the flow row, "
+            "move the money, store the answer, COMMIT. A unique-index conflict on the INSERT "
+            "means a twin got there first: roll back and answer as a repeat.",
+        .protects =
+            "sequential retries (the SELECT finds the row) and concurrent twins (the "
+            "unique index refuses the second INSERT)",
+        .pitfall =
+            "--pitfall inserts the flow row outside the unique index (no unique "
+            "constraint). Twins that both SELECT nothing both INSERT and both move money.",
         .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
-        .notes = "The unique index is partial (WHERE unique_key = 1), so --pitfall rows are "
-                 "really outside it: nothing is faked.",
+        .notes =
+            "The unique index is partial (WHERE unique_key = 1), so --pitfall rows are "
+            "really outside it: nothing is faked.",
         .critical_step = "begin",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "select_flow", "begin", "insert_flow", "select_flow_again",
@@ -34,8 +38,8 @@ class SelectInsert final : public Strategy {
   }
 
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
-    StepResult found = co_await session.exec("select_flow", Stmt::kSelectFlow,
-                                             biz_seq_bind(request));
+    StepResult found =
+        co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!found.ok()) co_return co_await fail(session, found);
     if (found.row) co_return answer_from_flow(*found.row, request);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});

@@ -13,21 +13,23 @@ class StateMachine final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "state-machine",
         .title = "move the flow from processing to succeeded with a conditional UPDATE",
-        .how = "Create the flow row in status 1 (processing) if absent (INSERT ... ON CONFLICT "
-               "DO NOTHING: creating an order is naturally idempotent). Read it: already 2 or 3 "
-               "means a repeat, answer as before. Otherwise in one BEGIN IMMEDIATE transaction "
-               "UPDATE ... SET status = 2 WHERE biz_seq = ? AND status = 1: one changed row means "
-               "this attempt does the work; zero means another attempt finished it first.",
+        .how =
+            "Create the flow row in status 1 (processing) if absent (INSERT ... ON CONFLICT "
+            "DO NOTHING: creating an order is naturally idempotent). Read it: already 2 or 3 "
+            "means a repeat, answer as before. Otherwise in one BEGIN IMMEDIATE transaction "
+            "UPDATE ... SET status = 2 WHERE biz_seq = ? AND status = 1: one changed row means "
+            "this attempt does the work; zero means another attempt finished it first.",
         .protects = "concurrent twins that both read status 1: only one UPDATE matches",
-        .pitfall = "--pitfall drops the status = 1 precondition from the UPDATE, so it always "
-                   "changes a row and every twin that read status 1 moves the money.",
+        .pitfall =
+            "--pitfall drops the status = 1 precondition from the UPDATE, so it always "
+            "changes a row and every twin that read status 1 moves the money.",
         .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes = "",
         .critical_step = "begin",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "create_flow", "select_flow", "begin", "claim_flow",
-                  "claim_flow_unguarded", "select_flow_again", "debit", "credit",
-                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback"},
+                  "claim_flow_unguarded", "select_flow_again", "debit", "credit", "journal_debit",
+                  "journal_credit", "finish_flow", "commit", "rollback"},
     };
     return kInfo;
   }
@@ -37,8 +39,8 @@ class StateMachine final : public Strategy {
     StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
                                                flow_binds(request, info().name, kProcessing, true));
     if (!created.ok()) co_return co_await fail(session, created);
-    StepResult flow = co_await session.exec("select_flow", Stmt::kSelectFlow,
-                                            biz_seq_bind(request));
+    StepResult flow =
+        co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
     if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
     if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)

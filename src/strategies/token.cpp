@@ -13,30 +13,33 @@ class TokenStrategy final : public Strategy {
     static const StrategyInfo kInfo{
         .name = "token",
         .title = "consume a one-time token atomically before doing the work",
-        .how = "`idemlab token issue` stores a token with an expiry. The transfer carries it "
-               "(--token). In one BEGIN IMMEDIATE transaction: UPDATE token SET used ... WHERE "
-               "token = ? AND unused AND unexpired (like Redis DEL, it succeeds for exactly one "
-               "caller), write the flow row, move the money, COMMIT. If the token was already "
-               "consumed by this same biz_seq, the request is a repeat: answer as before. "
-               "Otherwise the answer is token_unknown, token_used or token_expired.",
+        .how =
+            "`idemlab token issue` stores a token with an expiry. The transfer carries it "
+            "(--token). In one BEGIN IMMEDIATE transaction: UPDATE token SET used ... WHERE "
+            "token = ? AND unused AND unexpired (like Redis DEL, it succeeds for exactly one "
+            "caller), write the flow row, move the money, COMMIT. If the token was already "
+            "consumed by this same biz_seq, the request is a repeat: answer as before. "
+            "Otherwise the answer is token_unknown, token_used or token_expired.",
         .protects = "double submits and retries that carry the same token",
-        .pitfall = "--pitfall checks the token with a SELECT, then consumes it with an UPDATE "
-                   "that no longer says 'and unused': check-then-delete in two steps. Twins "
-                   "that both pass the check both consume it and both move money.",
+        .pitfall =
+            "--pitfall checks the token with a SELECT, then consumes it with an UPDATE "
+            "that no longer says 'and unused': check-then-delete in two steps. Twins "
+            "that both pass the check both consume it and both move money.",
         .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
-        .notes = "A token that expires before a legitimate retry turns the retry into "
-                 "token_expired. The token is the only guard: flow rows are records here. So "
-                 "the token, not the biz_seq, names the request: a second token for a biz_seq "
-                 "that already moved money is a new request, and moves it again (the audit "
-                 "reports applied_more_than_once). A client must fetch one token per "
-                 "operation, before its first attempt, and send that same token with every "
-                 "retry; one that fetches a fresh token to retry (a reloaded form) defeats it.",
+        .notes =
+            "A token that expires before a legitimate retry turns the retry into "
+            "token_expired. The token is the only guard: flow rows are records here. So "
+            "the token, not the biz_seq, names the request: a second token for a biz_seq "
+            "that already moved money is a new request, and moves it again (the audit "
+            "reports applied_more_than_once). A client must fetch one token per "
+            "operation, before its first attempt, and send that same token with every "
+            "retry; one that fetches a fresh token to retry (a reloaded form) defeats it.",
         .critical_step = "begin",
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "check_token", "begin", "consume_token",
-                  "consume_token_unchecked", "select_token", "select_flow_again",
-                  "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
-                  "finish_flow", "commit", "rollback"},
+                  "consume_token_unchecked", "select_token", "select_flow_again", "insert_flow",
+                  "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
+                  "rollback"},
     };
     return kInfo;
   }
@@ -54,9 +57,9 @@ class TokenStrategy final : public Strategy {
     }
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    StepResult consumed = co_await session.exec(
-        pitfall ? "consume_token_unchecked" : "consume_token",
-        pitfall ? Stmt::kConsumeTokenUnchecked : Stmt::kConsumeToken, token);
+    StepResult consumed =
+        co_await session.exec(pitfall ? "consume_token_unchecked" : "consume_token",
+                              pitfall ? Stmt::kConsumeTokenUnchecked : Stmt::kConsumeToken, token);
     if (!consumed.ok()) co_return co_await fail(session, consumed);
     if (consumed.changes == 0) {
       StepResult found = co_await session.exec("select_token", Stmt::kSelectToken, token);

@@ -14,9 +14,8 @@ namespace idemlab::test {
 
 class ScratchLedger {
  public:
-  explicit ScratchLedger(std::vector<OpeningBalance> accounts = {{"alice", 100000},
-                                                                 {"bob", 0},
-                                                                 {"carol", 500}}) {
+  explicit ScratchLedger(std::vector<OpeningBalance> accounts = {
+                             {"alice", 100000}, {"bob", 0}, {"carol", 500}}) {
     std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-test-XXXXXX").string();
     REQUIRE(::mkdtemp(pattern.data()) != nullptr);
     folder_ = pattern;

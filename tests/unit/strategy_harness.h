@@ -18,8 +18,8 @@ inline TransferRequest request(std::string biz_seq, int64_t amount = 1000,
 }
 
 inline int64_t journal_pairs(const ScratchLedger& ledger, const std::string& biz_seq) {
-  return ledger.scalar(fmt::format(
-      "SELECT count(*) FROM journal WHERE biz_seq = '{}' AND side = 'debit'", biz_seq));
+  return ledger.scalar(
+      fmt::format("SELECT count(*) FROM journal WHERE biz_seq = '{}' AND side = 'debit'", biz_seq));
 }
 
 // Issues a token valid for `ttl_ms` on `clock`.

@@ -58,7 +58,8 @@ TEST_CASE("a transfer applied twice is reported") {
 
 TEST_CASE("money created from nothing and a balance off the journal are reported") {
   ScratchLedger ledger;
-  ledger.open().exec_script("UPDATE account SET balance_minor = balance_minor + 1 WHERE name = 'bob'");
+  ledger.open().exec_script(
+      "UPDATE account SET balance_minor = balance_minor + 1 WHERE name = 'bob'");
   AuditReport report = audit(ledger);
   CHECK(has(report, "money_not_conserved"));
   CHECK(has(report, "balance_disagrees_with_journal"));

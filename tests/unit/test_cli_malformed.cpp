@@ -2,6 +2,9 @@
 // least one bad value go to the real binary. Whatever they hold, it exits 2 (usage) with one
 // error line, within a time limit, under the memory budget, and the ledger is unchanged.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <rapidcheck.h>
 #include <signal.h>
 #include <spawn.h>
@@ -11,9 +14,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fcntl.h>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -28,9 +28,9 @@ using namespace idemlab;
 namespace {
 
 struct Outcome {
-  int exit_code = -1;      // -1: killed or timed out
+  int exit_code = -1;  // -1: killed or timed out
   bool timed_out = false;
-  int64_t peak_kib = 0;    // the child's peak resident memory
+  int64_t peak_kib = 0;  // the child's peak resident memory
   std::string stderr_text;
 };
 
@@ -52,7 +52,7 @@ Outcome run_idemlab(const std::vector<std::string>& args, const std::string& fol
   Outcome outcome;
   const auto deadline = std::chrono::steady_clock::now() + limit;
   int status = 0;
-  struct rusage usage{};
+  struct rusage usage {};
   while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);
@@ -76,8 +76,8 @@ std::string ledger_content(const test::ScratchLedger& ledger) {
   Connection connection;
   REQUIRE(open_ledger(ledger.path(), Access::kRead, 1000, &connection).is_ok());
   std::string out;
-  for (const char* table : {"account", "transfer_flow", "journal", "dedup", "token", "lock",
-                            "attempt"}) {
+  for (const char* table :
+       {"account", "transfer_flow", "journal", "dedup", "token", "lock", "attempt"}) {
     connection.query(fmt::format("SELECT * FROM {}", table), {}, [&](const Row& row) {
       for (const Value& value : row)
         out += (is_null(value) ? "NULL" : as_text(value) + std::to_string(as_int(value))) + "|";
@@ -88,24 +88,60 @@ std::string ledger_content(const test::ScratchLedger& ledger) {
 }
 
 // Values no option accepts: as numbers, and as ids (biz_seq, account names).
-const std::vector<std::string> kBadIds{"", "-1", "--json", "with space", "\t", "\xff\xfe",
-                                       std::string(65, 'x'), "-"};
-const std::vector<std::string> kBadValues{
-    "", "-1", "0x10", "1e3", " 5", "5 ", "nan", "99999999999999999999", "9223372036854775808",
-    "-9223372036854775809", "--json", std::string(5000, '9'), "\xff\xfe", "1.5.5",
-    "a=b=c", "\t"};
-const std::vector<std::string> kBadFaults{
-    "meteor", "slow", "slow:ms=", "slow:ms=-5", "slow:ms=86400001", "crash", "crash:after=",
-    "busy:ms=1e9", "double-submit:k=0", "double-submit:k=1000000000", "redeliver:k=101",
-    "request-lost:p=2", "request-lost:p=nan", "request-lost:nth=0", "response-lost:x=1",
-    "short-ttl:ms=9223372036854775807", "slow:ms=5,,", ":", "slow:ms=5,p"};
-const std::vector<std::string> kBadRetries{
-    "attempts=0", "attempts=101", "timeout-ms=0", "timeout-ms=86400001", "base-ms=-1",
-    "cap-ms=99999999999999999999", "backoff=linear", "jitter=some", "key=maybe", "query=1",
-    "colour=red", "attempts", ",", "attempts=5,,"};
+const std::vector<std::string> kBadIds{
+    "", "-1", "--json", "with space", "\t", "\xff\xfe", std::string(65, 'x'), "-"};
+const std::vector<std::string> kBadValues{"",
+                                          "-1",
+                                          "0x10",
+                                          "1e3",
+                                          " 5",
+                                          "5 ",
+                                          "nan",
+                                          "99999999999999999999",
+                                          "9223372036854775808",
+                                          "-9223372036854775809",
+                                          "--json",
+                                          std::string(5000, '9'),
+                                          "\xff\xfe",
+                                          "1.5.5",
+                                          "a=b=c",
+                                          "\t"};
+const std::vector<std::string> kBadFaults{"meteor",
+                                          "slow",
+                                          "slow:ms=",
+                                          "slow:ms=-5",
+                                          "slow:ms=86400001",
+                                          "crash",
+                                          "crash:after=",
+                                          "busy:ms=1e9",
+                                          "double-submit:k=0",
+                                          "double-submit:k=1000000000",
+                                          "redeliver:k=101",
+                                          "request-lost:p=2",
+                                          "request-lost:p=nan",
+                                          "request-lost:nth=0",
+                                          "response-lost:x=1",
+                                          "short-ttl:ms=9223372036854775807",
+                                          "slow:ms=5,,",
+                                          ":",
+                                          "slow:ms=5,p"};
+const std::vector<std::string> kBadRetries{"attempts=0",
+                                           "attempts=101",
+                                           "timeout-ms=0",
+                                           "timeout-ms=86400001",
+                                           "base-ms=-1",
+                                           "cap-ms=99999999999999999999",
+                                           "backoff=linear",
+                                           "jitter=some",
+                                           "key=maybe",
+                                           "query=1",
+                                           "colour=red",
+                                           "attempts",
+                                           ",",
+                                           "attempts=5,,"};
 
 struct Command {
-  std::vector<std::string> base;                           // valid start
+  std::vector<std::string> base;                                             // valid start
   std::vector<std::pair<std::string, const std::vector<std::string>*>> bad;  // option, values
 };
 
@@ -116,8 +152,11 @@ std::vector<Command> commands(const std::string& db) {
   for (const char* strategy : {"select-insert", "naive", "lock-table", "token"})
     out.push_back({{strategy, "--db", db, "--biz-seq", "m1", "--from", "alice", "--to", "bob",
                     "--amount", "1"},
-                   {{"--amount", values}, {"--biz-seq", &kBadIds}, {"--from", &kBadIds},
-                    {"--to", &kBadIds}, {"--fault", &kBadFaults},
+                   {{"--amount", values},
+                    {"--biz-seq", &kBadIds},
+                    {"--from", &kBadIds},
+                    {"--to", &kBadIds},
+                    {"--fault", &kBadFaults},
                     {"--busy-timeout-ms", values}}});
   out.push_back({{"lock-table", "--db", db, "--biz-seq", "m2", "--from", "alice", "--to", "bob",
                   "--amount", "1"},
@@ -129,14 +168,18 @@ std::vector<Command> commands(const std::string& db) {
     std::vector<std::string> base{verb, "--requests", "3"};
     if (std::string(verb) == "simulate") base.insert(base.end(), {"--strategy", "naive"});
     out.push_back({base,
-                   {{"--requests", values}, {"--seed", values}, {"--concurrency", values},
-                    {"--lock-ttl-ms", values}, {"--token-ttl-ms", values},
-                    {"--fault", &kBadFaults}, {"--retry", &kBadRetries},
+                   {{"--requests", values},
+                    {"--seed", values},
+                    {"--concurrency", values},
+                    {"--lock-ttl-ms", values},
+                    {"--token-ttl-ms", values},
+                    {"--fault", &kBadFaults},
+                    {"--retry", &kBadRetries},
                     {"--format", values}}});
   }
-  out.push_back({{"explore", "--strategy", "naive"},
-                 {{"--duplicates", values}, {"--lock-ttl-ms", values},
-                  {"--max-interleavings", values}}});
+  out.push_back(
+      {{"explore", "--strategy", "naive"},
+       {{"--duplicates", values}, {"--lock-ttl-ms", values}, {"--max-interleavings", values}}});
   return out;
 }
 
@@ -164,8 +207,10 @@ std::string bad_scenario_line() {
                                      "9223372036854775807", "100000000"});
       return key + " = " + *rc::gen::elementOf(values);
     }
-    case 1: return "faults = [\"" + *rc::gen::elementOf(kBadFaults) + "\"]";
-    case 2: return "retry = \"" + *rc::gen::elementOf(kBadRetries) + "\"";
+    case 1:
+      return "faults = [\"" + *rc::gen::elementOf(kBadFaults) + "\"]";
+    case 2:
+      return "retry = \"" + *rc::gen::elementOf(kBadRetries) + "\"";
     case 3:
       return *rc::gen::elementOf(std::vector<std::string>{
           "faults = \"response-lost:p=1\"", "faults = [1, 2]", "retry = 5", "name = 3",
@@ -195,8 +240,10 @@ TEST_CASE("malformed command lines are usage errors that change nothing") {
       const auto& [option, values] = *rc::gen::elementOf(command.bad);
       const std::string value = *rc::gen::elementOf(*values);
       const int form = *rc::gen::inRange(0, 2);
-      if (form == 0) args.insert(args.end(), {option, value});
-      else args.push_back(option + "=" + value);
+      if (form == 0)
+        args.insert(args.end(), {option, value});
+      else
+        args.push_back(option + "=" + value);
     }
     if (*rc::gen::inRange(0, 4) == 0) args.push_back("--json");
     expect_refused(run_idemlab(args, ledger.folder()), fmt::format("{}", fmt::join(args, " ")));

@@ -46,9 +46,9 @@ TEST_CASE("a lost response reads as a timeout although the money moved") {
 TEST_CASE("faults that need a simulation, p=, nth= and unknown steps are refused") {
   AttemptSetup setup;
   setup.strategy = find_strategy("select-insert");
-  for (const char* text : {"redeliver", "double-submit", "busy:ms=5", "short-ttl:ms=5",
-                           "response-lost:p=0.5", "request-lost:nth=2", "crash:after=nowhere",
-                           "slow:ms=5,at=nowhere"}) {
+  for (const char* text :
+       {"redeliver", "double-submit", "busy:ms=5", "short-ttl:ms=5", "response-lost:p=0.5",
+        "request-lost:nth=2", "crash:after=nowhere", "slow:ms=5,at=nowhere"}) {
     CAPTURE(text);
     FaultSpec spec;
     REQUIRE(parse_fault(text, &spec).is_ok());

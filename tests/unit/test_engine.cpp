@@ -34,8 +34,8 @@ SimResult run(const SimConfig& config, const char* strategy, bool pitfall = fals
 TEST_CASE("the same config and seed give the same result, for several seeds") {
   for (uint64_t seed : {1, 2, 99}) {
     CAPTURE(seed);
-    SimConfig config = config_with({"response-lost:p=0.3", "slow:p=0.1,ms=400",
-                                    "double-submit:p=0.2"}, 80, seed);
+    SimConfig config =
+        config_with({"response-lost:p=0.3", "slow:p=0.1,ms=400", "double-submit:p=0.2"}, 80, seed);
     SimOptions options;
     options.timeline = true;
     SimResult a = run(config, "state-machine", false, options);

@@ -27,8 +27,7 @@ TEST_CASE("bad fault specs are usage errors") {
   FaultSpec fault;
   for (const char* text : {"", "meteor", "slow", "slow:ms=0", "slow:ms=abc", "crash",
                            "crash:after=", "response-lost:p=1.5", "response-lost:p=-0.1",
-                           "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
-                           "redeliver:k=0"}) {
+                           "request-lost:nth=0", "request-lost:ms=5", "slow:ms", "redeliver:k=0"}) {
     CAPTURE(text);
     CHECK(parse_fault(text, &fault).code() == ExitCode::kUsage);
   }

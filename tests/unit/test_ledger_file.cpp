@@ -29,7 +29,7 @@ TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
   ScratchLedger ledger;
   std::string path = ledger.folder() + "/dup.db";
   CHECK(create_ledger(path, {{"a", 1}, {"a", 2}}, false).code() == ExitCode::kUsage);
-  struct stat info{};
+  struct stat info {};
   CHECK(::stat(path.c_str(), &info) != 0);
 }
 

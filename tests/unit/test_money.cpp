@@ -19,8 +19,8 @@ TEST_CASE("amounts parse into minor units") {
 
 TEST_CASE("bad amounts are usage errors") {
   int64_t minor = 42;
-  for (const char* text : {"", "-1", "+1", "0", "0.00", "1.234", "1e3", "abc", " 1", "1 ",
-                           "1.", ".5", "1,5", "99999999999999999999", "10000000000000.01"}) {
+  for (const char* text : {"", "-1", "+1", "0", "0.00", "1.234", "1e3", "abc", " 1", "1 ", "1.",
+                           ".5", "1,5", "99999999999999999999", "10000000000000.01"}) {
     CAPTURE(text);
     Status status = parse_amount(text, false, &minor);
     CHECK(status.code() == ExitCode::kUsage);

@@ -2,9 +2,8 @@
 // strategy. Whatever the schedule, money never moves twice, a client is never told success for
 // money that did not move, answers agree, and the audit passes.
 #include <doctest/doctest.h>
-#include <rapidcheck.h>
-
 #include <fmt/format.h>
+#include <rapidcheck.h>
 
 #include "sim/engine.h"
 #include "strategies/strategy.h"
@@ -32,7 +31,8 @@ TEST_CASE("random fault mixes never break a safe strategy") {
     config.seed = *rc::gen::arbitrary<uint64_t>();
     auto percent = [] { return *rc::gen::inRange(0, 40) / 100.0; };
     std::vector<std::string> texts{
-        fmt::format("request-lost:p={}", percent()), fmt::format("response-lost:p={}", percent()),
+        fmt::format("request-lost:p={}", percent()),
+        fmt::format("response-lost:p={}", percent()),
         fmt::format("slow:p={},ms={}", percent(), *rc::gen::inRange(1, 900)),
         fmt::format("redeliver:p={},k={}", percent(), *rc::gen::inRange(1, 3)),
         fmt::format("double-submit:p={},k={}", percent(), *rc::gen::inRange(2, 4)),
@@ -46,8 +46,8 @@ TEST_CASE("random fault mixes never break a safe strategy") {
     }
     RC_ASSERT(parse_retry(fmt::format("attempts={},timeout-ms={},jitter={}",
                                       *rc::gen::inRange(1, 8), *rc::gen::inRange(50, 600),
-                                      *rc::gen::elementOf(std::vector<std::string>{
-                                          "none", "full", "equal"})),
+                                      *rc::gen::elementOf(
+                                          std::vector<std::string>{"none", "full", "equal"})),
                           &config.retry)
                   .is_ok());
     SimResult result;

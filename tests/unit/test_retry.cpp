@@ -8,7 +8,9 @@ using namespace idemlab;
 TEST_CASE("a retry policy's text parses back to the same policy") {
   RetryPolicy policy;
   REQUIRE(parse_retry("attempts=7,timeout-ms=250,backoff=constant,base-ms=10,cap-ms=99,"
-                      "jitter=equal,key=fresh,query=yes", &policy).is_ok());
+                      "jitter=equal,key=fresh,query=yes",
+                      &policy)
+              .is_ok());
   RetryPolicy again;
   REQUIRE(parse_retry(policy.text(), &again).is_ok());
   CHECK(again.text() == policy.text());

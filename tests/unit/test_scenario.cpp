@@ -22,7 +22,9 @@ TEST_CASE("every built-in scenario parses and names what it exposes") {
 TEST_CASE("a scenario sets the config; unknown keys and bad faults are refused") {
   SimConfig config;
   REQUIRE(parse_scenario("requests = 12\nseed = 5\nfaults = [\"response-lost:p=0.5\"]\n"
-                         "retry = \"attempts=2\"\n", "inline", &config, nullptr).is_ok());
+                         "retry = \"attempts=2\"\n",
+                         "inline", &config, nullptr)
+              .is_ok());
   CHECK(config.requests == 12);
   CHECK(config.seed == 5);
   REQUIRE(config.faults.size() == 1);

@@ -1,6 +1,5 @@
 // Tests for db/statements: every named statement prepares against the schema.
 #include <doctest/doctest.h>
-
 #include <sqlite3.h>
 
 #include "db/ledger_file.h"

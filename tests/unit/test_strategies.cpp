@@ -32,7 +32,9 @@ struct Fixture {
   std::map<std::string, std::string> tokens;
 };
 
-bool is_naive(const Strategy& strategy) { return strategy.info().name == "naive"; }
+bool is_naive(const Strategy& strategy) {
+  return strategy.info().name == "naive";
+}
 
 }  // namespace
 

@@ -21,8 +21,8 @@ TEST_CASE("every traced step is a declared step, so crash:after= can name it") {
           CAPTURE(step.step);
           CHECK(std::find(steps.begin(), steps.end(), step.step) != steps.end());
         }
-      const auto& critical = pitfall ? strategy->info().critical_step_pitfall
-                                     : strategy->info().critical_step;
+      const auto& critical =
+          pitfall ? strategy->info().critical_step_pitfall : strategy->info().critical_step;
       CHECK(std::find(steps.begin(), steps.end(), critical) != steps.end());
     }
   }
