@@ -3,8 +3,11 @@
 #include <fmt/ranges.h>
 
 #include "cli/command.h"
+#include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
+#include "sim/budget.h"
+#include "sim/compare.h"
 
 namespace idemlab {
 
@@ -13,6 +16,7 @@ namespace {
 struct CompareOptions {
   std::string strategies = "all";
   bool with_pitfalls = false;
+  int jobs = default_jobs();
   SimCliOptions sim;
 };
 
@@ -35,18 +39,14 @@ std::vector<const Strategy*> chosen(const std::string& list) {
 ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
+  std::vector<CompareRow> plan;
+  for (const Strategy* strategy : chosen(options.strategies))
+    for (bool pitfall : {false, true})
+      if (!pitfall || (options.with_pitfalls && strategy->info().name != "naive"))
+        plan.push_back({strategy, pitfall});
   std::vector<SimResult> rows;
-  for (const Strategy* strategy : chosen(options.strategies)) {
-    for (bool pitfall : {false, true}) {
-      if (pitfall && (!options.with_pitfalls || strategy->info().name == "naive")) continue;
-      SimOptions sim_options;
-      sim_options.progress = progress_reporter(
-          fmt::format("compare {}{}", strategy->info().name, pitfall ? " --pitfall" : ""));
-      SimResult result;
-      throw_if_error(simulate(config, *strategy, pitfall, sim_options, &result));
-      rows.push_back(std::move(result));
-    }
-  }
+  throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
+  throw_if_error(compare(config, plan, options.jobs, rows_reporter("compare"), &rows));
   std::string command =
       fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
                   options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config));
@@ -74,6 +74,12 @@ void register_compare(CLI::App& app, CommandResult& result) {
       ->capture_default_str();
   command->add_flag("--with-pitfalls", options->with_pitfalls,
                     "add a row for each strategy's --pitfall");
+  command
+      ->add_option("--jobs", options->jobs,
+                   "strategies simulated at once, one ledger each (default: one per core); "
+                   "the output is the same bytes for any value")
+      ->check(whole_number(1, 64))
+      ->capture_default_str();
   add_sim_options(command, &options->sim);
   command->callback([options, &result] { result.exit_code = run_compare(*options); });
 }

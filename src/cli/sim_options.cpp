@@ -75,10 +75,18 @@ std::string config_arguments(const SimConfig& config) {
   return out;
 }
 
-std::function<void(int64_t, int64_t)> progress_reporter(std::string label) {
+std::function<void(size_t, size_t)> rows_reporter(std::string label) {
+  auto report = progress_reporter(std::move(label), "rows");
+  if (!report) return {};
+  return [report](size_t done, size_t total) {
+    report(static_cast<int64_t>(done), static_cast<int64_t>(total));
+  };
+}
+
+std::function<void(int64_t, int64_t)> progress_reporter(std::string label, std::string unit) {
   if (!::isatty(STDERR_FILENO)) return {};
-  return [label = std::move(label)](int64_t done, int64_t total) {
-    fmt::print(stderr, "\r{}: {}/{} requests", label, done, total);
+  return [label = std::move(label), unit = std::move(unit)](int64_t done, int64_t total) {
+    fmt::print(stderr, "\r{}: {}/{} {}", label, done, total, unit);
     if (done == total) fmt::print(stderr, "\r\033[K");
     std::fflush(stderr);
   };

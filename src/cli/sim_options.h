@@ -29,6 +29,9 @@ Format output_format(const SimCliOptions& options);
 // Every setting spelled out, so the command alone reproduces the run.
 std::string config_arguments(const SimConfig& config);
 // Reports progress on standard error when it is a terminal; quiet otherwise.
-std::function<void(int64_t, int64_t)> progress_reporter(std::string label);
+std::function<void(int64_t, int64_t)> progress_reporter(std::string label,
+                                                        std::string unit = "requests");
+// The same for compare's rows.
+std::function<void(size_t, size_t)> rows_reporter(std::string label);
 
 }  // namespace idemlab

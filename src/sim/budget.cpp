@@ -31,11 +31,15 @@ int64_t estimate_sim_bytes(const SimConfig& config) {
 }
 
 Status check_sim_budget(const SimConfig& config) {
-  const int64_t bytes = estimate_sim_bytes(config);
+  return check_sim_budget_for_jobs(config, 1);
+}
+
+Status check_sim_budget_for_jobs(const SimConfig& config, int jobs) {
+  const int64_t bytes = estimate_sim_bytes(config) * std::max(1, jobs);
   if (bytes <= limits::kMemoryBudgetBytes) return Status::ok();
   return Status::usage(
       fmt::format("this run would need about {} MiB, over the {} MiB budget: lower --requests, "
-                  "--concurrency, --retry attempts= or the fault's k=",
+                  "--concurrency, --retry attempts=, the fault's k=, or compare's --jobs",
                   bytes >> 20, limits::kMemoryBudgetBytes >> 20));
 }
 

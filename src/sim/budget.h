@@ -16,5 +16,7 @@ int64_t estimate_sim_bytes(const SimConfig& config);
 
 // Refuses (usage error, naming the estimate and the budget) a run over the budget.
 Status check_sim_budget(const SimConfig& config);
+// The same for `jobs` simulations at once (compare --jobs).
+Status check_sim_budget_for_jobs(const SimConfig& config, int jobs);
 
 }  // namespace idemlab

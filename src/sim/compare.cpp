@@ -1,0 +1,70 @@
+// The parallel runner behind compare. Each simulation owns its ledger, connections, clock and
+// random sources, so rows share nothing but the read-only strategy table and config.
+#include "sim/compare.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace idemlab {
+
+namespace {
+
+Status run_row(const SimConfig& config, const CompareRow& row, SimResult* out) {
+  try {
+    return simulate(config, *row.strategy, row.pitfall, SimOptions{}, out);
+  } catch (const std::bad_alloc&) {
+    return Status::internal("out of memory");
+  } catch (const std::exception& error) {
+    return Status::internal(error.what());
+  }
+}
+
+}  // namespace
+
+int default_jobs() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Status compare(const SimConfig& config, std::span<const CompareRow> rows, int jobs,
+               const std::function<void(size_t done, size_t total)>& rows_done,
+               std::vector<SimResult>* out) {
+  std::vector<SimResult> results(rows.size());
+  std::vector<Status> statuses(rows.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::condition_variable finished_one;
+  size_t finished = 0;
+  auto worker = [&] {
+    for (size_t i; !failed && (i = next++) < rows.size();) {
+      statuses[i] = run_row(config, rows[i], &results[i]);
+      if (!statuses[i].is_ok()) failed = true;
+      std::lock_guard lock(mutex);
+      ++finished;
+      finished_one.notify_one();
+    }
+  };
+  if (rows.empty()) return Status::ok();
+  const size_t threads = std::clamp<size_t>(static_cast<size_t>(jobs), 1, rows.size());
+  std::vector<std::jthread> pool;
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  {
+    std::unique_lock lock(mutex);
+    for (size_t reported = 0; reported < rows.size() && !failed;) {
+      finished_one.wait(lock, [&] { return finished > reported || failed; });
+      for (; reported < finished; ++reported)
+        if (rows_done) rows_done(reported + 1, rows.size());
+    }
+  }
+  pool.clear();  // joins
+  for (const Status& status : statuses)
+    if (!status.is_ok()) return status;
+  *out = std::move(results);
+  return Status::ok();
+}
+
+}  // namespace idemlab

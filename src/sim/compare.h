@@ -1,0 +1,28 @@
+// compare: the identical schedule against several strategies, each on a ledger of its own, run
+// on as many threads as asked. Results come back in row order, so the output is the same bytes
+// whatever the number of threads.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "sim/engine.h"
+
+namespace idemlab {
+
+struct CompareRow {
+  const Strategy* strategy = nullptr;
+  bool pitfall = false;
+};
+
+// Runs every row on `jobs` threads (at least 1). `rows_done` is called from the calling thread
+// after each row finishes. The first error (an interrupt included) stops the rest.
+Status compare(const SimConfig& config, std::span<const CompareRow> rows, int jobs,
+               const std::function<void(size_t done, size_t total)>& rows_done,
+               std::vector<SimResult>* out);
+
+// The default number of threads: one per core.
+int default_jobs();
+
+}  // namespace idemlab
