@@ -7,6 +7,7 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/sim_view.h"
+#include "report/text.h"
 #include "sim/explore.h"
 
 namespace idemlab {
@@ -41,11 +42,12 @@ ExitCode run_explore(const ExploreOptions& options) {
     print_json(out);
     return ExitCode::kOk;
   }
-  fmt::print("{}{}: {} duplicates, {} interleavings{}, {} breaking\n", result.strategy,
-             result.pitfall ? " --pitfall" : "", result.duplicates, result.interleavings,
+  fmt::print("{}{}: {}, {}{}, {} breaking\n", result.strategy, result.pitfall ? " --pitfall" : "",
+             count_of(result.duplicates, "duplicate"),
+             count_of(result.interleavings, "interleaving"),
              result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking);
   for (const auto& [invariant, count] : result.by_invariant)
-    fmt::print("  {:<24} {} interleavings\n", invariant, count);
+    fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
   if (!result.first_breaking.empty()) {
     std::vector<int> schedule;
     for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);

@@ -10,15 +10,17 @@
 namespace idemlab {
 
 struct Violation {
-  std::string kind;    // stable snake_case name, e.g. "applied_more_than_once"
-  std::string detail;  // for people
+  std::string kind;     // stable snake_case name, e.g. "applied_more_than_once"
+  std::string biz_seq;  // the request it concerns; empty for an account or the whole file
+  std::string detail;   // for people
 };
 
 struct AuditReport {
   std::vector<Violation> violations;
-  int64_t transfers_applied = 0;  // biz_seqs with at least one journal pair
+  int64_t requests_applied = 0;   // distinct biz_seqs with at least one journal pair
+  int64_t times_money_moved = 0;  // journal pairs (debits): more than requests_applied when a
+                                  // request moved money twice
   int64_t journal_entries = 0;
-  int64_t total_balance_minor = 0;
   bool ok() const { return violations.empty(); }
 };
 

@@ -42,6 +42,8 @@ const std::vector<Column>& columns() {
        [](const SimResult& r) { return std::to_string(r.inconsistent_answers); }},
       {"attempts_per_request",
        [](const SimResult& r) { return fmt::format("{:.2f}", r.attempts_per_request); }},
+      {"deliveries_per_request",
+       [](const SimResult& r) { return fmt::format("{:.2f}", r.deliveries_per_request); }},
       {"statements_per_request",
        [](const SimResult& r) { return fmt::format("{:.2f}", r.statements_per_request); }},
       {"lock_waits", [](const SimResult& r) { return std::to_string(r.lock_waits); }},
@@ -63,6 +65,7 @@ const char* short_header(std::string_view name) {
       {"unknown_to_client", "unknown"},
       {"inconsistent_answers", "inconsistent"},
       {"attempts_per_request", "attempts/req"},
+      {"deliveries_per_request", "delivered/req"},
       {"statements_per_request", "stmts/req"},
       {"latency_ms_p50", "p50_ms"},
       {"latency_ms_p99", "p99_ms"}};
@@ -87,6 +90,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
           {"refused", r.refused},
           {"inconsistent_answers", r.inconsistent_answers},
           {"attempts_per_request", std::round(r.attempts_per_request * 100) / 100},
+          {"deliveries_per_request", std::round(r.deliveries_per_request * 100) / 100},
           {"statements_per_request", std::round(r.statements_per_request * 100) / 100},
           {"lock_waits", r.lock_waits},
           {"latency_ms_p50", r.latency_ms_p50},
@@ -169,11 +173,14 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("refused", std::to_string(r.refused), "not moved; a definitive refusal");
   line("inconsistent_answers", std::to_string(r.inconsistent_answers),
        "answers to one request disagree");
-  line("attempts_per_request", fmt::format("{:.2f}", r.attempts_per_request), "");
+  line("attempts_per_request", fmt::format("{:.2f}", r.attempts_per_request),
+       "attempts each client sent");
+  line("deliveries_per_request", fmt::format("{:.2f}", r.deliveries_per_request),
+       "copies that reached the server (double submits, redeliveries)");
   line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
   line("lock_waits", std::to_string(r.lock_waits), "statements that waited for the write lock");
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
-  line("latency_ms_p99", std::to_string(r.latency_ms_p99), "");
+  line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");
   out += fmt::format("reproduce: {}\n", command);
   return out;

@@ -51,4 +51,10 @@ std::string wrap(std::string_view text, size_t indent, size_t width) {
   return out;
 }
 
+std::string count_of(int64_t count, std::string_view noun, std::string_view plural_form) {
+  if (count == 1) return fmt::format("1 {}", noun);
+  if (plural_form.empty()) return fmt::format("{} {}s", count, noun);
+  return fmt::format("{} {}", count, plural_form);
+}
+
 }  // namespace idemlab

@@ -1,6 +1,7 @@
 // Text views for people: aligned tables and wrapped paragraphs.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,10 @@ struct TextTable {
 
   std::string render() const;
 };
+
+// "1 transfer", "2 transfers": a count and a noun, plural when it is not 1. `plural_form`
+// defaults to the noun with an "s".
+std::string count_of(int64_t count, std::string_view noun, std::string_view plural_form = {});
 
 // Wraps `text` at `width` columns, every line indented by `indent` spaces.
 std::string wrap(std::string_view text, size_t indent, size_t width = 92);

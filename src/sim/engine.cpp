@@ -21,6 +21,7 @@
 #include "ledger/ledger.h"
 #include "server/trace.h"
 #include "sim/budget.h"
+#include "sim/percentile.h"
 #include "sim/stepper.h"
 
 namespace idemlab {
@@ -197,6 +198,7 @@ class Simulation {
   int64_t finished_ = 0;
   int64_t lock_waits_ = 0;
   int64_t attempts_total_ = 0;
+  int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
   std::vector<TimelineEvent> timeline_;
 };
 
@@ -397,6 +399,7 @@ void Simulation::send_attempt(uint32_t request) {
 
 void Simulation::arrive(uint32_t index) {
   Delivery& delivery = deliveries_[index];
+  ++deliveries_total_;
   note(delivery.request, delivery.attempt, delivery.copy, "network",
        delivery.copy == 0 ? "delivered" : "delivered again");
   if (delivery.busy_ms > 0 && !busy_held_ && busy_.run(Stmt::kBeginImmediate, {}).ok()) {
@@ -727,18 +730,11 @@ Status Simulation::verdicts(SimResult* out) {
   }
   const double count = static_cast<double>(std::max<int64_t>(1, config_.requests));
   result.attempts_per_request = static_cast<double>(attempts_total_) / count;
+  result.deliveries_per_request = static_cast<double>(deliveries_total_) / count;
   result.statements_per_request = static_cast<double>(statements) / count;
   result.lock_waits = lock_waits_;
-  if (!latencies.empty()) {
-    auto at = [&](double q) {
-      size_t k = static_cast<size_t>(q * static_cast<double>(latencies.size() - 1));
-      std::nth_element(latencies.begin(), latencies.begin() + static_cast<long>(k),
-                       latencies.end());
-      return latencies[k];
-    };
-    result.latency_ms_p50 = at(0.50);
-    result.latency_ms_p99 = at(0.99);
-  }
+  result.latency_ms_p50 = nearest_rank(latencies, 0.50);
+  result.latency_ms_p99 = nearest_rank(latencies, 0.99);
   AuditReport audit;
   if (Status status = audit_ledger(client_, &audit); !status.is_ok()) return status;
   result.audit_ok = audit.ok();

@@ -34,12 +34,14 @@ struct SimResult {
   int64_t moved_twice_or_more = 0;
   int64_t not_moved = 0;
   // Problems, counted per request:
-  int64_t never_moved = 0;           // the client was told it succeeded; the journal says no
-  int64_t stuck = 0;                 // never moved; the client gave up on in_progress answers
-  int64_t unknown_to_client = 0;     // moved, but the client gave up without an answer
-  int64_t refused = 0;               // never moved; a definitive refusal (rejected, token_*, ...)
-  int64_t inconsistent_answers = 0;  // two definitive answers to one request disagree
-  double attempts_per_request = 0;
+  int64_t never_moved = 0;            // the client was told it succeeded; the journal says no
+  int64_t stuck = 0;                  // never moved; the client gave up on in_progress answers
+  int64_t unknown_to_client = 0;      // moved, but the client gave up without an answer
+  int64_t refused = 0;                // never moved; a definitive refusal (rejected, token_*, ...)
+  int64_t inconsistent_answers = 0;   // two definitive answers to one request disagree
+  double attempts_per_request = 0;    // attempts each client sent
+  double deliveries_per_request = 0;  // copies that reached the server: every attempt that was
+                                      // not lost, times its double submits and redeliveries
   double statements_per_request = 0;
   int64_t lock_waits = 0;  // times a statement found the write lock taken and waited
   int64_t latency_ms_p50 = 0;

@@ -38,7 +38,8 @@ TEST_CASE("a fresh ledger and a ledger with one clean transfer pass the audit") 
   ledger.open().exec_script(kOneTransfer);
   AuditReport report = audit(ledger);
   CHECK(report.ok());
-  CHECK(report.transfers_applied == 1);
+  CHECK(report.requests_applied == 1);
+  CHECK(report.times_money_moved == 1);
   CHECK(report.journal_entries == 2);
 }
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/engine.h"
+#include "sim/percentile.h"
 #include "strategies/strategy.h"
 
 using namespace idemlab;
@@ -116,4 +117,28 @@ TEST_CASE("simulated keys map back to their request") {
   CHECK(request_of_biz_seq("x1") == -1);
   CHECK(request_of_biz_seq("r") == -1);
   CHECK(request_of_biz_seq("r1x") == -1);
+}
+
+TEST_CASE("percentiles are taken by nearest rank") {
+  std::vector<int64_t> three{12, 362, 19};
+  CHECK(nearest_rank(three, 0.99) == 362);
+  CHECK(nearest_rank(three, 0.50) == 19);
+  std::vector<int64_t> hundred;
+  for (int64_t i = 1; i <= 100; ++i) hundred.push_back(101 - i);
+  CHECK(nearest_rank(hundred, 0.99) == 99);
+  CHECK(nearest_rank(hundred, 0.50) == 50);
+  std::vector<int64_t> none;
+  CHECK(nearest_rank(none, 0.99) == 0);
+}
+
+TEST_CASE("deliveries per request count every copy that reached the server") {
+  SimConfig config;
+  config.requests = 200;
+  FaultSpec double_submit;
+  REQUIRE(parse_fault("double-submit:k=2,p=1", &double_submit).is_ok());
+  config.faults = {double_submit};
+  SimResult result;
+  REQUIRE(simulate(config, *find_strategy("state-machine"), false, {}, &result).is_ok());
+  CHECK(result.attempts_per_request == doctest::Approx(1.0));
+  CHECK(result.deliveries_per_request == doctest::Approx(2.0));
 }

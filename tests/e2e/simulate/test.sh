@@ -79,4 +79,29 @@ for bad in "--strategy nope" "--strategy naive --requests 0" "--strategy naive -
   expect_exit 2 "$IDEMLAB" simulate $bad
   expect_one_error_line
 done
+
+# p99 by nearest rank: of three requests, the one held up 350 ms sets it.
+expect_exit 0 "$IDEMLAB" simulate --strategy naive --requests 3 --concurrency 1 \
+  --fault slow:ms=350,nth=2 --format json
+expect_equal "$(json_field "$out" latency_ms_p99)" 362 "p99 of a 3-request run"
+
+# A run from a scenario file prints a reproduce: line that runs and gives the same output.
+cat >"$work/mine.toml" <<'TOML'
+name = "my scenario"
+requests = 40
+faults = ["response-lost:p=0.2"]
+TOML
+expect_exit 0 "$IDEMLAB" simulate --strategy state-machine --scenario "$work/mine.toml"
+first=$out
+reproduce=$(printf '%s\n' "$out" | sed -n 's/^reproduce: idemlab //p')
+expect_contains "$reproduce" "--scenario $work/mine.toml"
+# shellcheck disable=SC2086
+expect_exit 0 "$IDEMLAB" $reproduce
+expect_equal "$out" "$first" "the reproduce: line of a scenario file's run"
+
+# Double submits show in deliveries per request, not in attempts.
+expect_exit 0 "$IDEMLAB" simulate --strategy state-machine --requests 50 \
+  --fault double-submit:k=2,p=1 --format json
+expect_equal "$(json_field "$out" deliveries_per_request)" 2.0 "deliveries per request"
+expect_equal "$(json_field "$out" attempts_per_request)" 1.0 "attempts per request"
 finish
