@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "cli/sim_options.h"
@@ -42,7 +44,7 @@ ExitCode run_compare(const CompareOptions& options) {
   std::vector<CompareRow> plan;
   for (const Strategy* strategy : chosen(options.strategies))
     for (bool pitfall : {false, true})
-      if (!pitfall || (options.with_pitfalls && strategy->info().name != "naive"))
+      if (!pitfall || (options.with_pitfalls && strategy->info().guarded))
         plan.push_back({strategy, pitfall});
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
@@ -61,6 +63,8 @@ ExitCode run_compare(const CompareOptions& options) {
         "once/twice+/none: how often the journal moved each request's money; lied: told\n"
         "success but nothing moved.\nreproduce: {}\n",
         command);
+  if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
+    return ExitCode::kAuditFailed;
   return ExitCode::kOk;
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/sim_view.h"
@@ -19,7 +20,16 @@ struct ExploreOptions {
   bool pitfall = false;
   ExploreConfig config;
   bool json = false;
+  bool fail_on_violation = false;
 };
+
+// --fail-on violation: a guarded strategy without --pitfall broke an invariant.
+ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result) {
+  const bool guarded = find_strategy(options.strategy)->info().guarded;
+  if (options.fail_on_violation && guarded && !options.pitfall && result.breaking > 0)
+    return ExitCode::kAuditFailed;
+  return ExitCode::kOk;
+}
 
 ExitCode run_explore(const ExploreOptions& options) {
   install_interrupt_handlers();
@@ -40,7 +50,7 @@ ExitCode run_explore(const ExploreOptions& options) {
                                {"timeline", timeline_json(result.first_breaking)}};
     }
     print_json(out);
-    return ExitCode::kOk;
+    return explore_exit(options, result);
   }
   fmt::print("{}{}: {}, {}{}, {} breaking\n", result.strategy, result.pitfall ? " --pitfall" : "",
              count_of(result.duplicates, "duplicate"),
@@ -55,7 +65,7 @@ ExitCode run_explore(const ExploreOptions& options) {
                fmt::join(schedule, " "), fmt::join(result.first_breaking_invariants, ", "),
                timeline_text(result.first_breaking));
   }
-  return ExitCode::kOk;
+  return explore_exit(options, result);
 }
 
 }  // namespace
@@ -81,10 +91,12 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->check(whole_number(1, limits::kMaxInterleavings))
       ->capture_default_str();
   add_json_flag(command, &options->json);
+  add_fail_on_option(command, &options->fail_on_violation);
   command->footer(
       "A step is one statement outside a transaction, or one whole write transaction: while an\n"
       "attempt holds SQLite's write lock, other writes wait and other reads see the same\n"
-      "snapshot, so interleaving inside it would change nothing.\n");
+      "snapshot, so interleaving inside it would change nothing.\n" +
+      sim_exit_code_help());
   command->callback([options, &result] { result.exit_code = run_explore(*options); });
 }
 

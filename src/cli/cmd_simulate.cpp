@@ -58,6 +58,7 @@ ExitCode run_simulate(const SimulateOptions& options) {
   } else {
     fmt::print("{}", results_view({result}, format, {}));
   }
+  if (options.sim.fail_on_violation && breaks_guarantee(result)) return ExitCode::kAuditFailed;
   return ExitCode::kOk;
 }
 
@@ -80,7 +81,8 @@ void register_simulate(CLI::App& app, CommandResult& result) {
   command->footer(
       "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"
       "partition the requests; never_moved (told success, nothing moved), stuck, \n"
-      "unknown_to_client, refused and inconsistent_answers count problems.\n");
+      "unknown_to_client, refused and inconsistent_answers count problems.\n" +
+      sim_exit_code_help());
   command->callback([options, &result] { result.exit_code = run_simulate(*options); });
 }
 

@@ -47,7 +47,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   require(options.from, "--from");
   require(options.to, "--to");
   require(options.amount, "--amount");
-  if (options.strategy->info().name == "token") require(options.token, "--token");
+  if (options.strategy->info().needs_token) require(options.token, "--token");
   AttemptSetup setup;
   setup.strategy = options.strategy;
   setup.request.biz_seq = options.biz_seq;
@@ -120,9 +120,9 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
                    "how long to wait for the database lock before answering busy")
       ->check(whole_number(0, limits::kMaxDurationMs))
       ->capture_default_str();
-  if (info.name == "token")
+  if (info.needs_token)
     command->add_option("--token", options->token, "from: idemlab token issue (required)");
-  if (info.name == "lock-table") {
+  if (info.uses_lock_ttl) {
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
         ->check(whole_number(1, limits::kMaxDurationMs))
         ->capture_default_str();

@@ -32,6 +32,28 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
       ->check(CLI::IsMember({"table", "json", "csv", "md"}))
       ->capture_default_str();
   add_json_flag(command, &options->json);
+  add_fail_on_option(command, &options->fail_on_violation);
+  command->footer(sim_exit_code_help());
+}
+
+void add_fail_on_option(CLI::App* command, bool* fail_on_violation) {
+  command
+      ->add_option_function<std::string>(
+          "--fail-on", [fail_on_violation](const std::string&) { *fail_on_violation = true; },
+          "violation: exit 7 when a guarded strategy without --pitfall breaks its promise "
+          "(for CI scripts)")
+      ->check(CLI::IsMember({"violation"}));
+}
+
+std::string sim_exit_code_help() {
+  return "Exit codes:\n"
+         "  0   the run finished, whatever its rows show\n"
+         "  1   internal error\n"
+         "  2   usage or input error (also: a run over the memory budget)\n"
+         "  7   with --fail-on violation: a guarded strategy run without --pitfall moved money\n"
+         "      twice, told success for nothing, left a request stuck, answered\n"
+         "      inconsistently, or failed its audit (explore: broke an invariant)\n"
+         "  130/143 stopped by SIGINT/SIGTERM; nothing is left in the temporary folder\n";
 }
 
 SimConfig build_config(const SimCliOptions& options) {

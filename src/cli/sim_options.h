@@ -19,6 +19,7 @@ struct SimCliOptions {
   std::vector<std::string> faults;
   std::optional<std::string> retry;
   std::string format = "table";
+  bool fail_on_violation = false;
   bool json = false;
 };
 
@@ -28,6 +29,11 @@ SimConfig build_config(const SimCliOptions& options);
 Format output_format(const SimCliOptions& options);
 // Every setting spelled out, so the command alone reproduces the run.
 std::string config_arguments(const SimConfig& config);
+// What simulate, compare and explore exit with (their --help footer).
+std::string sim_exit_code_help();
+// --fail-on violation, shared by simulate, compare and explore.
+void add_fail_on_option(CLI::App* command, bool* fail_on_violation);
+
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,
                                                         std::string unit = "requests");

@@ -247,7 +247,7 @@ TransferRequest Simulation::make_request(uint32_t request, uint8_t key) const {
   int64_t amount = random.between(1, 100'000);
   TransferRequest result{biz_seq(request, key), fmt::format("a{:02}", from),
                          fmt::format("a{:02}", to), amount, ""};
-  if (strategy_.info().name == "token") result.token = token_for(request, key);
+  if (strategy_.info().needs_token) result.token = token_for(request, key);
   return result;
 }
 
@@ -325,7 +325,7 @@ void Simulation::send_attempt(uint32_t request) {
   const uint8_t key = static_cast<uint8_t>(state.keys - (new_key ? 0 : 1));
   // The token strategy's client fetches a token for each key it uses; the token is a write,
   // so it may have to wait for the lock like any other.
-  if (strategy_.info().name == "token" && state.token_key != key) {
+  if (strategy_.info().needs_token && state.token_key != key) {
     if (!issue_token_for(request, key)) {
       if (!state.token_waiting) ++lock_waits_;
       state.token_waiting = true;
@@ -769,6 +769,13 @@ ConnectionOptions sim_connection_options() {
   options.synchronous_off = true;
   options.cache_kib = 128;
   return options;
+}
+
+bool breaks_guarantee(const SimResult& result) {
+  const Strategy* strategy = find_strategy(result.strategy);
+  if (result.pitfall || !strategy || !strategy->info().guarded) return false;
+  return result.moved_twice_or_more > 0 || result.never_moved > 0 || result.stuck > 0 ||
+         result.inconsistent_answers > 0 || !result.audit_ok;
 }
 
 Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,

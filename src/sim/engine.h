@@ -68,6 +68,11 @@ struct SimOptions {
   std::function<void(int64_t done, int64_t total)> progress;
 };
 
+// Whether a row breaks what its strategy promises: a guarded strategy run without --pitfall
+// that moved money twice, told success for nothing, left a request stuck, answered
+// inconsistently, or failed its audit (--fail-on violation).
+bool breaks_guarantee(const SimResult& result);
+
 Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
                 const SimOptions& options, SimResult* out);
 

@@ -23,6 +23,7 @@ class Naive final : public Strategy {
         .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "begin", "insert_flow", "debit", "credit", "journal_debit",
                   "journal_credit", "finish_flow", "commit", "rollback"},
+        .guarded = false,
     };
     return kInfo;
   }

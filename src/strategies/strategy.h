@@ -27,6 +27,10 @@ struct StrategyInfo {
   std::string_view critical_step_pitfall;
   // Every step name the code can reach, safe and pitfall; `crash:after=` takes these.
   std::vector<std::string_view> steps;
+  // Traits, so that no caller compares strategy names:
+  bool guarded = true;         // false for the unprotected baseline (it has no --pitfall row)
+  bool needs_token = false;    // a client fetches a one-time token first (--token)
+  bool uses_lock_ttl = false;  // takes --lock-ttl-ms and --owner
 };
 
 class Strategy {

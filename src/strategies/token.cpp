@@ -40,6 +40,7 @@ class TokenStrategy final : public Strategy {
                   "consume_token_unchecked", "select_token", "select_flow_again", "insert_flow",
                   "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
                   "rollback"},
+        .needs_token = true,
     };
     return kInfo;
   }

@@ -15,7 +15,7 @@ namespace {
 std::vector<std::string> safe_strategies() {
   std::vector<std::string> names;
   for (const Strategy* strategy : all_strategies())
-    if (strategy->info().name != "naive") names.emplace_back(strategy->info().name);
+    if (strategy->info().guarded) names.emplace_back(strategy->info().name);
   return names;
 }
 

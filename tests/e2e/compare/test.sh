@@ -51,4 +51,18 @@ expect_exit 0 "$IDEMLAB" compare --requests 30 --format md --strategies naive
 expect_contains "$out" "| naive | no |"
 expect_exit 2 "$IDEMLAB" compare --strategies naive,nope
 expect_one_error_line
+
+# Exit 0 whatever the rows show; --fail-on violation makes a guarded row's failure exit 7.
+expect_exit 0 "$IDEMLAB" compare --scenario retry-new-key --requests 100
+expect_exit 7 "$IDEMLAB" compare --scenario retry-new-key --requests 100 --fail-on violation
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 100 --with-pitfalls \
+  --fail-on violation
+expect_exit 0 "$IDEMLAB" simulate --strategy naive --scenario double-click --requests 100 \
+  --fail-on violation
+expect_exit 7 "$IDEMLAB" simulate --strategy token --scenario retry-new-key --requests 100 \
+  --fail-on violation
+expect_exit 0 "$IDEMLAB" explore --strategy state-machine --pitfall --fail-on violation
+expect_exit 2 "$IDEMLAB" compare --requests 5 --fail-on everything
+expect_exit 0 "$IDEMLAB" compare --help
+expect_contains "$out" "the run finished, whatever its rows show"
 finish
