@@ -61,11 +61,17 @@ Status check_attempt_faults(const AttemptSetup& setup) {
       return Status::usage(
           fmt::format("fault {} needs many requests; use it with: idemlab simulate --fault {}",
                       fault.name(), fault.text));
+    if (fault.kind == FaultKind::kCrash && fault.step.empty())
+      return Status::usage(
+          fmt::format("fault crash needs after=STEP in one attempt (steps: "
+                      "idemlab explain {})",
+                      setup.strategy->info().name));
     if (fault.nth != 0 || fault.probability != 1.0)
       return Status::usage(fmt::format(
           "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",
           fault.name()));
-    if (Status status = check_fault_steps(fault, setup.strategy->info()); !status.is_ok())
+    if (Status status = check_fault_steps(fault, setup.strategy->info(), setup.options.pitfall);
+        !status.is_ok())
       return status;
   }
   return Status::ok();

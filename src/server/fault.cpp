@@ -19,11 +19,12 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
               true},
-    FaultInfo{FaultKind::kSlow, "slow", "ms (required), at=STEP, p, nth",
+    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP, p, nth",
               "the server pauses ms before STEP (default: the strategy's critical step), so a "
               "retry or twin overlaps it",
               true},
-    FaultInfo{FaultKind::kCrash, "crash", "after=STEP (required), p, nth",
+    FaultInfo{FaultKind::kCrash, "crash",
+              "after=STEP (simulations: default a step drawn from the seed), p, nth",
               "the server dies right after STEP: uncommitted work is lost, committed work "
               "stays, no answer is sent",
               true},
@@ -101,12 +102,9 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     }
     if (!status.is_ok()) return status;
   }
-  if ((spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
-       spec.kind == FaultKind::kBusy) &&
-      spec.ms == 0)
+  if (spec.kind == FaultKind::kSlow && spec.ms == 0) spec.ms = kDefaultSlowMs;
+  if ((spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy) && spec.ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
-  if (spec.kind == FaultKind::kCrash && spec.step.empty())
-    return Status::usage("fault crash needs after=STEP (see: idemlab explain STRATEGY)");
   if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;
   *out = std::move(spec);
   return Status::ok();

@@ -30,12 +30,15 @@ struct FaultInfo {
 };
 std::span<const FaultInfo> fault_table();
 
+// What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
+constexpr int64_t kDefaultSlowMs = 1000;
+
 struct FaultSpec {
   FaultKind kind = FaultKind::kRequestLost;
   double probability = 1.0;  // p=: chance per request (simulations)
   int64_t nth = 0;           // nth=: only the Nth request (1-based); 0 = any
   int64_t ms = 0;            // ms=: slow, short-ttl, busy
-  std::string step;          // at= (slow) or after= (crash)
+  std::string step;          // at= (slow) or after= (crash); crash without it: see the simulator
   int64_t count = 0;         // k=: redeliver, double-submit
   std::string text;          // as written, for reports and the attempts log
 

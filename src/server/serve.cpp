@@ -31,12 +31,11 @@ bool is_input_rejection(const Answer& answer) {
          (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount);
 }
 
-Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info) {
-  if (fault.step.empty()) return Status::ok();
-  for (std::string_view step : info.steps)
-    if (step == fault.step) return Status::ok();
-  return Status::usage(fmt::format("fault {}: {} has no step '{}'; its steps: {}", fault.name(),
-                                   info.name, fault.step, fmt::join(info.steps, ", ")));
+Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, bool pitfall) {
+  if (fault.step.empty() || reaches_step(info, pitfall, fault.step)) return Status::ok();
+  return Status::usage(fmt::format(
+      "fault {}: {}{} never reaches step '{}'; the steps it reaches: {}", fault.name(), info.name,
+      pitfall ? " --pitfall" : "", fault.step, fmt::join(reachable_steps(info, pitfall), ", ")));
 }
 
 }  // namespace idemlab

@@ -2,6 +2,9 @@
 // random sources, so rows share nothing but the read-only strategy table and config.
 #include "sim/compare.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -29,9 +32,27 @@ int default_jobs() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// A fault aimed at a step some rows never reach would do nothing there: refuse it, naming them.
+Status check_steps_reached(const SimConfig& config, std::span<const CompareRow> rows) {
+  for (const FaultSpec& fault : config.faults) {
+    std::vector<std::string> lacking;
+    for (const CompareRow& row : rows)
+      if (!fault.step.empty() && !reaches_step(row.strategy->info(), row.pitfall, fault.step))
+        lacking.push_back(std::string(row.strategy->info().name) +
+                          (row.pitfall ? " --pitfall" : ""));
+    if (!lacking.empty())
+      return Status::usage(fmt::format(
+          "fault {}: step '{}' is never reached by {}; choose --strategies that reach it, or "
+          "leave the step out (crash then picks one each attempt reaches)",
+          fault.text, fault.step, fmt::join(lacking, ", ")));
+  }
+  return Status::ok();
+}
+
 Status compare(const SimConfig& config, std::span<const CompareRow> rows, int jobs,
                const std::function<void(size_t done, size_t total)>& rows_done,
                std::vector<SimResult>* out) {
+  if (Status status = check_steps_reached(config, rows); !status.is_ok()) return status;
   std::vector<SimResult> results(rows.size());
   std::vector<Status> statuses(rows.size());
   std::atomic<size_t> next{0};

@@ -19,6 +19,7 @@
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
+#include "server/serve.h"
 #include "server/trace.h"
 #include "sim/budget.h"
 #include "sim/percentile.h"
@@ -70,7 +71,9 @@ struct Delivery {
   uint8_t copy = 0;
   uint8_t key = 0;
   bool response_lost = false;
-  const std::string* crash_step = nullptr;
+  const std::string* crash_step = nullptr;  // crash after this step ("": see crash_after)
+  uint16_t crash_after = 0;  // crash:after= left out: after this many statements, or the last
+  uint16_t statements_run = 0;
   const std::string* slow_step = nullptr;
   int64_t slow_ms = 0;
   int64_t busy_ms = 0;
@@ -150,6 +153,18 @@ class Simulation {
   void note(uint32_t request, int attempt, int copy, const char* actor, std::string what,
             std::string detail = {}, std::string result = {}, std::string fault = {});
 
+  // crash without after=: a statement number drawn from the seed, 1 to the number of steps the
+  // strategy can reach; an attempt that ends sooner crashes after its last statement, so every
+  // crash drawn happens at a step the attempt really reached.
+  uint16_t crash_point(Random& random) const {
+    const auto span = reachable_steps(strategy_.info(), pitfall_).size();
+    return static_cast<uint16_t>(random.between(1, static_cast<int64_t>(span)));
+  }
+  bool crashes_now(const Delivery& delivery, std::string_view step) const {
+    if (!delivery.crash_step) return false;
+    if (!delivery.crash_step->empty()) return *delivery.crash_step == step;
+    return delivery.statements_run >= delivery.crash_after || stepper_.finished(delivery.slot);
+  }
   void start_request(uint32_t worker);
   void send_attempt(uint32_t request);
   uint32_t new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, uint8_t key);
@@ -375,7 +390,10 @@ void Simulation::send_attempt(uint32_t request) {
           }
           break;
         case FaultKind::kCrash:
-          if (fault_hits(fault, request, attempt, faults)) delivery.crash_step = &fault.step;
+          if (fault_hits(fault, request, attempt, faults)) {
+            delivery.crash_step = &fault.step;
+            if (fault.step.empty()) delivery.crash_after = crash_point(faults);
+          }
           break;
         case FaultKind::kBusy:
           if (fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;
@@ -501,7 +519,8 @@ void Simulation::step(uint32_t index) {
     note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
          std::string(statement_sql(done.stmt)), describe_result(done.stmt, done.result));
   }
-  if (delivery.crash_step && *delivery.crash_step == done.step) {
+  ++delivery.statements_run;
+  if (crashes_now(delivery, done.step)) {
     note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "",
          fmt::format("after {}: uncommitted work lost, no answer", done.step), "crash");
     stepper_.kill(delivery.slot);
@@ -781,6 +800,9 @@ bool breaks_guarantee(const SimResult& result) {
 Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
                 const SimOptions& options, SimResult* out) {
   if (Status status = check_sim_budget(config); !status.is_ok()) return status;
+  for (const FaultSpec& fault : config.faults)
+    if (Status status = check_fault_steps(fault, strategy.info(), pitfall); !status.is_ok())
+      return status;
   try {
     Simulation simulation(config, strategy, pitfall, options);
     return simulation.run(out);

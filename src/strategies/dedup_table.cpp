@@ -33,6 +33,7 @@ class DedupTable final : public Strategy {
         .steps = {"check_accounts", "begin", "insert_dedup", "select_flow_again", "select_dedup",
                   "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
                   "finish_flow", "commit", "rollback", "delete_dedup"},
+        .pitfall_only_steps = {"delete_dedup"},
     };
     return kInfo;
   }

@@ -28,10 +28,12 @@ class DirectInsert final : public Strategy {
             "SQLite's changes() counts an upsert's UPDATE as one row, like an insert; "
             "MySQL reports 2 for it, which code often ignores the same way.",
         .critical_step = "insert_flow",
-        .critical_step_pitfall = "insert_flow",
+        .critical_step_pitfall = "upsert_flow",
         .steps = {"check_accounts", "begin", "insert_flow", "upsert_flow", "select_flow_again",
                   "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
                   "rollback"},
+        .safe_only_steps = {"insert_flow"},
+        .pitfall_only_steps = {"upsert_flow"},
     };
     return kInfo;
   }

@@ -38,6 +38,8 @@ class LockTable final : public Strategy {
                   "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",
                   "journal_credit", "finish_flow", "commit", "rollback", "release_lock",
                   "release_lock_any_owner"},
+        .safe_only_steps = {"check_lock_owner", "release_lock"},
+        .pitfall_only_steps = {"release_lock_any_owner"},
         .uses_lock_ttl = true,
     };
     return kInfo;

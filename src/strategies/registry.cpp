@@ -1,6 +1,7 @@
 // The table of strategies, in the order the references present them, baseline last.
 #include "strategies/registry.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -25,6 +26,19 @@ std::vector<std::string> strategy_names() {
   std::vector<std::string> names;
   for (const Strategy* strategy : all_strategies()) names.emplace_back(strategy->info().name);
   return names;
+}
+
+bool reaches_step(const StrategyInfo& info, bool pitfall, std::string_view step) {
+  const auto& excluded = pitfall ? info.safe_only_steps : info.pitfall_only_steps;
+  return std::find(info.steps.begin(), info.steps.end(), step) != info.steps.end() &&
+         std::find(excluded.begin(), excluded.end(), step) == excluded.end();
+}
+
+std::vector<std::string_view> reachable_steps(const StrategyInfo& info, bool pitfall) {
+  std::vector<std::string_view> out;
+  for (std::string_view step : info.steps)
+    if (reaches_step(info, pitfall, step)) out.push_back(step);
+  return out;
 }
 
 }  // namespace idemlab

@@ -30,6 +30,8 @@ class StateMachine final : public Strategy {
         .steps = {"check_accounts", "create_flow", "select_flow", "begin", "claim_flow",
                   "claim_flow_unguarded", "select_flow_again", "debit", "credit", "journal_debit",
                   "journal_credit", "finish_flow", "commit", "rollback"},
+        .safe_only_steps = {"claim_flow"},
+        .pitfall_only_steps = {"claim_flow_unguarded"},
     };
     return kInfo;
   }

@@ -27,6 +27,10 @@ struct StrategyInfo {
   std::string_view critical_step_pitfall;
   // Every step name the code can reach, safe and pitfall; `crash:after=` takes these.
   std::vector<std::string_view> steps;
+  // Steps only the guarded code reaches, and only the --pitfall code reaches (a fault aimed at
+  // one of them would do nothing in the other mode, so it is refused there).
+  std::vector<std::string_view> safe_only_steps = {};
+  std::vector<std::string_view> pitfall_only_steps = {};
   // Traits, so that no caller compares strategy names:
   bool guarded = true;         // false for the unprotected baseline (it has no --pitfall row)
   bool needs_token = false;    // a client fetches a one-time token first (--token)
@@ -40,6 +44,11 @@ class Strategy {
   // One attempt. The accounts are known to exist and to differ (serve() checked).
   virtual Task<Answer> attempt(Session& session, const TransferRequest& request) const = 0;
 };
+
+// Whether an attempt of this strategy (with or without --pitfall) can run `step`.
+bool reaches_step(const StrategyInfo& info, bool pitfall, std::string_view step);
+// Those steps, in `steps` order.
+std::vector<std::string_view> reachable_steps(const StrategyInfo& info, bool pitfall);
 
 std::span<const Strategy* const> all_strategies();
 const Strategy* find_strategy(std::string_view name);

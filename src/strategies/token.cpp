@@ -40,6 +40,8 @@ class TokenStrategy final : public Strategy {
                   "consume_token_unchecked", "select_token", "select_flow_again", "insert_flow",
                   "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
                   "rollback"},
+        .safe_only_steps = {"consume_token"},
+        .pitfall_only_steps = {"check_token", "consume_token_unchecked"},
         .needs_token = true,
     };
     return kInfo;

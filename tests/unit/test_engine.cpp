@@ -142,3 +142,36 @@ TEST_CASE("deliveries per request count every copy that reached the server") {
   CHECK(result.attempts_per_request == doctest::Approx(1.0));
   CHECK(result.deliveries_per_request == doctest::Approx(2.0));
 }
+
+TEST_CASE("a crash without a step hits every strategy at a step it reaches") {
+  SimConfig config;
+  config.requests = 100;
+  FaultSpec crash;
+  REQUIRE(parse_fault("crash:p=0.5", &crash).is_ok());
+  config.faults = {crash};
+  for (const Strategy* strategy : all_strategies()) {
+    CAPTURE(strategy->info().name);
+    SimResult clean, crashed;
+    SimConfig quiet = config;
+    quiet.faults.clear();
+    REQUIRE(simulate(quiet, *strategy, false, {}, &clean).is_ok());
+    REQUIRE(simulate(config, *strategy, false, {}, &crashed).is_ok());
+    // Crashed attempts send no answer, so clients retry: the crash really happened.
+    CHECK(crashed.attempts_per_request > clean.attempts_per_request);
+  }
+}
+
+TEST_CASE("a fault aimed at a step the strategy never reaches is refused") {
+  SimConfig config;
+  config.requests = 5;
+  FaultSpec crash;
+  REQUIRE(parse_fault("crash:after=insert_dedup,p=1", &crash).is_ok());
+  config.faults = {crash};
+  SimResult result;
+  CHECK(simulate(config, *find_strategy("naive"), false, {}, &result).code() == ExitCode::kUsage);
+  CHECK(simulate(config, *find_strategy("dedup-table"), false, {}, &result).is_ok());
+  REQUIRE(parse_fault("crash:after=insert_flow,p=1", &crash).is_ok());
+  config.faults = {crash};
+  CHECK(simulate(config, *find_strategy("direct-insert"), true, {}, &result).code() ==
+        ExitCode::kUsage);
+}

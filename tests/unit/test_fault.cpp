@@ -25,10 +25,19 @@ TEST_CASE("fault specs parse with their parameters") {
 
 TEST_CASE("bad fault specs are usage errors") {
   FaultSpec fault;
-  for (const char* text : {"", "meteor", "slow", "slow:ms=0", "slow:ms=abc", "crash",
-                           "crash:after=", "response-lost:p=1.5", "response-lost:p=-0.1",
-                           "request-lost:nth=0", "request-lost:ms=5", "slow:ms", "redeliver:k=0"}) {
+  for (const char* text :
+       {"", "meteor", "slow:ms=0", "slow:ms=abc", "crash:after=", "response-lost:p=1.5",
+        "response-lost:p=-0.1", "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
+        "redeliver:k=0", "busy", "short-ttl", "slow:ms=86400001", "double-submit:k=101"}) {
     CAPTURE(text);
     CHECK(parse_fault(text, &fault).code() == ExitCode::kUsage);
   }
+}
+
+TEST_CASE("slow without ms= pauses the documented default; crash without after= picks a step") {
+  FaultSpec fault;
+  REQUIRE(parse_fault("slow", &fault).is_ok());
+  CHECK(fault.ms == kDefaultSlowMs);
+  REQUIRE(parse_fault("crash:p=0.05", &fault).is_ok());
+  CHECK(fault.step.empty());
 }
