@@ -38,6 +38,28 @@ std::vector<const Strategy*> chosen(const std::string& list) {
   return out;
 }
 
+// Differences between rows that are findings, not noise, said under the table.
+std::string findings(const SimConfig& config, const std::vector<CompareRow>& rows) {
+  auto has_fault = [&](FaultKind kind, Phase phase) {
+    return std::any_of(config.faults.begin(), config.faults.end(), [&](const FaultSpec& f) {
+      return f.kind == kind && (phase == Phase::kNone || f.phase == phase);
+    });
+  };
+  const bool lock_table = std::any_of(rows.begin(), rows.end(), [](const CompareRow& row) {
+    return row.strategy->info().uses_lock_ttl;
+  });
+  std::string out;
+  if (lock_table && has_fault(FaultKind::kCrash, Phase::kNone))
+    out +=
+        "finding: a crash leaves lock-table's lock row until its TTL expires; retries\n"
+        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).\n";
+  if (has_fault(FaultKind::kSlow, Phase::kHoldingGuard))
+    out +=
+        "finding: a stall while holding the guard holds SQLite's one write lock, so every\n"
+        "strategy's other requests queue behind it (a long transaction costs throughput).\n";
+  return out;
+}
+
 ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
@@ -61,8 +83,8 @@ ExitCode run_compare(const CompareOptions& options) {
   if (format == Format::kTable)
     fmt::print(
         "once/twice+/none: how often the journal moved each request's money; lied: told\n"
-        "success but nothing moved.\nreproduce: {}\n",
-        command);
+        "success but nothing moved.\n{}reproduce: {}\n",
+        findings(config, plan), command);
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
     return ExitCode::kAuditFailed;
   return ExitCode::kOk;

@@ -21,13 +21,16 @@ class DirectDriver final : public Driver {
   bool run_inline(Session& session) override {
     PendingStep& step = session.pending();
     for (const FaultSpec& fault : setup_.faults) {
-      if (fault.kind == FaultKind::kSlow && step.step == slow_step(fault))
-        std::this_thread::sleep_for(std::chrono::milliseconds(fault.ms));
+      if (fault.kind == FaultKind::kSlow && slow_before(fault, step)) pause(fault);
+      if (fault.kind == FaultKind::kCrash && phases_.opens_before(fault.phase, step.stmt)) crash();
     }
     session.run_pending();
+    phases_.ran(step.stmt, step.result, session.connection().in_transaction());
     if (setup_.observer) setup_.observer(step);
     for (const FaultSpec& fault : setup_.faults) {
-      if (fault.kind == FaultKind::kCrash && step.step == fault.step) crash();
+      const bool committed = fault.phase == Phase::kAfterCommit && phases_.just_committed();
+      if (fault.kind == FaultKind::kCrash && (committed || step.step == fault.step)) crash();
+      if (fault.kind == FaultKind::kSlow && committed) pause(fault);
     }
     return true;
   }
@@ -37,6 +40,14 @@ class DirectDriver final : public Driver {
   }
 
  private:
+  bool slow_before(const FaultSpec& fault, const PendingStep& step) const {
+    if (fault.phase != Phase::kNone) return phases_.opens_before(fault.phase, step.stmt);
+    return step.step == slow_step(fault);
+  }
+  static void pause(const FaultSpec& fault) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(fault.ms));
+  }
+
   std::string_view slow_step(const FaultSpec& fault) const {
     if (!fault.step.empty()) return fault.step;
     const StrategyInfo& info = setup_.strategy->info();
@@ -51,6 +62,7 @@ class DirectDriver final : public Driver {
   }
 
   const AttemptSetup& setup_;
+  PhaseTracker phases_;
 };
 
 }  // namespace
@@ -61,7 +73,7 @@ Status check_attempt_faults(const AttemptSetup& setup) {
       return Status::usage(
           fmt::format("fault {} needs many requests; use it with: idemlab simulate --fault {}",
                       fault.name(), fault.text));
-    if (fault.kind == FaultKind::kCrash && fault.step.empty())
+    if (fault.kind == FaultKind::kCrash && fault.step.empty() && fault.phase == Phase::kNone)
       return Status::usage(
           fmt::format("fault crash needs after=STEP in one attempt (steps: "
                       "idemlab explain {})",

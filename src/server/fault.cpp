@@ -19,12 +19,12 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
               true},
-    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP, p, nth",
+    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP|PHASE, p, nth",
               "the server pauses ms before STEP (default: the strategy's critical step), so a "
               "retry or twin overlaps it",
               true},
     FaultInfo{FaultKind::kCrash, "crash",
-              "after=STEP (simulations: default a step drawn from the seed), p, nth",
+              "after=STEP|PHASE (simulations: default a step drawn from the seed), p, nth",
               "the server dies right after STEP: uncommitted work is lost, committed work "
               "stays, no answer is sent",
               true},
@@ -93,7 +93,10 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if ((key == "at" && spec.kind == FaultKind::kSlow) ||
                (key == "after" && spec.kind == FaultKind::kCrash)) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
-      spec.step = std::string(value);
+      if (auto phase = phase_from_name(value))
+        spec.phase = *phase;
+      else
+        spec.step = std::string(value);
     } else if (key == "k" &&
                (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit)) {
       status = parse_int(name, key, value, 1, limits::kMaxCopies, &spec.count);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/status.h"
+#include "server/phase.h"
 
 namespace idemlab {
 
@@ -35,12 +36,13 @@ constexpr int64_t kDefaultSlowMs = 1000;
 
 struct FaultSpec {
   FaultKind kind = FaultKind::kRequestLost;
-  double probability = 1.0;  // p=: chance per request (simulations)
-  int64_t nth = 0;           // nth=: only the Nth request (1-based); 0 = any
-  int64_t ms = 0;            // ms=: slow, short-ttl, busy
-  std::string step;          // at= (slow) or after= (crash); crash without it: see the simulator
-  int64_t count = 0;         // k=: redeliver, double-submit
-  std::string text;          // as written, for reports and the attempts log
+  double probability = 1.0;    // p=: chance per request (simulations)
+  int64_t nth = 0;             // nth=: only the Nth request (1-based); 0 = any
+  int64_t ms = 0;              // ms=: slow, short-ttl, busy
+  std::string step;            // at= (slow) or after= (crash); crash without it: see the simulator
+  Phase phase = Phase::kNone;  // at= or after= named a phase instead of a step
+  int64_t count = 0;           // k=: redeliver, double-submit
+  std::string text;            // as written, for reports and the attempts log
 
   std::string_view name() const;
 };

@@ -32,7 +32,8 @@ bool is_input_rejection(const Answer& answer) {
 }
 
 Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, bool pitfall) {
-  if (fault.step.empty() || reaches_step(info, pitfall, fault.step)) return Status::ok();
+  if (fault.step.empty() || reaches_step(info, pitfall, fault.step))
+    return Status::ok();  // phases too
   return Status::usage(fmt::format(
       "fault {}: {}{} never reaches step '{}'; the steps it reaches: {}", fault.name(), info.name,
       pitfall ? " --pitfall" : "", fault.step, fmt::join(reachable_steps(info, pitfall), ", ")));

@@ -44,14 +44,14 @@ uint64_t mix(uint64_t seed, uint64_t request, uint64_t attempt, Purpose purpose)
   return x;
 }
 
-enum class Phase : uint8_t { kIdle, kWaiting, kBackoff, kDone, kGaveUp };
+enum class ClientPhase : uint8_t { kIdle, kWaiting, kBackoff, kDone, kGaveUp };
 
 struct RequestState {
   int64_t created_ms = -1;
   int64_t finished_ms = -1;
   uint8_t attempts_sent = 0;
   uint8_t keys = 1;  // how many keys the request used (key=fresh adds one per retry)
-  Phase phase = Phase::kIdle;
+  ClientPhase phase = ClientPhase::kIdle;
   bool current_resolved = false;  // the current attempt got an answer or timed out
   bool told_success = false;
   bool definitive = false;  // the client got a definitive answer
@@ -74,8 +74,12 @@ struct Delivery {
   const std::string* crash_step = nullptr;  // crash after this step ("": see crash_after)
   uint16_t crash_after = 0;  // crash:after= left out: after this many statements, or the last
   uint16_t statements_run = 0;
+  Phase crash_phase = Phase::kNone;
   const std::string* slow_step = nullptr;
+  Phase slow_phase = Phase::kNone;
   int64_t slow_ms = 0;
+  int64_t after_commit_pause_ms = 0;  // slow:at=after-commit, once the money is committed
+  PhaseTracker phases;
   int64_t busy_ms = 0;
   int64_t wait_start_ms = -1;  // when its step first found the write lock taken; -1: not waiting
   bool asleep = false;         // waiting with no step scheduled: woken when a lock is released
@@ -160,11 +164,20 @@ class Simulation {
     const auto span = reachable_steps(strategy_.info(), pitfall_).size();
     return static_cast<uint16_t>(random.between(1, static_cast<int64_t>(span)));
   }
+  // After a step ran: crash:after=STEP, crash:after=after-commit, or crash with neither.
   bool crashes_now(const Delivery& delivery, std::string_view step) const {
     if (!delivery.crash_step) return false;
+    if (delivery.crash_phase == Phase::kAfterCommit) return delivery.phases.just_committed();
+    if (delivery.crash_phase != Phase::kNone) return false;
     if (!delivery.crash_step->empty()) return *delivery.crash_step == step;
     return delivery.statements_run >= delivery.crash_after || stepper_.finished(delivery.slot);
   }
+  // Before a step runs: crash:after=before-guard or holding-guard.
+  bool crashes_before(const Delivery& delivery) const {
+    return delivery.crash_step &&
+           delivery.phases.opens_before(delivery.crash_phase, stepper_.pending(delivery.slot).stmt);
+  }
+  void crash(uint32_t index, std::string what);
   void start_request(uint32_t worker);
   void send_attempt(uint32_t request);
   uint32_t new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, uint8_t key);
@@ -178,7 +191,7 @@ class Simulation {
   void timeout(uint32_t request, uint32_t attempt);
   void retry(uint32_t request);
   void back_off(uint32_t request);
-  void finish(uint32_t request, Phase phase);
+  void finish(uint32_t request, ClientPhase phase);
   void record_answer(uint32_t request, const Answer& answer);
   uint16_t reason_id(const std::string& reason);
   Status verdicts(SimResult* out);
@@ -353,7 +366,7 @@ void Simulation::send_attempt(uint32_t request) {
   if (new_key) ++state.keys;
   const int attempt = ++state.attempts_sent;
   ++attempts_total_;
-  state.phase = Phase::kWaiting;
+  state.phase = ClientPhase::kWaiting;
   state.current_resolved = false;
   Random faults(mix(config_.seed, request, static_cast<uint64_t>(attempt), Purpose::kFaults));
   Random network(mix(config_.seed, request, static_cast<uint64_t>(attempt), Purpose::kNetwork));
@@ -387,12 +400,15 @@ void Simulation::send_attempt(uint32_t request) {
           if (fault_hits(fault, request, attempt, faults)) {
             delivery.slow_ms = fault.ms;
             delivery.slow_step = &fault.step;
+            delivery.slow_phase = fault.phase;
           }
           break;
         case FaultKind::kCrash:
           if (fault_hits(fault, request, attempt, faults)) {
             delivery.crash_step = &fault.step;
-            if (fault.step.empty()) delivery.crash_after = crash_point(faults);
+            delivery.crash_phase = fault.phase;
+            if (fault.step.empty() && fault.phase == Phase::kNone)
+              delivery.crash_after = crash_point(faults);
           }
           break;
         case FaultKind::kBusy:
@@ -445,13 +461,17 @@ void Simulation::arrive(uint32_t index) {
 
 void Simulation::schedule_step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
-  int64_t delay = kStepMs;
-  if (delivery.slow_ms > 0) {
+  int64_t delay = kStepMs + std::exchange(delivery.after_commit_pause_ms, 0);
+  if (delivery.slow_ms > 0 && delivery.slow_phase != Phase::kAfterCommit) {
     const StrategyInfo& info = strategy_.info();
+    const PendingStep& pending = stepper_.pending(delivery.slot);
     std::string_view slow_at = delivery.slow_step && !delivery.slow_step->empty()
                                    ? std::string_view(*delivery.slow_step)
                                    : (pitfall_ ? info.critical_step_pitfall : info.critical_step);
-    if (stepper_.pending(delivery.slot).step == slow_at) {
+    if (delivery.slow_phase != Phase::kNone) slow_at = phase_name(delivery.slow_phase);
+    if (delivery.slow_phase != Phase::kNone
+            ? delivery.phases.opens_before(delivery.slow_phase, pending.stmt)
+            : pending.step == slow_at) {
       delay += delivery.slow_ms;
       note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
            fmt::format("{} ms before {}", delivery.slow_ms, slow_at), "slow");
@@ -490,6 +510,12 @@ void Simulation::step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
   const bool was_woken = woken_ == index;
   if (was_woken) woken_ = kNoHolder;
+  if (crashes_before(delivery)) {
+    crash(index,
+          fmt::format("at {}, before {}: uncommitted work lost, no answer",
+                      phase_name(delivery.crash_phase), stepper_.pending(delivery.slot).step));
+    return;
+  }
   const bool give_up_waiting =
       delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
   const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
@@ -520,14 +546,16 @@ void Simulation::step(uint32_t index) {
          std::string(statement_sql(done.stmt)), describe_result(done.stmt, done.result));
   }
   ++delivery.statements_run;
+  delivery.phases.ran(done.stmt, done.result, delivery.connection->in_transaction());
   if (crashes_now(delivery, done.step)) {
-    note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "",
-         fmt::format("after {}: uncommitted work lost, no answer", done.step), "crash");
-    stepper_.kill(delivery.slot);
-    update_lock_holder(index, false);
-    server_done(index, std::nullopt);
-    wake_next();
+    crash(index, fmt::format("after {}: uncommitted work lost, no answer", done.step));
     return;
+  }
+  if (delivery.slow_phase == Phase::kAfterCommit && delivery.slow_ms > 0 &&
+      delivery.phases.just_committed()) {
+    note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
+         fmt::format("{} ms after the commit, before answering", delivery.slow_ms), "slow");
+    delivery.after_commit_pause_ms = std::exchange(delivery.slow_ms, 0);
   }
   if (stepper_.finished(delivery.slot)) {
     server_done(index, stepper_.answer(delivery.slot));
@@ -535,6 +563,16 @@ void Simulation::step(uint32_t index) {
     return;
   }
   schedule_step(index);
+  wake_next();
+}
+
+void Simulation::crash(uint32_t index, std::string what) {
+  Delivery& delivery = deliveries_[index];
+  note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "", std::move(what),
+       "crash");
+  stepper_.kill(delivery.slot);
+  update_lock_holder(index, false);
+  server_done(index, std::nullopt);
   wake_next();
 }
 
@@ -563,7 +601,8 @@ void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
   delivery.answer = *answer;
   Random network(mix(config_.seed, request, delivery.attempt, Purpose::kNetwork));
   network.next();
-  schedule_in(network.between(1, 4), Kind::kAnswer, index);
+  schedule_in(network.between(1, 4) + std::exchange(delivery.after_commit_pause_ms, 0),
+              Kind::kAnswer, index);
 }
 
 void Simulation::record_answer(uint32_t request, const Answer& answer) {
@@ -584,7 +623,7 @@ void Simulation::answer(uint32_t index) {
   free_deliveries_.push_back(index);
   RequestState& state = requests_[delivery.request];
   const bool current = delivery.attempt == state.attempts_sent && !state.current_resolved &&
-                       state.phase == Phase::kWaiting;
+                       state.phase == ClientPhase::kWaiting;
   note(delivery.request, delivery.attempt, delivery.copy, "client",
        current ? "answer" : "answer ignored (late or a duplicate)", "",
        std::string(outcome_name(delivery.answer.outcome)));
@@ -593,7 +632,7 @@ void Simulation::answer(uint32_t index) {
   if (is_definitive(delivery.answer.outcome)) {
     state.definitive = true;
     state.told_success = claims_success(delivery.answer.outcome);
-    finish(delivery.request, Phase::kDone);
+    finish(delivery.request, ClientPhase::kDone);
     return;
   }
   state.saw_in_progress_last = delivery.answer.outcome == Outcome::kInProgress;
@@ -602,7 +641,8 @@ void Simulation::answer(uint32_t index) {
 
 void Simulation::timeout(uint32_t request, uint32_t attempt) {
   RequestState& state = requests_[request];
-  if (state.phase != Phase::kWaiting || attempt != state.attempts_sent || state.current_resolved)
+  if (state.phase != ClientPhase::kWaiting || attempt != state.attempts_sent ||
+      state.current_resolved)
     return;
   state.current_resolved = true;
   state.saw_in_progress_last = false;
@@ -616,10 +656,10 @@ void Simulation::back_off(uint32_t request) {
   if (state.attempts_sent >= config_.retry.attempts) {
     note(request, state.attempts_sent, 0, "client", "give up", "",
          fmt::format("after {} attempts", state.attempts_sent));
-    finish(request, Phase::kGaveUp);
+    finish(request, ClientPhase::kGaveUp);
     return;
   }
-  state.phase = Phase::kBackoff;
+  state.phase = ClientPhase::kBackoff;
   Random random(mix(config_.seed, request, state.attempts_sent, Purpose::kBackoff));
   int64_t delay = config_.retry.delay_ms(state.attempts_sent, random);
   schedule_in(delay, Kind::kRetry, request);
@@ -640,7 +680,7 @@ void Simulation::retry(uint32_t request) {
         note(request, state.attempts_sent, 0, "client", "query", "", found);
         state.definitive = true;
         state.told_success = status == 2;
-        finish(request, Phase::kDone);
+        finish(request, ClientPhase::kDone);
         return;
       }
     }
@@ -649,7 +689,7 @@ void Simulation::retry(uint32_t request) {
   send_attempt(request);
 }
 
-void Simulation::finish(uint32_t request, Phase phase) {
+void Simulation::finish(uint32_t request, ClientPhase phase) {
   RequestState& state = requests_[request];
   state.phase = phase;
   state.finished_ms = clock_.now_ms();

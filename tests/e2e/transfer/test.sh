@@ -72,4 +72,20 @@ for strategy in select-insert direct-insert state-machine dedup-table token sele
   expect_exit 0 "$IDEMLAB" audit --db "$db"
   integrity_ok "$db"
 done
+# Phases place a fault at the same point of the work in every strategy.
+for strategy in select-insert state-machine dedup-table naive; do
+  phased=$work/phase-$strategy.db
+  "$IDEMLAB" init --db "$phased" >/dev/null
+  expect_exit 137 "$IDEMLAB" "$strategy" --db "$phased" --biz-seq ph1 --from alice --to bob \
+    --amount 1 --fault crash:after=holding-guard
+  expect_equal "$(pairs "$phased" ph1)" 0 "$strategy: a crash holding the guard moves nothing"
+  expect_exit 137 "$IDEMLAB" "$strategy" --db "$phased" --biz-seq ph2 --from alice --to bob \
+    --amount 1 --fault crash:after=after-commit
+  expect_equal "$(pairs "$phased" ph2)" 1 "$strategy: a crash after the commit keeps the money moved"
+  expect_exit 0 "$IDEMLAB" "$strategy" --db "$phased" --biz-seq ph3 --from alice --to bob \
+    --amount 1 --fault slow:ms=10,at=before-guard
+  integrity_ok "$phased"
+done
+expect_exit 2 "$IDEMLAB" naive --db "$db" --biz-seq ph4 --from alice --to bob --amount 1 \
+  --fault crash:after=nowhere-guard
 finish
