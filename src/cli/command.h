@@ -37,6 +37,7 @@ void register_transfers(CLI::App& app, CommandResult& result);
 void register_token(CLI::App& app, CommandResult& result);
 void register_audit(CLI::App& app, CommandResult& result);
 void register_history(CLI::App& app, CommandResult& result);
+void register_query(CLI::App& app, CommandResult& result);
 void register_explain(CLI::App& app, CommandResult& result);
 void register_simulate(CLI::App& app, CommandResult& result);
 void register_compare(CLI::App& app, CommandResult& result);

@@ -16,6 +16,7 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"token", "issue tokens for the token strategy", register_token},
       CommandEntry{"audit", "check the ledger's invariants", register_audit},
       CommandEntry{"history", "attempts and their answers", register_history},
+      CommandEntry{"query", "a request's state, asked before retrying", register_query},
       CommandEntry{"explain", "what a strategy does, its SQL and its pitfall", register_explain},
       CommandEntry{"simulate", "many requests against one strategy, seeded", register_simulate},
       CommandEntry{"compare", "the same schedule against every strategy", register_compare},

@@ -29,6 +29,8 @@ constexpr std::array kTable{
     ExitCodeInfo{ExitCode::kLedger, "ledger",
                  "ledger file missing, damaged, not a ledger, newer schema, read-only, or "
                  "already exists"},
+    ExitCodeInfo{ExitCode::kNotFound, "not_found",
+                 "query: the server has no record of the request (lost, or not written yet)"},
     ExitCodeInfo{ExitCode::kRetryable, "retryable",
                  "unknown outcome, safe to retry (timeout, database busy)"},
     ExitCodeInfo{ExitCode::kInterrupted, "interrupted",

@@ -17,6 +17,7 @@ enum class ExitCode : int {
   kTokenRefused = 6,  // token_unknown, token_used, token_expired
   kAuditFailed = 7,   // audit found violations
   kLedger = 8,        // ledger file missing, damaged, not a ledger, too new, read-only, exists
+  kNotFound = 9,      // query: the server has no record of the request
   kRetryable = 75,    // outcome unknown and safe to retry: timeout, database busy
   // Not returned: main() re-raises the signal, so the shell sees 128 + its number.
   kInterrupted = 130,  // SIGINT (130) or SIGTERM (143) stopped a run; its scratch state is gone

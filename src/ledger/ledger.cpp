@@ -49,4 +49,45 @@ Status issue_token(Connection& connection, const Clock& clock, uint64_t entropy_
   return Status::ok();
 }
 
+std::string_view request_state_name(RequestState state) {
+  switch (state) {
+    case RequestState::kNotFound:
+      return "not_found";
+    case RequestState::kProcessing:
+      return "processing";
+    case RequestState::kSucceeded:
+      return "succeeded";
+    case RequestState::kFailed:
+      return "failed";
+  }
+  return "";
+}
+
+Status query_request(Connection& connection, const std::string& biz_seq, RequestStatus* out) {
+  RequestStatus status;
+  bool succeeded = false, failed = false, under_way = false;
+  StepResult flows = connection.query(
+      "SELECT status, strategy, coalesce(reason, '') FROM transfer_flow WHERE biz_seq = :biz_seq "
+      "ORDER BY id",
+      {{":biz_seq", biz_seq}}, [&](const Row& row) {
+        if (status.flow_rows++ == 0) status.strategy = as_text(row[1]);
+        succeeded |= as_int(row[0]) == 2;
+        failed |= as_int(row[0]) == 3;
+        under_way |= as_int(row[0]) < 2;
+        if (as_int(row[0]) == 3) status.reason = as_text(row[2]);
+      });
+  if (!flows.ok()) return step_error(connection, flows);
+  StepResult guards = connection.query(
+      "SELECT (SELECT count(*) FROM dedup WHERE biz_seq = :biz_seq) + (SELECT count(*) FROM lock "
+      "WHERE name = 'transfer:' || :biz_seq)",
+      {{":biz_seq", biz_seq}}, [&](const Row& row) { under_way |= as_int(row[0]) > 0; });
+  if (!guards.ok()) return step_error(connection, guards);
+  status.state = succeeded   ? RequestState::kSucceeded
+                 : failed    ? RequestState::kFailed
+                 : under_way ? RequestState::kProcessing
+                             : RequestState::kNotFound;
+  *out = std::move(status);
+  return Status::ok();
+}
+
 }  // namespace idemlab

@@ -33,6 +33,20 @@ struct AttemptRecord {
 Status list_attempts(Connection& connection, const std::optional<std::string>& biz_seq,
                      int64_t limit, std::vector<AttemptRecord>* out);
 
+// What a server can tell a client that asks before retrying (query-before-retry): the state of
+// its request, read from the flow rows and the guards, never from the journal.
+enum class RequestState { kNotFound, kProcessing, kSucceeded, kFailed };
+std::string_view request_state_name(RequestState state);  // not_found, processing, ...
+struct RequestStatus {
+  RequestState state = RequestState::kNotFound;
+  std::string strategy;  // the strategy that wrote the first flow row
+  std::string reason;    // why it failed
+  int64_t flow_rows = 0;
+};
+// Succeeded if any flow row says so; failed if one says failed; processing if a flow row, a
+// dedup record or a lock says the request is under way; otherwise not found.
+Status query_request(Connection& connection, const std::string& biz_seq, RequestStatus* out);
+
 struct IssuedToken {
   std::string token;
   int64_t expires_at_ms = 0;

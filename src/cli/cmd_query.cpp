@@ -1,0 +1,94 @@
+// `idemlab query`: what the server can tell a client that asks before it retries
+// (query-before-retry): not_found, processing, succeeded or failed, each with its exit code.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "db/ledger_file.h"
+#include "ledger/ledger.h"
+#include "ledger/request.h"
+#include "report/answer_view.h"
+
+namespace idemlab {
+
+namespace {
+
+struct QueryOptions {
+  std::string db = "idemlab.db";
+  std::string biz_seq;
+  bool json = false;
+};
+
+ExitCode exit_code_for(RequestState state) {
+  switch (state) {
+    case RequestState::kSucceeded:
+      return ExitCode::kOk;
+    case RequestState::kFailed:
+      return ExitCode::kRejected;
+    case RequestState::kProcessing:
+      return ExitCode::kInProgress;
+    case RequestState::kNotFound:
+      return ExitCode::kNotFound;
+  }
+  return ExitCode::kInternal;
+}
+
+std::string query_text(const std::string& biz_seq, const RequestStatus& status) {
+  switch (status.state) {
+    case RequestState::kSucceeded:
+      return fmt::format("succeeded: {} moved money ({}); do not retry", biz_seq, status.strategy);
+    case RequestState::kFailed:
+      return fmt::format("failed: {} was rejected ({}); do not retry", biz_seq, status.reason);
+    case RequestState::kProcessing:
+      return fmt::format("processing: {} is under way; ask again later", biz_seq);
+    case RequestState::kNotFound:
+      return fmt::format(
+          "not_found: the server has no record of {}; it was lost, or has not "
+          "been written yet (a slow attempt may still be running)",
+          biz_seq);
+  }
+  return "";
+}
+
+ExitCode run_query(const QueryOptions& options) {
+  throw_if_error(validate_biz_seq(options.biz_seq));
+  Connection connection;
+  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
+  RequestStatus status;
+  throw_if_error(query_request(connection, options.biz_seq, &status));
+  const ExitCode code = exit_code_for(status.state);
+  if (options.json) {
+    print_json({{"biz_seq", options.biz_seq},
+                {"state", request_state_name(status.state)},
+                {"strategy", text_or_null(status.strategy)},
+                {"reason", text_or_null(status.reason)},
+                {"flow_rows", status.flow_rows}});
+  } else if (code == ExitCode::kOk) {
+    fmt::print("{}\n", query_text(options.biz_seq, status));
+  } else {
+    fmt::print(stderr, "error: {}\n", query_text(options.biz_seq, status));
+  }
+  return code;
+}
+
+}  // namespace
+
+void register_query(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<QueryOptions>();
+  CLI::App* command = app.add_subcommand(
+      "query",
+      "ask for a request's state before retrying: not_found, processing, succeeded, "
+      "failed");
+  add_db_option(command, &options->db);
+  command->add_option("--biz-seq", options->biz_seq, "the request's id")->required();
+  add_json_flag(command, &options->json);
+  command->footer(
+      "Exit codes: 0 succeeded, 3 failed, 5 processing, 9 not_found (and 2, 8 as everywhere).\n"
+      "not_found does not mean lost: on a slow server the first attempt may not have written\n"
+      "yet, and a retry then moves the money again. Only an idempotent server makes the retry\n"
+      "safe (see: idemlab simulate --strategy naive --scenario query-first-slow).\n");
+  command->callback([options, &result] { result.exit_code = run_query(*options); });
+}
+
+}  // namespace idemlab
