@@ -101,7 +101,7 @@ Status audit_ledger(Connection& connection, AuditReport* out) {
       report.violations.push_back(
           {check.kind, "", fmt::format("... and {} more", listed - kMaxViolationsPerCheck)});
   }
-  connection.query(
+  StepResult counted = connection.query(
       "SELECT (SELECT count(DISTINCT biz_seq) FROM journal), "
       "(SELECT count(*) FROM journal WHERE side = 'debit'), (SELECT count(*) FROM journal)",
       {}, [&](const Row& row) {
@@ -109,6 +109,7 @@ Status audit_ledger(Connection& connection, AuditReport* out) {
         report.times_money_moved = as_int(row[1]);
         report.journal_entries = as_int(row[2]);
       });
+  if (!counted.ok()) return step_error(connection, counted);
   *out = std::move(report);
   return Status::ok();
 }

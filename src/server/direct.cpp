@@ -144,15 +144,17 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   }
   const Answer& logged = report.server_answer;
   if (setup.log_attempt && !is_input_rejection(logged) && logged.outcome != Outcome::kBusy) {
-    connection.run(Stmt::kLogAttempt,
-                   {{":biz_seq", setup.request.biz_seq},
-                    {":strategy", std::string(setup.strategy->info().name)},
-                    {":pitfall", int64_t{setup.options.pitfall ? 1 : 0}},
-                    {":outcome", std::string(outcome_name(logged.outcome))},
-                    {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
-                    {":replayed", int64_t{logged.replayed ? 1 : 0}},
-                    {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-                    {":now", clock.now_ms()}});
+    // The attempts log is a record for people: if it cannot be written (the ledger went busy),
+    // the answer already given stands.
+    (void)connection.run(Stmt::kLogAttempt,
+                         {{":biz_seq", setup.request.biz_seq},
+                          {":strategy", std::string(setup.strategy->info().name)},
+                          {":pitfall", int64_t{setup.options.pitfall ? 1 : 0}},
+                          {":outcome", std::string(outcome_name(logged.outcome))},
+                          {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+                          {":replayed", int64_t{logged.replayed ? 1 : 0}},
+                          {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+                          {":now", clock.now_ms()}});
   }
   *out = std::move(report);
   return Status::ok();

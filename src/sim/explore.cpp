@@ -36,6 +36,8 @@ class Explorer {
 
   Status prepare();
   Status run(const std::vector<int>& prefix, bool record, Run* out);
+  Status judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
+               Run* run) const;
 
  private:
   const Strategy& strategy_;
@@ -123,29 +125,39 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
            stepper.in_transaction(static_cast<size_t>(choice)))
       if (Status status = execute(choice); !status.is_ok()) return status;
   }
-  // Judge the interleaving from the journal and the answers.
+  if (Status status = judge(connections[0], stepper, record, clock.now_ms() - kStartMs, &run);
+      !status.is_ok())
+    return status;
+  *out = std::move(run);
+  return Status::ok();
+}
+
+// Which invariants the finished interleaving broke, from the journal and the answers.
+Status Explorer::judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
+                       Run* run) const {
   int64_t pairs = 0;
-  connections[0].query("SELECT count(*) FROM journal WHERE biz_seq = :b AND side = 'debit'",
-                       {{":b", request.biz_seq}}, [&](const Row& row) { pairs = as_int(row[0]); });
+  StepResult counted =
+      connection.query("SELECT count(*) FROM journal WHERE biz_seq = :b AND side = 'debit'",
+                       {{":b", kRequest.biz_seq}}, [&](const Row& row) { pairs = as_int(row[0]); });
+  if (!counted.ok()) return step_error(connection, counted);
   bool told_success = false, disagree = false;
   std::optional<Answer> first;
-  for (int i = 0; i < k; ++i) {
+  for (int i = 0; i < config_.duplicates; ++i) {
     const Answer& answer = stepper.answer(static_cast<size_t>(i));
     if (record)
-      run.timeline.push_back({clock.now_ms() - kStartMs, "client", 1, i + 1, 0, "answer", "",
-                              answer_label(answer), ""});
+      run->timeline.push_back(
+          {at_ms, "client", 1, i + 1, 0, "answer", "", answer_label(answer), ""});
     told_success |= claims_success(answer.outcome);
     if (!is_definitive(answer.outcome)) continue;
     if (first && !answers_agree(*first, answer)) disagree = true;
     if (!first) first = answer;
   }
   AuditReport audit;
-  if (Status status = audit_ledger(connections[0], &audit); !status.is_ok()) return status;
-  if (pairs >= 2) run.broken.push_back("moved_twice_or_more");
-  if (pairs == 0 && told_success) run.broken.push_back("never_moved");
-  if (disagree) run.broken.push_back("inconsistent_answers");
-  if (!audit.ok()) run.broken.push_back("audit");
-  *out = std::move(run);
+  if (Status status = audit_ledger(connection, &audit); !status.is_ok()) return status;
+  if (pairs >= 2) run->broken.push_back("moved_twice_or_more");
+  if (pairs == 0 && told_success) run->broken.push_back("never_moved");
+  if (disagree) run->broken.push_back("inconsistent_answers");
+  if (!audit.ok()) run->broken.push_back("audit");
   return Status::ok();
 }
 

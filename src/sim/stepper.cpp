@@ -51,17 +51,6 @@ bool Stepper::in_transaction(size_t index) const {
   return attempts_[index].connection->in_transaction();
 }
 
-bool Stepper::blocked(size_t index) const {
-  const Attempt& attempt = attempts_[index];
-  if (attempt.answer || attempt.connection->in_transaction()) return false;
-  if (!statement_takes_write_lock(attempt.session->pending().stmt)) return false;
-  for (size_t other = 0; other < attempts_.size(); ++other)
-    if (other != index && attempts_[other].live && !attempts_[other].answer &&
-        in_transaction(other))
-      return true;
-  return false;
-}
-
 const PendingStep& Stepper::pending(size_t index) const {
   return attempts_[index].session->pending();
 }

@@ -39,8 +39,6 @@ class Stepper final : public Driver {
                StrategyOptions options, const TransferRequest& request);
 
   bool finished(size_t index) const { return attempts_[index].answer.has_value(); }
-  // Whether the attempt's next step would wait for a write lock another attempt holds.
-  bool blocked(size_t index) const;
   const PendingStep& pending(size_t index) const;
   // Runs the attempt's pending step and resumes it up to its next step (or its end).
   // Returns the step's result. A kBusy result leaves the attempt parked on the same step,

@@ -42,25 +42,24 @@ inline Answer attempt_once(Connection& connection, const Clock& clock, const Str
   return report.answer;
 }
 
-// Advances attempt `index` until its next step is `step`, it finishes, or it must wait for a
-// lock another attempt holds.
+// Advances attempt `index` until its next step is `step`, it finishes, or SQLite answers busy
+// (the step waits for a lock another attempt holds; it stays pending).
 inline void run_until(Stepper& stepper, size_t index, std::string_view step) {
   for (int guard = 0; guard < 100 && !stepper.finished(index); ++guard) {
-    if (stepper.pending(index).step == step || stepper.blocked(index)) return;
-    stepper.advance(index);
+    if (stepper.pending(index).step == step) return;
+    if (stepper.advance(index).result.code == StepCode::kBusy) return;
   }
 }
 
-// Runs every attempt to its end, round robin over the ones not waiting for a lock.
+// Runs every attempt to its end, round robin; an attempt that SQLite answers busy keeps its
+// step and waits for the next round.
 inline void run_all(Stepper& stepper) {
   for (int guard = 0; guard < 10000; ++guard) {
     bool progressed = false, all_done = true;
     for (size_t i = 0; i < stepper.size(); ++i) {
       if (stepper.finished(i)) continue;
       all_done = false;
-      if (stepper.blocked(i)) continue;
-      stepper.advance(i);
-      progressed = true;
+      progressed |= stepper.advance(i).result.code != StepCode::kBusy;
     }
     if (all_done) return;
     REQUIRE(progressed);

@@ -1,0 +1,189 @@
+// Retrying clients: send an attempt, wait for its answer or a timeout, back off, ask first
+// (query=yes), give up; and the tokens a token-strategy client fetches.
+#include "ledger/ledger.h"
+#include "sim/simulation.h"
+#include "strategies/common.h"
+
+namespace idemlab::sim {
+
+void Simulation::start_request(uint32_t worker) {
+  if (next_request_ >= requests_.size()) return;
+  uint32_t request = next_request_++;
+  worker_request_[worker] = request;
+  RequestRecord& state = requests_[request];
+  state.created_ms = clock_.now_ms();
+  send_attempt(request);
+}
+
+void Simulation::send_attempt(uint32_t request) {
+  RequestRecord& state = requests_[request];
+  const bool new_key = state.attempts_sent > 0 && config_.retry.fresh_key;
+  const uint8_t key = static_cast<uint8_t>(state.keys - (new_key ? 0 : 1));
+  // The token strategy's client fetches a token for each key it uses; the token is a write,
+  // so it may have to wait for the lock like any other.
+  if (strategy_.info().needs_token && state.token_key != key) {
+    if (!issue_token_for(request, key)) {
+      if (!state.token_waiting) ++lock_waits_;
+      state.token_waiting = true;
+      schedule_in(kLockPollMs, Kind::kSend, request);
+      return;
+    }
+    state.token_waiting = false;
+    state.token_key = key;
+  }
+  if (new_key) ++state.keys;
+  const int attempt = ++state.attempts_sent;
+  ++attempts_total_;
+  state.phase = ClientPhase::kWaiting;
+  state.current_resolved = false;
+  Random faults(mix(config_.seed, request, static_cast<uint64_t>(attempt), Purpose::kFaults));
+  Random network(mix(config_.seed, request, static_cast<uint64_t>(attempt), Purpose::kNetwork));
+  const Copies copies = draw_copies(request, attempt, faults);
+  note(request, attempt, 0, "client", "send", "",
+       fmt::format(
+           "biz_seq {}{}", biz_seq(request, key),
+           copies.submitted > 1 ? fmt::format(", {} identical submissions", copies.submitted) : ""),
+       copies.submitted > 1 ? "double-submit" : "");
+  schedule_in(config_.retry.timeout_ms, Kind::kTimeout, request, static_cast<uint32_t>(attempt));
+  dispatch(request, attempt, key, copies, faults, network);
+}
+
+void Simulation::answer(uint32_t index) {
+  Delivery delivery = deliveries_[index];
+  deliveries_[index].live = false;
+  free_deliveries_.push_back(index);
+  RequestRecord& state = requests_[delivery.request];
+  const bool current = delivery.attempt == state.attempts_sent && !state.current_resolved &&
+                       state.phase == ClientPhase::kWaiting;
+  note(delivery.request, delivery.attempt, delivery.copy, "client",
+       current ? "answer" : "answer ignored (late or a duplicate)", "",
+       std::string(outcome_name(delivery.answer.outcome)));
+  if (!current) return;
+  state.current_resolved = true;
+  if (is_definitive(delivery.answer.outcome)) {
+    state.definitive = true;
+    state.told_success = claims_success(delivery.answer.outcome);
+    finish(delivery.request, ClientPhase::kDone);
+    return;
+  }
+  state.saw_in_progress_last = delivery.answer.outcome == Outcome::kInProgress;
+  back_off(delivery.request);
+}
+
+void Simulation::timeout(uint32_t request, uint32_t attempt) {
+  RequestRecord& state = requests_[request];
+  if (state.phase != ClientPhase::kWaiting || attempt != state.attempts_sent ||
+      state.current_resolved)
+    return;
+  state.current_resolved = true;
+  state.saw_in_progress_last = false;
+  note(request, static_cast<int>(attempt), 0, "client", "timeout", "",
+       fmt::format("no answer in {} ms", config_.retry.timeout_ms));
+  back_off(request);
+}
+
+void Simulation::back_off(uint32_t request) {
+  RequestRecord& state = requests_[request];
+  if (state.attempts_sent >= config_.retry.attempts) {
+    note(request, state.attempts_sent, 0, "client", "give up", "",
+         fmt::format("after {} attempts", state.attempts_sent));
+    finish(request, ClientPhase::kGaveUp);
+    return;
+  }
+  state.phase = ClientPhase::kBackoff;
+  Random random(mix(config_.seed, request, state.attempts_sent, Purpose::kBackoff));
+  int64_t delay = config_.retry.delay_ms(state.attempts_sent, random);
+  schedule_in(delay, Kind::kRetry, request);
+}
+
+void Simulation::retry(uint32_t request) {
+  RequestRecord& state = requests_[request];
+  if (config_.retry.query_first) {
+    const Binds binds{{":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}};
+    StepResult flow = client_.run(Stmt::kSelectFlow, binds);
+    if (options_.record) record(client_, Stmt::kSelectFlow, binds);
+    ++state.statements;
+    std::string found = "no flow row";
+    if (flow.ok() && flow.row) {
+      const int64_t status = as_int((*flow.row)[kFlowStatus]);
+      found = fmt::format("status {}", status);
+      if (status == kSucceeded || status == kFailed) {
+        note(request, state.attempts_sent, 0, "client", "query", "", found);
+        state.definitive = true;
+        state.told_success = status == kSucceeded;
+        finish(request, ClientPhase::kDone);
+        return;
+      }
+    }
+    note(request, state.attempts_sent, 0, "client", "query", "", found);
+  }
+  send_attempt(request);
+}
+
+void Simulation::finish(uint32_t request, ClientPhase phase) {
+  RequestRecord& state = requests_[request];
+  state.phase = phase;
+  state.finished_ms = clock_.now_ms();
+  ++finished_;
+  if (options_.progress && finished_ % 1000 == 0) options_.progress(finished_, config_.requests);
+  for (uint32_t worker = 0; worker < worker_request_.size(); ++worker)
+    if (worker_request_[worker] == request) schedule_in(1, Kind::kStart, worker);
+}
+
+void Simulation::record_answer(uint32_t request, const Answer& answer) {
+  if (!is_definitive(answer.outcome)) return;
+  RequestRecord& state = requests_[request];
+  if (state.first_outcome < 0) {
+    state.first_outcome = static_cast<int8_t>(answer.outcome);
+    state.first_reason = reason_id(answer.reason);
+    return;
+  }
+  Answer first{static_cast<Outcome>(state.first_outcome), reasons_[state.first_reason], false};
+  if (!answers_agree(first, answer)) state.inconsistent = true;
+}
+
+uint16_t Simulation::reason_id(const std::string& reason) {
+  for (size_t i = 0; i < reasons_.size(); ++i)
+    if (reasons_[i] == reason) return static_cast<uint16_t>(i);
+  reasons_.push_back(reason);
+  return static_cast<uint16_t>(reasons_.size() - 1);
+}
+
+TransferRequest Simulation::make_request(uint32_t request, uint8_t key) const {
+  Random random(mix(config_.seed, request, 0, Purpose::kRequest));
+  int64_t from = static_cast<int64_t>(random.below(kAccounts));
+  int64_t to = (from + 1 + static_cast<int64_t>(random.below(kAccounts - 1))) % kAccounts;
+  int64_t amount = random.between(1, 100'000);
+  TransferRequest result{biz_seq(request, key), fmt::format("a{:02}", from),
+                         fmt::format("a{:02}", to), amount, ""};
+  if (strategy_.info().needs_token) result.token = token_for(request, key);
+  return result;
+}
+
+std::string Simulation::token_for(uint32_t request, uint8_t key) const {
+  Random random(mix(config_.seed, request, key, Purpose::kToken));
+  uint64_t high = random.next();
+  return fmt::format("{:016x}{:016x}", high, random.next());
+}
+
+// Returns false when the token could not be stored yet: the write lock is taken.
+bool Simulation::issue_token_for(uint32_t request, uint8_t key) {
+  Random random(mix(config_.seed, request, key, Purpose::kToken));
+  uint64_t high = random.next();
+  IssuedToken token;
+  const uint64_t low = random.next();
+  const int64_t ttl_ms = short_ttl_ms_ ? short_ttl_ms_ : config_.token_ttl_ms;
+  Status status = issue_token(client_, clock_, high, low, ttl_ms, &token);
+  if (options_.record)
+    record(client_, Stmt::kInsertToken,
+           {{":token", fmt::format("{:016x}{:016x}", high, low)},
+            {":now", clock_.now_ms()},
+            {":expires", clock_.now_ms() + ttl_ms}});
+  if (status.code() == ExitCode::kRetryable) return false;
+  throw_if_error(status);
+  note(request, 0, 0, "client", "token issued", "",
+       fmt::format("{}, expires at {} ms", token.token.substr(0, 8), token.expires_at_ms));
+  return true;
+}
+
+}  // namespace idemlab::sim

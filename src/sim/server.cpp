@@ -1,0 +1,157 @@
+// The server side: a delivery arrives, its attempt steps through the strategy on a connection of
+// its own (pausing or crashing where a fault says), and its answer goes back.
+#include "server/trace.h"
+#include "sim/simulation.h"
+
+namespace idemlab::sim {
+
+void Simulation::arrive(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  ++deliveries_total_;
+  note(delivery.request, delivery.attempt, delivery.copy, "network",
+       delivery.copy == 0 ? "delivered" : "delivered again");
+  if (delivery.busy_ms > 0 && !busy_held_ && busy_.run(Stmt::kBeginImmediate, {}).ok()) {
+    if (options_.record) record(busy_, Stmt::kBeginImmediate, {});
+    busy_held_ = true;
+    lock_holder_ = kBusyHolder;
+    note(delivery.request, delivery.attempt, delivery.copy, "server", "another writer",
+         "BEGIN IMMEDIATE", fmt::format("holds the lock for {} ms", delivery.busy_ms), "busy");
+    schedule_in(delivery.busy_ms, Kind::kBusyRelease, 0);
+  }
+  StrategyOptions options;
+  options.pitfall = pitfall_;
+  options.lock_ttl_ms = short_ttl_ms_ ? short_ttl_ms_ : config_.lock_ttl_ms;
+  options.owner = fmt::format("worker-{}", index);
+  TransferRequest request = make_request(delivery.request, delivery.key);
+  options.token = request.token;
+  delivery.connection = take_connection();
+  delivery.slot = stepper_.start(*delivery.connection, clock_, strategy_, options, request);
+  if (stepper_.finished(delivery.slot)) {
+    server_done(index, stepper_.answer(delivery.slot));
+    return;
+  }
+  schedule_step(index);
+}
+
+void Simulation::schedule_step(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  int64_t delay = kStepMs + std::exchange(delivery.after_commit_pause_ms, 0);
+  if (delivery.slow_ms > 0 && delivery.slow_phase != Phase::kAfterCommit) {
+    const StrategyInfo& info = strategy_.info();
+    const PendingStep& pending = stepper_.pending(delivery.slot);
+    std::string_view slow_at = delivery.slow_step && !delivery.slow_step->empty()
+                                   ? std::string_view(*delivery.slow_step)
+                                   : (pitfall_ ? info.critical_step_pitfall : info.critical_step);
+    if (delivery.slow_phase != Phase::kNone) slow_at = phase_name(delivery.slow_phase);
+    if (delivery.slow_phase != Phase::kNone
+            ? delivery.phases.opens_before(delivery.slow_phase, pending.stmt)
+            : pending.step == slow_at) {
+      delay += delivery.slow_ms;
+      note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
+           fmt::format("{} ms before {}", delivery.slow_ms, slow_at), "slow");
+      delivery.slow_ms = 0;
+    }
+  }
+  schedule_in(delay, Kind::kStep, index);
+}
+
+void Simulation::step(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  const bool was_woken = woken_ == index;
+  if (was_woken) woken_ = kNoHolder;
+  if (crashes_before(delivery)) {
+    crash(index,
+          fmt::format("at {}, before {}: uncommitted work lost, no answer",
+                      phase_name(delivery.crash_phase), stepper_.pending(delivery.slot).step));
+    return;
+  }
+  const bool give_up_waiting =
+      delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
+  if (done.result.code == StepCode::kBusy && !give_up_waiting) {
+    if (delivery.wait_start_ms < 0) {
+      ++lock_waits_;
+      delivery.wait_start_ms = clock_.now_ms();
+      note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
+           std::string(statement_sql(done.stmt)), "waits for the write lock");
+      schedule_in(kLockWaitLimitMs, Kind::kWaitLimit, index,
+                  static_cast<uint32_t>(delivery.wait_start_ms));
+    }
+    delivery.asleep = true;
+    if (was_woken)
+      sleepers_.push_front(index);  // keeps its place in the queue
+    else
+      sleepers_.push_back(index);
+    wake_next();
+    return;
+  }
+  delivery.wait_start_ms = -1;
+  update_lock_holder(index,
+                     !stepper_.finished(delivery.slot) && delivery.connection->in_transaction());
+  RequestRecord& state = requests_[delivery.request];
+  ++state.statements;
+  if (traced(delivery.request)) {
+    note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
+         std::string(statement_sql(done.stmt)), describe_result(done.stmt, done.result));
+  }
+  ++delivery.statements_run;
+  delivery.phases.ran(done.stmt, done.result, delivery.connection->in_transaction());
+  if (crashes_now(delivery, done.step)) {
+    crash(index, fmt::format("after {}: uncommitted work lost, no answer", done.step));
+    return;
+  }
+  if (delivery.slow_phase == Phase::kAfterCommit && delivery.slow_ms > 0 &&
+      delivery.phases.just_committed()) {
+    note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
+         fmt::format("{} ms after the commit, before answering", delivery.slow_ms), "slow");
+    delivery.after_commit_pause_ms = std::exchange(delivery.slow_ms, 0);
+  }
+  if (stepper_.finished(delivery.slot)) {
+    server_done(index, stepper_.answer(delivery.slot));
+    wake_next();
+    return;
+  }
+  schedule_step(index);
+  wake_next();
+}
+
+void Simulation::crash(uint32_t index, std::string what) {
+  Delivery& delivery = deliveries_[index];
+  note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "", std::move(what),
+       "crash");
+  stepper_.kill(delivery.slot);
+  update_lock_holder(index, false);
+  server_done(index, std::nullopt);
+  wake_next();
+}
+
+void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
+  Delivery& delivery = deliveries_[index];
+  stepper_.release(delivery.slot);
+  free_connections_.push_back(delivery.connection);
+  delivery.connection = nullptr;
+  const uint32_t request = delivery.request;
+  if (!answer) {  // crashed: nothing to send
+    delivery.live = false;
+    free_deliveries_.push_back(index);
+    return;
+  }
+  record_answer(request, *answer);
+  note(request, delivery.attempt, delivery.copy, "server", "answer", "",
+       std::string(outcome_name(answer->outcome)) +
+           (answer->reason.empty() ? "" : " (" + answer->reason + ")"));
+  if (delivery.response_lost) {
+    note(request, delivery.attempt, delivery.copy, "network", "response lost", "", "",
+         "response-lost");
+    delivery.live = false;
+    free_deliveries_.push_back(index);
+    return;
+  }
+  delivery.answer = *answer;
+  Random network(mix(config_.seed, request, delivery.attempt, Purpose::kNetwork));
+  network.next();
+  schedule_in(network.between(1, 4) + std::exchange(delivery.after_commit_pause_ms, 0),
+              Kind::kAnswer, index);
+}
+
+}  // namespace idemlab::sim

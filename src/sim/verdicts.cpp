@@ -1,0 +1,60 @@
+// Verdicts, counted per request from the journal, never from what a strategy said; and the
+// audit of the simulated ledger.
+#include "ledger/audit.h"
+#include "sim/percentile.h"
+#include "sim/simulation.h"
+
+namespace idemlab::sim {
+
+Status Simulation::verdicts(SimResult* out) {
+  SimResult result;
+  result.strategy = std::string(strategy_.info().name);
+  result.pitfall = pitfall_;
+  result.requests = config_.requests;
+  result.seed = config_.seed;
+  result.virtual_ms = clock_.now_ms();
+  std::vector<uint32_t> pairs(requests_.size(), 0);
+  StepResult counted = client_.query(
+      "SELECT biz_seq, count(*) FROM journal WHERE side = 'debit' GROUP BY biz_seq", {},
+      [&](const Row& row) {
+        int64_t request = request_of_biz_seq(as_text(row[0]));
+        if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
+          pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(as_int(row[1]));
+      });
+  if (!counted.ok()) return Status::internal(counted.error);
+  std::vector<int64_t> latencies;
+  latencies.reserve(requests_.size());
+  int64_t statements = 0;
+  for (size_t i = 0; i < requests_.size(); ++i) {
+    const RequestRecord& state = requests_[i];
+    statements += state.statements;
+    if (state.finished_ms >= 0) latencies.push_back(state.finished_ms - state.created_ms);
+    if (pairs[i] == 1)
+      ++result.moved_once;
+    else if (pairs[i] >= 2)
+      ++result.moved_twice_or_more;
+    else
+      ++result.not_moved;
+    if (pairs[i] == 0 && state.told_success) ++result.never_moved;
+    if (pairs[i] == 0 && !state.definitive && state.saw_in_progress_last) ++result.stuck;
+    if (pairs[i] >= 1 && !state.definitive) ++result.unknown_to_client;
+    if (pairs[i] == 0 && state.definitive && !state.told_success) ++result.refused;
+    if (state.inconsistent) ++result.inconsistent_answers;
+  }
+  const double count = static_cast<double>(std::max<int64_t>(1, config_.requests));
+  result.attempts_per_request = static_cast<double>(attempts_total_) / count;
+  result.deliveries_per_request = static_cast<double>(deliveries_total_) / count;
+  result.statements_per_request = static_cast<double>(statements) / count;
+  result.lock_waits = lock_waits_;
+  result.latency_ms_p50 = nearest_rank(latencies, 0.50);
+  result.latency_ms_p99 = nearest_rank(latencies, 0.99);
+  AuditReport audit;
+  if (Status status = audit_ledger(client_, &audit); !status.is_ok()) return status;
+  result.audit_ok = audit.ok();
+  for (const auto& violation : audit.violations) result.audit_violations.push_back(violation.kind);
+  result.timeline = std::move(timeline_);
+  *out = std::move(result);
+  return Status::ok();
+}
+
+}  // namespace idemlab::sim
