@@ -19,8 +19,7 @@ StepCode classify(int rc) {
     case SQLITE_LOCKED:
       return StepCode::kBusy;
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-      return StepCode::kDamaged;
+      return StepCode::kDamaged;  // (SQLITE_NOTADB is no ledger at all: kError)
     default:
       return StepCode::kError;
   }

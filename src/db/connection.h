@@ -23,7 +23,7 @@ enum class StepCode {
   kConstraint,    // a UNIQUE, CHECK or NOT NULL constraint refused the write
   kBusy,          // the lock is held by another connection (after the busy timeout, if any)
   kBusySnapshot,  // a read transaction cannot become a write one: another writer got in first
-  kDamaged,       // SQLite found the file corrupt or not a database
+  kDamaged,       // SQLite found the file corrupt (SQLITE_CORRUPT)
   kError,         // anything else
 };
 

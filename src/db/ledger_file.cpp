@@ -181,8 +181,7 @@ Status check_ledger(Connection& connection, const std::string& path) {
   if (!result.ok()) {
     if (result.code == StepCode::kBusy)
       return Status::busy(fmt::format("{} is locked: {}", path, result.error));
-    if (result.code == StepCode::kDamaged && connection.damaged() &&
-        result.error.find("not a database") == std::string::npos)
+    if (result.code == StepCode::kDamaged)
       return Status::damaged(fmt::format("{} is damaged: {}", path, result.error));
     return Status::ledger(fmt::format("{} is not an idemlab ledger ({})", path, result.error));
   }
