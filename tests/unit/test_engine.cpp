@@ -132,11 +132,7 @@ TEST_CASE("percentiles are taken by nearest rank") {
 }
 
 TEST_CASE("deliveries per request count every copy that reached the server") {
-  SimConfig config;
-  config.requests = 200;
-  FaultSpec double_submit;
-  REQUIRE(parse_fault("double-submit:k=2,p=1", &double_submit).is_ok());
-  config.faults = {double_submit};
+  const SimConfig config = config_with({"double-submit:k=2,p=1"}, 200);
   SimResult result;
   REQUIRE(simulate(config, *find_strategy("state-machine"), false, {}, &result).is_ok());
   CHECK(result.attempts_per_request == doctest::Approx(1.0));
@@ -144,17 +140,11 @@ TEST_CASE("deliveries per request count every copy that reached the server") {
 }
 
 TEST_CASE("a crash without a step hits every strategy at a step it reaches") {
-  SimConfig config;
-  config.requests = 100;
-  FaultSpec crash;
-  REQUIRE(parse_fault("crash:p=0.5", &crash).is_ok());
-  config.faults = {crash};
+  const SimConfig config = config_with({"crash:p=0.5"}, 100);
   for (const Strategy* strategy : all_strategies()) {
     CAPTURE(strategy->info().name);
     SimResult clean, crashed;
-    SimConfig quiet = config;
-    quiet.faults.clear();
-    REQUIRE(simulate(quiet, *strategy, false, {}, &clean).is_ok());
+    REQUIRE(simulate(config_with({}, 100), *strategy, false, {}, &clean).is_ok());
     REQUIRE(simulate(config, *strategy, false, {}, &crashed).is_ok());
     // Crashed attempts send no answer, so clients retry: the crash really happened.
     CHECK(crashed.attempts_per_request > clean.attempts_per_request);
@@ -162,16 +152,11 @@ TEST_CASE("a crash without a step hits every strategy at a step it reaches") {
 }
 
 TEST_CASE("a fault aimed at a step the strategy never reaches is refused") {
-  SimConfig config;
-  config.requests = 5;
-  FaultSpec crash;
-  REQUIRE(parse_fault("crash:after=insert_dedup,p=1", &crash).is_ok());
-  config.faults = {crash};
+  SimConfig config = config_with({"crash:after=insert_dedup,p=1"}, 5);
   SimResult result;
   CHECK(simulate(config, *find_strategy("naive"), false, {}, &result).code() == ExitCode::kUsage);
   CHECK(simulate(config, *find_strategy("dedup-table"), false, {}, &result).is_ok());
-  REQUIRE(parse_fault("crash:after=insert_flow,p=1", &crash).is_ok());
-  config.faults = {crash};
+  config = config_with({"crash:after=insert_flow,p=1"}, 5);
   CHECK(simulate(config, *find_strategy("direct-insert"), true, {}, &result).code() ==
         ExitCode::kUsage);
 }
