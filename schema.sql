@@ -5,7 +5,8 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 1;             -- schema version; idemlab refuses files newer than it knows
+PRAGMA user_version = 2;             -- schema version; idemlab refuses files newer than it knows,
+                                     -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
 CREATE TABLE account (
@@ -18,11 +19,15 @@ CREATE TABLE account (
 ) STRICT, WITHOUT ROWID;
 
 -- One row per transfer request a strategy has recorded. The row also stores the answer, so that
--- a repeat of the request gets the first answer back.
+-- a repeat of the request gets the first answer back. A request is identified by (source,
+-- biz_seq): every source numbers its own requests.
 CREATE TABLE transfer_flow (
   id            INTEGER PRIMARY KEY,                      -- row id; RETURNING hands it back
-  biz_seq       TEXT NOT NULL                             -- the request's globally unique id
-                CHECK (length(biz_seq) BETWEEN 1 AND 64),
+  source        TEXT NOT NULL DEFAULT 'api',              -- who sent the request
+  biz_seq       TEXT                                      -- the request's id within its source;
+                CHECK (biz_seq IS NULL                    -- NULL only when a request came without
+                       OR length(biz_seq) BETWEEN 1 AND 64), -- one (--pitfall=missing-key): a NULL
+                                                          -- conflicts with nothing in an index
   from_account  TEXT NOT NULL,                            -- payer (the payload is kept to
   to_account    TEXT NOT NULL,                            -- payee  detect a mismatched repeat)
   amount_minor  INTEGER NOT NULL CHECK (amount_minor > 0),
@@ -40,29 +45,36 @@ CREATE TABLE transfer_flow (
   updated_at_ms INTEGER NOT NULL
 ) STRICT;
 -- The unique constraint the references rely on, for the rows that ask for it.
-CREATE UNIQUE INDEX transfer_flow_biz_seq_unique ON transfer_flow (biz_seq) WHERE unique_key = 1;
-CREATE INDEX transfer_flow_biz_seq ON transfer_flow (biz_seq);
+CREATE UNIQUE INDEX transfer_flow_key_unique ON transfer_flow (source, biz_seq)
+  WHERE unique_key = 1;
+CREATE INDEX transfer_flow_key ON transfer_flow (source, biz_seq);
 
 -- Double-entry journal: every applied transfer writes one debit (money leaves the payer) and one
--- credit (money reaches the payee), both tagged with the request's biz_seq. The journal is the
--- source of truth for how many times a request moved money.
+-- credit (money reaches the payee), both tagged with the request's source and biz_seq (even when
+-- the guards saw no key). The journal is the source of truth for how many times a request moved
+-- money.
 CREATE TABLE journal (
   id            INTEGER PRIMARY KEY,
+  source        TEXT NOT NULL DEFAULT 'api',
   biz_seq       TEXT NOT NULL,
   account       TEXT NOT NULL REFERENCES account (name),
   side          TEXT NOT NULL CHECK (side IN ('debit', 'credit')),
   amount_minor  INTEGER NOT NULL CHECK (amount_minor > 0),
   created_at_ms INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX journal_biz_seq ON journal (biz_seq);
+CREATE INDEX journal_key ON journal (source, biz_seq);
 
--- dedup-table strategy: a row per request id, kept apart from the business tables.
+-- dedup-table strategy: a row per request, kept apart from the business tables. Its key is
+-- "source:biz_seq", as 003 builds it from serial number and source type.
 CREATE TABLE dedup (
-  biz_seq       TEXT PRIMARY KEY,                         -- the unique key that blocks repeats
-  source        TEXT NOT NULL,                            -- who sent it (strategy name here)
+  dedup_key     TEXT PRIMARY KEY,                         -- the unique key that blocks repeats
+  source        TEXT NOT NULL,                            -- who sent the request
+  biz_seq       TEXT NOT NULL,
+  strategy      TEXT NOT NULL,                            -- the strategy that wrote the row
   payload       TEXT NOT NULL,                            -- "from>to:amount", to spot mismatches
   created_at_ms INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX dedup_request ON dedup (source, biz_seq);
 
 -- token strategy: one-time tokens handed out by `idemlab token issue`.
 CREATE TABLE token (
@@ -70,12 +82,13 @@ CREATE TABLE token (
   issued_at_ms    INTEGER NOT NULL,
   expires_at_ms   INTEGER NOT NULL,
   used_at_ms      INTEGER,                                -- NULL until consumed
-  used_by_biz_seq TEXT                                    -- the request that consumed it
+  used_by_biz_seq TEXT,                                   -- the request that consumed it
+  used_by_source  TEXT
 ) STRICT, WITHOUT ROWID;
 
 -- lock-table strategy: a lock with an expiry, the columns ShedLock uses.
 CREATE TABLE lock (
-  name          TEXT PRIMARY KEY,                         -- "transfer:<biz_seq>"
+  name          TEXT PRIMARY KEY,                         -- "transfer:<source>:<biz_seq>"
   lock_until_ms INTEGER NOT NULL,                         -- the lock is free from this time on
   locked_at_ms  INTEGER NOT NULL,
   locked_by     TEXT NOT NULL                             -- owner that took it
@@ -84,13 +97,14 @@ CREATE TABLE lock (
 -- Every attempt a server answered (a lost request never reaches it; a crash leaves no row).
 CREATE TABLE attempt (
   id        INTEGER PRIMARY KEY,
+  source    TEXT NOT NULL DEFAULT 'api',
   biz_seq   TEXT NOT NULL,
   strategy  TEXT NOT NULL,
-  pitfall   INTEGER NOT NULL CHECK (pitfall IN (0, 1)),
+  pitfall   TEXT,                                         -- the pitfall it ran with, else NULL
   outcome   TEXT NOT NULL,                                -- the answer's outcome name
   reason    TEXT,
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,                                         -- the injected fault, if any
   at_ms     INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX attempt_biz_seq ON attempt (biz_seq);
+CREATE INDEX attempt_key ON attempt (source, biz_seq);

@@ -69,13 +69,13 @@ int main(int argc, char** argv) {
     std::vector<RecordedStatement> statements;
     SimOptions recording;
     recording.record = &statements;
-    throw_if_error(simulate(config, *strategy, false, recording, &result));
+    throw_if_error(simulate(config, *strategy, Pitfall::kNone, recording, &result));
     // Three rounds, simulation and replay alternating, so that machine noise hits both; the
     // medians are compared.
     std::vector<double> simulated_runs, alone_runs;
     for (int round = 0; round < 3; ++round) {
       auto start = std::chrono::steady_clock::now();
-      throw_if_error(simulate(config, *strategy, false, {}, &result));
+      throw_if_error(simulate(config, *strategy, Pitfall::kNone, {}, &result));
       simulated_runs.push_back(seconds_since(start));
       alone_runs.push_back(replay(statements));
     }

@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/errors.h"
+#include "core/clock.h"
+#include "core/limits.h"
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "report/answer_view.h"
@@ -15,8 +18,26 @@ namespace {
 
 struct AuditOptions {
   std::string db = "idemlab.db";
+  int64_t stale_after_ms = AuditClock{}.stale_after_ms;
   bool json = false;
 };
+
+nlohmann::ordered_json findings_json(const std::vector<Violation>& findings) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& finding : findings)
+    out.push_back({{"kind", finding.kind},
+                   {"source", text_or_null(finding.source)},
+                   {"biz_seq", text_or_null(finding.biz_seq)},
+                   {"detail", finding.detail}});
+  return out;
+}
+
+std::string findings_table(std::string_view label, const std::vector<Violation>& findings) {
+  TextTable table{{std::string(label), "source", "biz_seq", "detail"}, {}, {}};
+  for (const auto& finding : findings)
+    table.rows.push_back({finding.kind, finding.source, finding.biz_seq, finding.detail});
+  return table.render();
+}
 
 ExitCode run_audit(const AuditOptions& options) {
   Connection connection;
@@ -24,20 +45,20 @@ ExitCode run_audit(const AuditOptions& options) {
   // A file too damaged to open is a finding of the audit, not an error of the command.
   if (Status status = open_ledger(options.db, Access::kRead, 5000, &connection);
       status.is_damaged())
-    report.violations.push_back({"integrity", "", status.message()});
+    report.violations.push_back({"integrity", "", "", status.message()});
   else
     throw_if_error(status);
-  if (report.ok()) throw_if_error(audit_ledger(connection, &report));
+  if (report.ok()) {
+    AuditClock clock{WallClock().now_ms(), options.stale_after_ms};
+    throw_if_error(audit_ledger(connection, clock, &report));
+  }
   if (options.json) {
     nlohmann::ordered_json out{{"ok", report.ok()},
-                               {"violations", nlohmann::ordered_json::array()},
+                               {"violations", findings_json(report.violations)},
+                               {"warnings", findings_json(report.warnings)},
                                {"requests_applied", report.requests_applied},
                                {"times_money_moved", report.times_money_moved},
                                {"journal_entries", report.journal_entries}};
-    for (const auto& violation : report.violations)
-      out["violations"].push_back({{"kind", violation.kind},
-                                   {"biz_seq", text_or_null(violation.biz_seq)},
-                                   {"detail", violation.detail}});
     print_json(out);
   } else if (report.ok()) {
     fmt::print(
@@ -46,11 +67,10 @@ ExitCode run_audit(const AuditOptions& options) {
         count_of(report.requests_applied, "transfer"),
         count_of(report.journal_entries, "journal entry", "journal entries"));
   } else {
-    TextTable table{{"violation", "biz_seq", "detail"}, {}, {}};
-    for (const auto& violation : report.violations)
-      table.rows.push_back({violation.kind, violation.biz_seq, violation.detail});
-    fmt::print("{}", table.render());
+    fmt::print("{}", findings_table("violation", report.violations));
   }
+  if (!options.json && !report.warnings.empty())
+    fmt::print("{}", findings_table("warning", report.warnings));
   if (report.ok()) return ExitCode::kOk;
   fmt::print(stderr, "error: audit found {}\n",
              count_of(static_cast<int64_t>(report.violations.size()), "violation"));
@@ -64,6 +84,11 @@ void register_audit(CLI::App& app, CommandResult& result) {
   CLI::App* command = app.add_subcommand(
       "audit", "check money conservation, balances, at-most-once per biz_seq, integrity");
   add_db_option(command, &options->db);
+  command
+      ->add_option("--stale-after-ms", options->stale_after_ms,
+                   "warn about a dedup record with no answer older than this")
+      ->check(whole_number(1, limits::kMaxDurationMs))
+      ->capture_default_str();
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_audit(*options); });
 }

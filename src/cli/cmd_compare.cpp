@@ -64,10 +64,12 @@ ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   std::vector<CompareRow> plan;
-  for (const Strategy* strategy : chosen(options.strategies))
-    for (bool pitfall : {false, true})
-      if (!pitfall || (options.with_pitfalls && strategy->info().guarded))
-        plan.push_back({strategy, pitfall});
+  for (const Strategy* strategy : chosen(options.strategies)) {
+    plan.push_back({strategy, Pitfall::kNone});
+    if (options.with_pitfalls)
+      for (const PitfallInfo& pitfall : strategy->info().pitfalls)
+        plan.push_back({strategy, pitfall.id});
+  }
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
   throw_if_error(compare(config, plan, options.jobs, rows_reporter("compare"), &rows));
@@ -99,7 +101,7 @@ void register_compare(CLI::App& app, CommandResult& result) {
   command->add_option("--strategies", options->strategies, "comma-separated names, or all")
       ->capture_default_str();
   command->add_flag("--with-pitfalls", options->with_pitfalls,
-                    "add a row for each strategy's --pitfall");
+                    "add a row for each pitfall of each strategy");
   command
       ->add_option("--jobs", options->jobs,
                    "strategies simulated at once, one ledger each (default: one per core); "

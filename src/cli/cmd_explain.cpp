@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "core/status.h"
+#include "report/json.h"
 #include "report/text.h"
 #include "server/trace.h"
 
@@ -16,13 +17,15 @@ namespace {
 
 struct ExplainOptions {
   std::string strategy;
+  std::optional<std::string> pitfall;  // whose trace to show (default: the main pitfall)
   bool json = false;
 };
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
   std::string out;
   for (const auto& attempt : attempts) {
-    out += fmt::format("  {} -> {}{}\n", attempt.label, outcome_name(attempt.answer.outcome),
+    out += fmt::format("  {} -> {}{}{}\n", attempt.label, outcome_name(attempt.answer.outcome),
+                       attempt.answer.replayed ? " (replayed)" : "",
                        attempt.answer.reason.empty() ? "" : " (" + attempt.answer.reason + ")");
     TextTable table{{"step", "result", "sql"}, {}, {}};
     for (const auto& step : attempt.steps) table.rows.push_back({step.step, step.result, step.sql});
@@ -45,6 +48,7 @@ nlohmann::ordered_json trace_json(const std::vector<TracedAttempt>& attempts) {
                        {"result", step.result}});
     out.push_back({{"attempt", attempt.label},
                    {"outcome", outcome_name(attempt.answer.outcome)},
+                   {"replayed", attempt.answer.replayed},
                    {"steps", steps}});
   }
   return out;
@@ -76,43 +80,72 @@ ExitCode list_strategies(bool json) {
   return ExitCode::kOk;
 }
 
+std::string pitfalls_text(const StrategyInfo& info) {
+  std::string out;
+  for (const PitfallInfo& p : info.pitfalls) {
+    out += fmt::format("\n  --pitfall={}{}\n", pitfall_name(p.id),
+                       &p == &info.pitfalls.front() ? " (a bare --pitfall)" : "");
+    out += wrap(fmt::format("Reference: {}.", p.reference), 4);
+    out += wrap(fmt::format("Removes: {}.", p.removes), 4);
+    out += wrap(fmt::format("Then: {}.", p.goes_wrong), 4);
+    out += wrap(fmt::format("Exposed by: {}; counted as {}.", p.exposed_by, p.verdict), 4);
+    out += fmt::format("    Shown by: {}\n", pitfall_command(info, p));
+  }
+  return out;
+}
+
+nlohmann::ordered_json pitfalls_json(const StrategyInfo& info) {
+  auto out = nlohmann::ordered_json::array();
+  for (const PitfallInfo& p : info.pitfalls)
+    out.push_back({{"name", pitfall_name(p.id)},
+                   {"reference", p.reference},
+                   {"removes", p.removes},
+                   {"goes_wrong", p.goes_wrong},
+                   {"exposed_by", p.exposed_by},
+                   {"verdict", p.verdict},
+                   {"command", pitfall_command(info, p)},
+                   {"steps", reachable_steps(info, p.id)}});
+  return out;
+}
+
 ExitCode run_explain(const ExplainOptions& options) {
   if (options.strategy.empty()) return list_strategies(options.json);
   const Strategy* strategy = find_strategy(options.strategy);
   if (!strategy) throw_if_error(Status::usage("unknown strategy " + options.strategy));
   const StrategyInfo& info = strategy->info();
+  const Pitfall traced =
+      options.pitfall ? pitfall_option(info, options.pitfall) : main_pitfall(info);
   std::vector<TracedAttempt> safe, pitfall;
-  throw_if_error(rehearse(*strategy, false, &safe));
-  throw_if_error(rehearse(*strategy, true, &pitfall));
+  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe));
+  if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall));
   if (options.json) {
     print_json(nlohmann::ordered_json{{"strategy", info.name},
                                       {"title", info.title},
                                       {"how", info.how},
                                       {"protects", info.protects},
-                                      {"pitfall", info.pitfall},
-                                      {"exposed_by", info.exposed_by},
                                       {"notes", info.notes},
                                       {"critical_step", info.critical_step},
-                                      {"critical_step_pitfall", info.critical_step_pitfall},
                                       {"steps", info.steps},
+                                      {"pitfalls", pitfalls_json(info)},
                                       {"strategy_switch", kStrategySwitch},
                                       {"trace", trace_json(safe)},
+                                      {"traced_pitfall", pitfall_json(traced)},
                                       {"trace_pitfall", trace_json(pitfall)}});
     return ExitCode::kOk;
   }
   std::string out =
       fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));
   out += "\nProtects against\n" + wrap(info.protects, 2);
-  out += "\nPitfall (--pitfall)\n" + wrap(info.pitfall, 2);
-  out += "\nExposed by\n" + wrap(info.exposed_by, 2);
+  out += info.pitfalls.empty() ? "\nPitfalls\n  none: it has no guard to leave out\n"
+                               : "\nPitfalls (--pitfall[=NAME])" + pitfalls_text(info);
   if (!info.notes.empty()) out += "\nSQLite notes\n" + wrap(info.notes, 2);
   out += fmt::format("\nSteps (crash:after=STEP and slow:at=STEP take these)\n{}",
                      wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
-  out += fmt::format("  --fault slow pauses before '{}' ('{}' with --pitfall)\n",
-                     info.critical_step, info.critical_step_pitfall);
+  out += fmt::format("  --fault slow pauses before '{}' unless told where\n", info.critical_step);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
   out += "\nTrace: a first attempt and a repeat on a scratch ledger\n" + trace_text(safe);
-  out += "\nThe same with --pitfall\n" + trace_text(pitfall);
+  if (traced != Pitfall::kNone)
+    out += fmt::format("\nThe same with{}\n{}", pitfall_argument(traced), trace_text(pitfall));
   fmt::print("{}", out);
   return ExitCode::kOk;
 }
@@ -125,6 +158,9 @@ void register_explain(CLI::App& app, CommandResult& result) {
       app.add_subcommand("explain", "what a strategy does: steps, SQL, protection, pitfall");
   command->add_option("strategy", options->strategy, "strategy name (none: list them)")
       ->check(CLI::IsMember(strategy_names()));
+  command->add_option("--pitfall", options->pitfall, "trace this pitfall instead of the main one")
+      ->expected(0, 1)
+      ->default_str("");
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_explain(*options); });
 }

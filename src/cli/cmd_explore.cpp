@@ -7,6 +7,7 @@
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
+#include "report/json.h"
 #include "report/sim_view.h"
 #include "report/text.h"
 #include "sim/explore.h"
@@ -17,7 +18,7 @@ namespace {
 
 struct ExploreOptions {
   std::string strategy;
-  bool pitfall = false;
+  std::optional<std::string> pitfall;
   ExploreConfig config;
   bool json = false;
   bool fail_on_violation = false;
@@ -26,7 +27,8 @@ struct ExploreOptions {
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.
 ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result) {
   const bool guarded = find_strategy(options.strategy)->info().guarded;
-  if (options.fail_on_violation && guarded && !options.pitfall && result.breaking > 0)
+  if (options.fail_on_violation && guarded && result.pitfall == Pitfall::kNone &&
+      result.breaking > 0)
     return ExitCode::kAuditFailed;
   return ExitCode::kOk;
 }
@@ -34,11 +36,12 @@ ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result
 ExitCode run_explore(const ExploreOptions& options) {
   install_interrupt_handlers();
   ExploreResult result;
+  const Strategy& strategy = *find_strategy(options.strategy);
   throw_if_error(
-      explore(*find_strategy(options.strategy), options.pitfall, options.config, &result));
+      explore(strategy, pitfall_option(strategy.info(), options.pitfall), options.config, &result));
   if (options.json) {
     nlohmann::ordered_json out{
-        {"strategy", result.strategy},        {"pitfall", result.pitfall},
+        {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
         {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
         {"breaking", result.breaking},        {"truncated", result.truncated},
         {"by_invariant", result.by_invariant}};
@@ -52,7 +55,7 @@ ExitCode run_explore(const ExploreOptions& options) {
     print_json(out);
     return explore_exit(options, result);
   }
-  fmt::print("{}{}: {}, {}{}, {} breaking\n", result.strategy, result.pitfall ? " --pitfall" : "",
+  fmt::print("{}{}: {}, {}{}, {} breaking\n", result.strategy, pitfall_argument(result.pitfall),
              count_of(result.duplicates, "duplicate"),
              count_of(result.interleavings, "interleaving"),
              result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking);
@@ -77,7 +80,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_option("--strategy", options->strategy, "the strategy")
       ->required()
       ->check(CLI::IsMember(strategy_names()));
-  command->add_flag("--pitfall", options->pitfall, "run the strategy without its guard");
+  add_pitfall_option(command, &options->pitfall);
   command->add_option("--duplicates", options->config.duplicates, "concurrent duplicates (K)")
       ->check(whole_number(2, 4))
       ->capture_default_str();

@@ -17,24 +17,25 @@ namespace {
 
 struct HistoryOptions {
   std::string db = "idemlab.db";
-  std::optional<std::string> biz_seq;
-  int64_t limit = 100;
+  AttemptFilter filter;
   bool json = false;
 };
 
 ExitCode run_history(const HistoryOptions& options) {
-  if (options.biz_seq) throw_if_error(validate_biz_seq(*options.biz_seq));
+  if (options.filter.biz_seq) throw_if_error(validate_biz_seq(*options.filter.biz_seq));
+  if (options.filter.source) throw_if_error(validate_source(*options.filter.source));
   Connection connection;
   throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
   std::vector<AttemptRecord> attempts;
-  throw_if_error(list_attempts(connection, options.biz_seq, options.limit, &attempts));
+  throw_if_error(list_attempts(connection, options.filter, &attempts));
   if (options.json) {
     nlohmann::ordered_json out{{"attempts", nlohmann::ordered_json::array()}};
     for (const auto& a : attempts)
       out["attempts"].push_back({{"id", a.id},
+                                 {"source", a.source},
                                  {"biz_seq", a.biz_seq},
                                  {"strategy", a.strategy},
-                                 {"pitfall", a.pitfall},
+                                 {"pitfall", text_or_null(a.pitfall)},
                                  {"outcome", a.outcome},
                                  {"reason", text_or_null(a.reason)},
                                  {"replayed", a.replayed},
@@ -43,12 +44,13 @@ ExitCode run_history(const HistoryOptions& options) {
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{
-      {"id", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"}, {true}, {}};
+  TextTable table{{"id", "source", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
+                  {true},
+                  {}};
   for (const auto& a : attempts)
-    table.rows.push_back({std::to_string(a.id), a.biz_seq,
-                          a.strategy + (a.pitfall ? " --pitfall" : ""), a.outcome, a.reason,
-                          a.replayed ? "yes" : "no", a.fault});
+    table.rows.push_back({std::to_string(a.id), a.source, a.biz_seq,
+                          a.strategy + (a.pitfall.empty() ? "" : " --pitfall=" + a.pitfall),
+                          a.outcome, a.reason, a.replayed ? "yes" : "no", a.fault});
   fmt::print("{}", table.render());
   return ExitCode::kOk;
 }
@@ -59,8 +61,9 @@ void register_history(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<HistoryOptions>();
   CLI::App* command = app.add_subcommand("history", "show attempts and their answers");
   add_db_option(command, &options->db);
-  command->add_option("--biz-seq", options->biz_seq, "only this request");
-  command->add_option("--limit", options->limit, "show the most recent N attempts")
+  command->add_option("--source", options->filter.source, "only this source's requests");
+  command->add_option("--biz-seq", options->filter.biz_seq, "only this request");
+  command->add_option("--limit", options->filter.limit, "show the most recent N attempts")
       ->check(whole_number(1, 1'000'000))
       ->capture_default_str();
   add_json_flag(command, &options->json);

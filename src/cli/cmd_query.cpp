@@ -16,6 +16,7 @@ namespace {
 
 struct QueryOptions {
   std::string db = "idemlab.db";
+  std::string source{kDefaultSource};
   std::string biz_seq;
   bool json = false;
 };
@@ -53,13 +54,15 @@ std::string query_text(const std::string& biz_seq, const RequestStatus& status) 
 
 ExitCode run_query(const QueryOptions& options) {
   throw_if_error(validate_biz_seq(options.biz_seq));
+  throw_if_error(validate_source(options.source));
   Connection connection;
   throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
   RequestStatus status;
-  throw_if_error(query_request(connection, options.biz_seq, &status));
+  throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);
   if (options.json) {
-    print_json({{"biz_seq", options.biz_seq},
+    print_json({{"source", options.source},
+                {"biz_seq", options.biz_seq},
                 {"state", request_state_name(status.state)},
                 {"strategy", text_or_null(status.strategy)},
                 {"reason", text_or_null(status.reason)},
@@ -81,6 +84,7 @@ void register_query(CLI::App& app, CommandResult& result) {
       "ask for a request's state before retrying: not_found, processing, succeeded, "
       "failed");
   add_db_option(command, &options->db);
+  add_source_option(command, &options->source);
   command->add_option("--biz-seq", options->biz_seq, "the request's id")->required();
   add_json_flag(command, &options->json);
   command->footer(

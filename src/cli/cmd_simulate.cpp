@@ -15,7 +15,7 @@ constexpr int64_t kMaxTimelineRequests = 200;
 
 struct SimulateOptions {
   std::string strategy;
-  bool pitfall = false;
+  std::optional<std::string> pitfall;
   bool timeline = false;
   int64_t timeline_request = 0;
   SimCliOptions sim;
@@ -32,14 +32,15 @@ ExitCode run_simulate(const SimulateOptions& options) {
   if (options.timeline_request > config.requests)
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
   const Strategy& strategy = *find_strategy(options.strategy);
+  const Pitfall pitfall = pitfall_option(strategy.info(), options.pitfall);
   SimOptions sim_options;
   sim_options.timeline = options.timeline || options.timeline_request > 0;
   sim_options.timeline_request = options.timeline_request;
   sim_options.progress = progress_reporter("simulate " + options.strategy);
   SimResult result;
-  throw_if_error(simulate(config, strategy, options.pitfall, sim_options, &result));
+  throw_if_error(simulate(config, strategy, pitfall, sim_options, &result));
   std::string command = fmt::format("idemlab simulate --strategy {}{}{}", options.strategy,
-                                    options.pitfall ? " --pitfall" : "", config_arguments(config));
+                                    pitfall_argument(pitfall), config_arguments(config));
   if (sim_options.timeline && options.timeline_request > 0)
     command += fmt::format(" --timeline-request {}", options.timeline_request);
   else if (sim_options.timeline)
@@ -71,7 +72,7 @@ void register_simulate(CLI::App& app, CommandResult& result) {
   command->add_option("--strategy", options->strategy, "the strategy")
       ->required()
       ->check(CLI::IsMember(strategy_names()));
-  command->add_flag("--pitfall", options->pitfall, "run the strategy without its guard");
+  add_pitfall_option(command, &options->pitfall);
   command->add_flag("--timeline", options->timeline, "narrate every event (small runs)");
   command
       ->add_option("--timeline-request", options->timeline_request,

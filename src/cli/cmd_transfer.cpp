@@ -27,7 +27,9 @@ struct TransferOptions {
   std::string from;
   std::string to;
   std::string amount;
-  bool pitfall = false;
+  std::string source{kDefaultSource};
+  bool no_key = false;
+  std::optional<std::string> pitfall;
   bool allow_strategy_switch = false;
   std::vector<std::string> faults;
   std::string token;
@@ -53,11 +55,14 @@ AttemptSetup make_setup(const TransferOptions& options) {
   setup.request.biz_seq = options.biz_seq;
   setup.request.from = options.from;
   setup.request.to = options.to;
+  setup.request.source = options.source;
+  setup.request.key_missing = options.no_key;
   throw_if_error(validate_biz_seq(options.biz_seq));
+  throw_if_error(validate_source(options.source));
   throw_if_error(validate_account_name(options.from));
   throw_if_error(validate_account_name(options.to));
   throw_if_error(parse_amount(options.amount, false, &setup.request.amount_minor));
-  setup.options.pitfall = options.pitfall;
+  setup.options.pitfall = pitfall_option(options.strategy->info(), options.pitfall);
   setup.allow_strategy_switch = options.allow_strategy_switch;
   setup.options.token = options.token;
   setup.options.lock_ttl_ms = options.lock_ttl_ms;
@@ -86,7 +91,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
   const std::string_view name = options.strategy->info().name;
   const ExitCode code = exit_code_for(report.answer.outcome);
-  if (options.json) print_json(answer_json(report, setup.request, name, options.pitfall));
+  if (options.json) print_json(answer_json(report, setup.request, name, setup.options.pitfall));
   std::string line = answer_text(report, setup.request, name);
   if (code == ExitCode::kOk) {
     if (!options.json) fmt::print("{}\n", line);
@@ -107,7 +112,12 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   command->add_option("--from", options->from, "payer account (required)");
   command->add_option("--to", options->to, "payee account (required)");
   command->add_option("--amount", options->amount, "e.g. 12.34, at most two decimals (required)");
-  command->add_flag("--pitfall", options->pitfall, std::string(info.pitfall));
+  add_source_option(command, &options->source);
+  command->add_flag("--no-key", options->no_key,
+                    "send the request without its idempotency key: guards see NULL, the "
+                    "journal is still tagged with --biz-seq (refused unless "
+                    "--pitfall=missing-key)");
+  if (!info.pitfalls.empty()) add_pitfall_option(command, &options->pitfall);
   command->add_flag("--allow-strategy-switch", options->allow_strategy_switch,
                     "serve a biz_seq that another strategy served first (a server that changed "
                     "strategy between releases; see: idemlab explain)");

@@ -5,10 +5,12 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "core/exit_code.h"
+#include "strategies/strategy.h"
 
 namespace idemlab {
 
@@ -27,6 +29,13 @@ std::span<const CommandEntry> command_table();
 // Shared option helpers.
 void add_db_option(CLI::App* command, std::string* db);
 void add_json_flag(CLI::App* command, bool* json);
+// --pitfall[=NAME]: a bare --pitfall is the strategy's main pitfall; NAME picks another.
+void add_pitfall_option(CLI::App* command, std::optional<std::string>* pitfall);
+// The pitfall the option names for the strategy: kNone when it was not given; a usage error
+// (naming the strategy's pitfalls) when the strategy has no such one.
+Pitfall pitfall_option(const StrategyInfo& info, const std::optional<std::string>& pitfall);
+// --source NAME: who sends the request (each source numbers its own requests).
+void add_source_option(CLI::App* command, std::string* source);
 
 // Prints one JSON object on standard output, on one line.
 void print_json(const nlohmann::ordered_json& value);

@@ -37,6 +37,27 @@ void add_json_flag(CLI::App* command, bool* json) {
   command->add_flag("--json", *json, "print one JSON object, for scripts");
 }
 
+void add_pitfall_option(CLI::App* command, std::optional<std::string>* pitfall) {
+  command
+      ->add_option("--pitfall", *pitfall,
+                   "leave a guard out: a bare --pitfall is the strategy's main pitfall, "
+                   "--pitfall=NAME another (see: idemlab explain STRATEGY)")
+      ->expected(0, 1)
+      ->default_str("");
+}
+
+Pitfall pitfall_option(const StrategyInfo& info, const std::optional<std::string>& pitfall) {
+  if (!pitfall) return Pitfall::kNone;
+  Pitfall out = Pitfall::kNone;
+  throw_if_error(resolve_pitfall(info, *pitfall, &out));
+  return out;
+}
+
+void add_source_option(CLI::App* command, std::string* source) {
+  command->add_option("--source", *source, "who sends the request: api, batch, ...")
+      ->capture_default_str();
+}
+
 void print_json(const nlohmann::ordered_json& value) {
   fmt::print("{}\n", json_text(value));
 }

@@ -19,7 +19,7 @@ namespace {
 
 void collect_flags(const CLI::App& app, std::set<std::string>* flags) {
   for (const CLI::Option* option : app.get_options())
-    if (option->get_expected_min() == 0)
+    if (option->get_expected_max() == 0)
       for (const std::string& name : option->get_lnames()) flags->insert(name);
   for (const CLI::App* command : app.get_subcommands({})) collect_flags(*command, flags);
 }

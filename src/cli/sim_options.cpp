@@ -2,6 +2,7 @@
 #include "cli/sim_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <array>
@@ -28,6 +29,9 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
+  command->add_option("--sources", options->sources,
+                      "who sends the requests, in turn, e.g. api,batch: each numbers its own "
+                      "(default api)");
   command->add_option("--format", options->format, "table, json, csv or md")
       ->check(CLI::IsMember({"table", "json", "csv", "md"}))
       ->capture_default_str();
@@ -66,6 +70,7 @@ SimConfig build_config(const SimCliOptions& options) {
     config.retry = RetryPolicy{};
     throw_if_error(parse_retry(*options.retry, &config.retry));
   }
+  if (options.sources) throw_if_error(parse_sources(*options.sources, &config.sources));
   if (!options.faults.empty()) {
     config.faults.clear();
     for (const std::string& text : options.faults) {
@@ -93,6 +98,8 @@ std::string config_arguments(const SimConfig& config) {
                      config.lock_ttl_ms);
   if (config.token_ttl_ms != SimConfig{}.token_ttl_ms)
     out += fmt::format(" --token-ttl-ms {}", config.token_ttl_ms);
+  if (config.sources != SimConfig{}.sources)
+    out += fmt::format(" --sources {}", fmt::join(config.sources, ","));
   for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
   return out;
 }

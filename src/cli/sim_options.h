@@ -18,6 +18,7 @@ struct SimCliOptions {
   std::vector<std::optional<int64_t>> settings = std::vector<std::optional<int64_t>>(8);
   std::vector<std::string> faults;
   std::optional<std::string> retry;
+  std::optional<std::string> sources;
   std::string format = "table";
   bool fail_on_violation = false;
   bool json = false;

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "core/limits.h"
+#include "db/migrate.h"
 
 namespace idemlab {
 
@@ -229,6 +230,25 @@ Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, 
   if (Status status = check_ledger(connection, path); !status.is_ok()) return status;
   if (access == Access::kWrite)
     if (Status status = quick_check_small(connection, path); !status.is_ok()) return status;
+  int64_t version = kSchemaVersion;
+  if (Status status = schema_version(connection, &version); !status.is_ok()) return status;
+  if (version < kSchemaVersion) {
+    // An older ledger is upgraded on first open, by any command; a reader upgrades it through
+    // a writer and then reads the upgraded file.
+    if (access == Access::kRead) {
+      if (is_write_protected(path))
+        return Status::ledger(fmt::format(
+            "{} has schema version {} and is read-only: make it writable once, and idemlab "
+            "upgrades it to version {}",
+            path, version, kSchemaVersion));
+      connection = Connection();
+      if (Status status = open_ledger(path, Access::kWrite, busy_timeout_ms, &connection);
+          !status.is_ok())
+        return status;
+      return open_ledger(path, Access::kRead, busy_timeout_ms, out);
+    }
+    if (Status status = migrate_ledger(connection, version); !status.is_ok()) return status;
+  }
   *out = std::move(connection);
   return Status::ok();
 }

@@ -13,10 +13,13 @@ struct Entry {
   std::string_view sql;
 };
 
-#define FLOW_COLUMNS                                                                         \
-  "biz_seq, from_account, to_account, amount_minor, status, version, unique_key, strategy, " \
-  "created_at_ms, updated_at_ms"
-#define FLOW_VALUES ":biz_seq, :from, :to, :amount, :status, 0, :unique_key, :strategy, :now, :now"
+#define FLOW_COLUMNS                                                                       \
+  "source, biz_seq, from_account, to_account, amount_minor, status, version, unique_key, " \
+  "strategy, created_at_ms, updated_at_ms"
+#define FLOW_VALUES \
+  ":source, :biz_seq, :from, :to, :amount, :status, 0, :unique_key, :strategy, :now, :now"
+// A request's identity: its source and its key. A NULL key matches nothing, as in an index.
+#define FLOW_KEY "source = :source AND biz_seq = :biz_seq"
 
 constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kBeginDeferred, "begin_deferred", "BEGIN DEFERRED"},
@@ -28,24 +31,24 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "(SELECT count(*) FROM account WHERE name = :to)"},
     {Stmt::kSelectFlow, "select_flow",
      "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
-     "FROM transfer_flow WHERE biz_seq = :biz_seq ORDER BY id LIMIT 1"},
+     "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},
     {Stmt::kInsertFlow, "insert_flow",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES ") RETURNING id"},
     {Stmt::kInsertFlowIfAbsent, "insert_flow_if_absent",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
-     ") ON CONFLICT (biz_seq) WHERE unique_key = 1 DO NOTHING RETURNING id"},
+     ") ON CONFLICT (source, biz_seq) WHERE unique_key = 1 DO NOTHING RETURNING id"},
     {Stmt::kUpsertFlowHidingConflict, "upsert_flow",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
-     ") ON CONFLICT (biz_seq) WHERE unique_key = 1 DO UPDATE SET updated_at_ms = "
+     ") ON CONFLICT (source, biz_seq) WHERE unique_key = 1 DO UPDATE SET updated_at_ms = "
      "excluded.updated_at_ms RETURNING id"},
     {Stmt::kFinishFlow, "finish_flow",
      "UPDATE transfer_flow SET status = :status, outcome = :outcome, reason = :reason, "
      "updated_at_ms = :now WHERE id = :flow_id"},
     {Stmt::kClaimFlowGuarded, "claim_flow",
      "UPDATE transfer_flow SET status = 2, updated_at_ms = :now "
-     "WHERE biz_seq = :biz_seq AND status = 1"},
+     "WHERE " FLOW_KEY " AND status = 1"},
     {Stmt::kClaimFlowUnguarded, "claim_flow_unguarded",
-     "UPDATE transfer_flow SET status = 2, updated_at_ms = :now WHERE biz_seq = :biz_seq"},
+     "UPDATE transfer_flow SET status = 2, updated_at_ms = :now WHERE " FLOW_KEY},
     {Stmt::kClaimVersion, "claim_version",
      "UPDATE transfer_flow SET version = version + 1, status = 1, updated_at_ms = :now "
      "WHERE id = :flow_id AND version = :version"},
@@ -61,25 +64,27 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kCredit, "credit",
      "UPDATE account SET balance_minor = balance_minor + :amount WHERE name = :to"},
     {Stmt::kJournalDebit, "journal_debit",
-     "INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms) "
-     "VALUES (:biz_seq, :from, 'debit', :amount, :now)"},
+     "INSERT INTO journal (source, biz_seq, account, side, amount_minor, created_at_ms) "
+     "VALUES (:source, :biz_seq, :from, 'debit', :amount, :now)"},
     {Stmt::kJournalCredit, "journal_credit",
-     "INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms) "
-     "VALUES (:biz_seq, :to, 'credit', :amount, :now)"},
+     "INSERT INTO journal (source, biz_seq, account, side, amount_minor, created_at_ms) "
+     "VALUES (:source, :biz_seq, :to, 'credit', :amount, :now)"},
     {Stmt::kInsertDedup, "insert_dedup",
-     "INSERT INTO dedup (biz_seq, source, payload, created_at_ms) "
-     "VALUES (:biz_seq, :source, :payload, :now)"},
-    {Stmt::kSelectDedup, "select_dedup", "SELECT payload FROM dedup WHERE biz_seq = :biz_seq"},
-    {Stmt::kDeleteDedup, "delete_dedup", "DELETE FROM dedup WHERE biz_seq = :biz_seq"},
+     "INSERT INTO dedup (dedup_key, source, biz_seq, strategy, payload, created_at_ms) "
+     "VALUES (:key, :source, :biz_seq, 'dedup-table', :payload, :now)"},
+    {Stmt::kSelectDedup, "select_dedup", "SELECT payload FROM dedup WHERE dedup_key = :key"},
+    {Stmt::kDeleteDedup, "delete_dedup", "DELETE FROM dedup WHERE dedup_key = :key"},
     {Stmt::kInsertToken, "insert_token",
      "INSERT INTO token (token, issued_at_ms, expires_at_ms) VALUES (:token, :now, :expires)"},
     {Stmt::kSelectToken, "select_token",
-     "SELECT expires_at_ms, used_at_ms, used_by_biz_seq FROM token WHERE token = :token"},
+     "SELECT expires_at_ms, used_at_ms, used_by_biz_seq, used_by_source FROM token "
+     "WHERE token = :token"},
     {Stmt::kConsumeToken, "consume_token",
-     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq "
+     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq, used_by_source = :source "
      "WHERE token = :token AND used_at_ms IS NULL AND expires_at_ms > :now"},
     {Stmt::kConsumeTokenUnchecked, "consume_token_unchecked",
-     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq WHERE token = :token"},
+     "UPDATE token SET used_at_ms = :now, used_by_biz_seq = :biz_seq, used_by_source = :source "
+     "WHERE token = :token"},
     {Stmt::kAcquireLock, "acquire_lock",
      "INSERT INTO lock (name, lock_until_ms, locked_at_ms, locked_by) "
      "VALUES (:name, :until, :now, :owner) ON CONFLICT (name) DO UPDATE SET "
@@ -92,16 +97,17 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "DELETE FROM lock WHERE name = :name AND locked_by = :owner"},
     {Stmt::kReleaseLockAnyOwner, "release_lock_any_owner", "DELETE FROM lock WHERE name = :name"},
     {Stmt::kLogAttempt, "log_attempt",
-     "INSERT INTO attempt (biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms) "
-     "VALUES (:biz_seq, :strategy, :pitfall, :outcome, :reason, :replayed, :fault, :now)"},
+     "INSERT INTO attempt (source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
+     "at_ms) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, :reason, :replayed, "
+     ":fault, :now)"},
     // The strategy that first left a trace of the request: a flow row, a dedup record, a lock
     // or an answered attempt. Every lookup is by an index.
     {Stmt::kServedBy, "served_by",
      "SELECT strategy FROM (SELECT strategy, created_at_ms AS at FROM transfer_flow "
-     "WHERE biz_seq = :biz_seq UNION ALL SELECT source, created_at_ms FROM dedup "
-     "WHERE biz_seq = :biz_seq UNION ALL SELECT 'lock-table', locked_at_ms FROM lock "
-     "WHERE name = 'transfer:' || :biz_seq UNION ALL SELECT strategy, at_ms FROM attempt "
-     "WHERE biz_seq = :biz_seq) ORDER BY at LIMIT 1"},
+     "WHERE " FLOW_KEY " UNION ALL SELECT strategy, created_at_ms FROM dedup "
+     "WHERE " FLOW_KEY " UNION ALL SELECT 'lock-table', locked_at_ms FROM lock "
+     "WHERE name = 'transfer:' || :source || ':' || :biz_seq UNION ALL "
+     "SELECT strategy, at_ms FROM attempt WHERE " FLOW_KEY ") ORDER BY at LIMIT 1"},
 }};
 
 constexpr bool table_is_in_order() {

@@ -15,7 +15,6 @@ struct OutcomeRow {
 };
 constexpr std::array kOutcomes{
     OutcomeRow{Outcome::kApplied, "applied", ExitCode::kOk, true},
-    OutcomeRow{Outcome::kReplayed, "replayed", ExitCode::kOk, true},
     OutcomeRow{Outcome::kRejected, "rejected", ExitCode::kRejected, true},
     OutcomeRow{Outcome::kMismatch, "mismatch", ExitCode::kMismatch, true},
     OutcomeRow{Outcome::kInProgress, "in_progress", ExitCode::kInProgress, false},
@@ -48,7 +47,7 @@ bool is_definitive(Outcome outcome) {
   return row_of(outcome).definitive;
 }
 bool claims_success(Outcome outcome) {
-  return outcome == Outcome::kApplied || outcome == Outcome::kReplayed;
+  return outcome == Outcome::kApplied;
 }
 
 bool answers_agree(const Answer& first, const Answer& second) {

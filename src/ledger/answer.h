@@ -11,8 +11,7 @@
 namespace idemlab {
 
 enum class Outcome {
-  kApplied,       // this attempt moved the money
-  kReplayed,      // a repeat of an applied request: the first answer, marked as a replay
+  kApplied,       // the money moved (by this attempt, or `replayed`: by an earlier one)
   kRejected,      // definitive refusal; `reason` says why; replayed to later repeats
   kMismatch,      // same biz_seq, different payload
   kInProgress,    // a concurrent attempt holds the key, lock or token: retry later
@@ -34,6 +33,7 @@ inline constexpr std::string_view kBusySnapshot = "busy_snapshot";
 inline constexpr std::string_view kRequestLost = "request_lost";
 inline constexpr std::string_view kResponseLost = "response_lost";
 inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch
+inline constexpr std::string_view kMissingKey = "missing_key";  // the request carried no key
 }  // namespace reason
 
 struct Answer {
@@ -54,7 +54,7 @@ ExitCode exit_code_for(Outcome outcome);
 // Definitive answers end a client's retries; the others (in_progress, timeout, busy, error)
 // leave the outcome open.
 bool is_definitive(Outcome outcome);
-// Whether the money moved for the request, as the answer claims (applied or replayed).
+// Whether the money moved for the request, as the answer claims.
 bool claims_success(Outcome outcome);
 // Two definitive answers to one request agree when they say the same thing: applied and a
 // replay of it agree; two rejections agree when their reasons do.

@@ -11,24 +11,33 @@ namespace idemlab {
 
 struct Violation {
   std::string kind;     // stable snake_case name, e.g. "applied_more_than_once"
-  std::string biz_seq;  // the request it concerns; empty for an account or the whole file
+  std::string source;   // the request it concerns (source, biz_seq); empty for an account or
+  std::string biz_seq;  // the whole file
   std::string detail;   // for people
 };
 
 struct AuditReport {
   std::vector<Violation> violations;
-  int64_t requests_applied = 0;   // distinct biz_seqs with at least one journal pair
-  int64_t times_money_moved = 0;  // journal pairs (debits): more than requests_applied when a
-                                  // request moved money twice
+  std::vector<Violation> warnings;  // leftovers that cost retries or storage, not wrong
+  int64_t requests_applied = 0;     // distinct requests with at least one journal pair
+  int64_t times_money_moved = 0;    // journal pairs (debits): more than requests_applied when a
+                                    // request moved money twice
   int64_t journal_entries = 0;
   bool ok() const { return violations.empty(); }
 };
 
 // The checks, by name: money_not_conserved, negative_balance, balance_disagrees_with_journal,
 // unbalanced_entry, applied_more_than_once, duplicate_flow, journal_without_flow,
-// flow_without_journal, rejected_flow_with_journal, stuck_dedup_record, integrity.
+// flow_without_journal, rejected_flow_with_journal, flow_without_key, integrity. Warnings:
+// expired_lock, unanswered_dedup_record (older than stale_after_ms).
 // At most `kMaxViolationsPerCheck` rows are listed per check.
 constexpr int kMaxViolationsPerCheck = 100;
-Status audit_ledger(Connection& connection, AuditReport* out);
+
+// The audit's notion of now (wall clock for the command, the virtual clock in a simulation).
+struct AuditClock {
+  int64_t now_ms = 0;
+  int64_t stale_after_ms = 60'000;  // a dedup record this old with no answer is a warning
+};
+Status audit_ledger(Connection& connection, const AuditClock& clock, AuditReport* out);
 
 }  // namespace idemlab

@@ -18,21 +18,44 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out) {
   return Status::ok();
 }
 
-Status list_attempts(Connection& connection, const std::optional<std::string>& biz_seq,
-                     int64_t limit, std::vector<AttemptRecord>* out) {
+Status list_attempts(Connection& connection, const AttemptFilter& filter,
+                     std::vector<AttemptRecord>* out) {
   out->clear();
-  Binds binds{{":limit", limit}};
-  if (biz_seq) binds.push_back({":biz_seq", *biz_seq});
+  Binds binds{{":limit", filter.limit}};
+  if (filter.source) binds.push_back({":source", *filter.source});
+  if (filter.biz_seq) binds.push_back({":biz_seq", *filter.biz_seq});
   StepResult result = connection.query(
-      "SELECT * FROM (SELECT id, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
-      "at_ms FROM attempt WHERE :biz_seq IS NULL OR biz_seq = :biz_seq ORDER BY id DESC "
-      "LIMIT :limit) ORDER BY id",
+      "SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
+      "fault, at_ms FROM attempt WHERE (:source IS NULL OR source = :source) AND "
+      "(:biz_seq IS NULL OR biz_seq = :biz_seq) ORDER BY id DESC LIMIT :limit) ORDER BY id",
       binds, [&](const Row& row) {
-        out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_int(row[3]) != 0,
-                        as_text(row[4]), as_text(row[5]), as_int(row[6]) != 0, as_text(row[7]),
-                        as_int(row[8])});
+        out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
+                        as_text(row[4]), as_text(row[5]), as_text(row[6]), as_int(row[7]) != 0,
+                        as_text(row[8]), as_int(row[9])});
       });
   if (!result.ok()) return step_error(connection, result);
+  return Status::ok();
+}
+
+Status find_key_holder(Connection& connection, const std::string& source,
+                       const std::string& biz_seq, int64_t now_ms, KeyHolder* out) {
+  KeyHolder holder;
+  StepResult found = connection.query(
+      "SELECT * FROM (SELECT 'lock owner ' || locked_by, locked_at_ms, lock_until_ms, 1 AS rank "
+      "FROM lock WHERE name = 'transfer:' || :source || ':' || :biz_seq AND lock_until_ms > :now "
+      "UNION ALL SELECT 'an unfinished ' || strategy || ' attempt (flow status ' || status || ')', "
+      "created_at_ms, -1, 2 FROM transfer_flow WHERE source = :source AND biz_seq = :biz_seq "
+      "AND status < 2 UNION ALL SELECT 'a dedup record with no answer', created_at_ms, -1, 3 "
+      "FROM dedup WHERE source = :source AND biz_seq = :biz_seq) ORDER BY rank LIMIT 1",
+      {{":source", source}, {":biz_seq", biz_seq}, {":now", now_ms}}, [&](const Row& row) {
+        holder.by = as_text(row[0]);
+        holder.since_ms = as_int(row[1]);
+        holder.until_ms = as_int(row[2]);
+        holder.retry_after_ms =
+            holder.until_ms < 0 ? 0 : std::max<int64_t>(0, holder.until_ms - now_ms);
+      });
+  if (!found.ok()) return step_error(connection, found);
+  *out = std::move(holder);
   return Status::ok();
 }
 
@@ -63,13 +86,15 @@ std::string_view request_state_name(RequestState state) {
   return "";
 }
 
-Status query_request(Connection& connection, const std::string& biz_seq, RequestStatus* out) {
+Status query_request(Connection& connection, const std::string& source, const std::string& biz_seq,
+                     RequestStatus* out) {
+  const Binds key{{":source", source}, {":biz_seq", biz_seq}};
   RequestStatus status;
   bool succeeded = false, failed = false, under_way = false;
   StepResult flows = connection.query(
-      "SELECT status, strategy, coalesce(reason, '') FROM transfer_flow WHERE biz_seq = :biz_seq "
-      "ORDER BY id",
-      {{":biz_seq", biz_seq}}, [&](const Row& row) {
+      "SELECT status, strategy, coalesce(reason, '') FROM transfer_flow "
+      "WHERE source = :source AND biz_seq = :biz_seq ORDER BY id",
+      key, [&](const Row& row) {
         if (status.flow_rows++ == 0) status.strategy = as_text(row[1]);
         succeeded |= as_int(row[0]) == 2;
         failed |= as_int(row[0]) == 3;
@@ -78,9 +103,9 @@ Status query_request(Connection& connection, const std::string& biz_seq, Request
       });
   if (!flows.ok()) return step_error(connection, flows);
   StepResult guards = connection.query(
-      "SELECT (SELECT count(*) FROM dedup WHERE biz_seq = :biz_seq) + (SELECT count(*) FROM lock "
-      "WHERE name = 'transfer:' || :biz_seq)",
-      {{":biz_seq", biz_seq}}, [&](const Row& row) { under_way |= as_int(row[0]) > 0; });
+      "SELECT (SELECT count(*) FROM dedup WHERE source = :source AND biz_seq = :biz_seq) + "
+      "(SELECT count(*) FROM lock WHERE name = 'transfer:' || :source || ':' || :biz_seq)",
+      key, [&](const Row& row) { under_way |= as_int(row[0]) > 0; });
   if (!guards.ok()) return step_error(connection, guards);
   status.state = succeeded   ? RequestState::kSucceeded
                  : failed    ? RequestState::kFailed

@@ -20,18 +20,24 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out);
 
 struct AttemptRecord {
   int64_t id = 0;
+  std::string source;
   std::string biz_seq;
   std::string strategy;
-  bool pitfall = false;
+  std::string pitfall;  // the pitfall's name, or empty
   std::string outcome;
   std::string reason;
   bool replayed = false;
   std::string fault;
   int64_t at_ms = 0;
 };
-// The most recent `limit` attempts (all of one biz_seq if given), oldest first.
-Status list_attempts(Connection& connection, const std::optional<std::string>& biz_seq,
-                     int64_t limit, std::vector<AttemptRecord>* out);
+// The most recent `limit` attempts (only one source's, one biz_seq's, if given), oldest first.
+struct AttemptFilter {
+  std::optional<std::string> source;
+  std::optional<std::string> biz_seq;
+  int64_t limit = 100;
+};
+Status list_attempts(Connection& connection, const AttemptFilter& filter,
+                     std::vector<AttemptRecord>* out);
 
 // What a server can tell a client that asks before retrying (query-before-retry): the state of
 // its request, read from the flow rows and the guards, never from the journal.
@@ -45,7 +51,19 @@ struct RequestStatus {
 };
 // Succeeded if any flow row says so; failed if one says failed; processing if a flow row, a
 // dedup record or a lock says the request is under way; otherwise not found.
-Status query_request(Connection& connection, const std::string& biz_seq, RequestStatus* out);
+Status query_request(Connection& connection, const std::string& source, const std::string& biz_seq,
+                     RequestStatus* out);
+
+// Who holds a request's key while it is in progress: a lock row (with its expiry), or an
+// unfinished flow row or dedup record (no expiry). `by` is empty when nothing holds it.
+struct KeyHolder {
+  std::string by;
+  int64_t since_ms = 0;
+  int64_t until_ms = -1;       // -1: it does not expire by itself
+  int64_t retry_after_ms = 0;  // until_ms - now, at least 0
+};
+Status find_key_holder(Connection& connection, const std::string& source,
+                       const std::string& biz_seq, int64_t now_ms, KeyHolder* out);
 
 struct IssuedToken {
   std::string token;

@@ -17,9 +17,11 @@ Status validate_biz_seq(std::string_view biz_seq) {
   return Status::ok();
 }
 
-Status validate_account_name(std::string_view name) {
+namespace {
+
+Status validate_name(std::string_view what, std::string_view name) {
   auto bad = [&](std::string_view why) {
-    return Status::usage(fmt::format("invalid account name '{}': {}", name, why));
+    return Status::usage(fmt::format("invalid {} '{}': {}", what, name, why));
   };
   if (name.empty()) return bad("empty");
   if (name[0] == '-') return bad("must not start with '-'");
@@ -31,6 +33,21 @@ Status validate_account_name(std::string_view name) {
     if (!ok) return bad("use letters, digits, '_' or '-'");
   }
   return Status::ok();
+}
+
+}  // namespace
+
+Status validate_account_name(std::string_view name) {
+  return validate_name("account name", name);
+}
+
+Status validate_source(std::string_view source) {
+  return validate_name("source", source);
+}
+
+Value key_value(const TransferRequest& request) {
+  if (request.key_missing) return Value{};
+  return request.biz_seq;
 }
 
 std::string payload_text(const TransferRequest& request) {

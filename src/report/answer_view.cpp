@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "ledger/money.h"
+#include "report/json.h"
 
 namespace idemlab {
 
@@ -13,11 +14,13 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
   const std::string& biz = request.biz_seq;
   switch (answer.outcome) {
     case Outcome::kApplied:
+      if (answer.replayed)
+        return fmt::format(
+            "applied (replayed): {} was already applied; this is its first answer "
+            "again ({})",
+            biz, strategy);
       return fmt::format("applied: {} moved {} from {} to {} ({})", biz,
                          format_amount(request.amount_minor), request.from, request.to, strategy);
-    case Outcome::kReplayed:
-      return fmt::format("replayed: {} was already applied; this is its first answer again ({})",
-                         biz, strategy);
     case Outcome::kRejected:
       return fmt::format("rejected: {} ({}{})", answer.reason, biz,
                          answer.replayed ? ", the first answer replayed" : "");
@@ -29,7 +32,13 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
             biz, report.served_by, strategy);
       return fmt::format("mismatch: {} was first sent with a different payload", biz);
     case Outcome::kInProgress:
-      return fmt::format("in_progress: another attempt holds {}; retry later", biz);
+      if (report.holder.by.empty())
+        return fmt::format("in_progress: another attempt holds {}; retry later", biz);
+      if (report.holder.until_ms < 0)
+        return fmt::format("in_progress: {} is held by {} since {} ms; retry later", biz,
+                           report.holder.by, report.holder.since_ms);
+      return fmt::format("in_progress: {} is held by {} until {} ms; retry after {} ms", biz,
+                         report.holder.by, report.holder.until_ms, report.holder.retry_after_ms);
     case Outcome::kTokenUnknown:
       return "token_unknown: no such token";
     case Outcome::kTokenUsed:
@@ -55,10 +64,21 @@ nlohmann::ordered_json text_or_null(const std::string& text) {
 }
 
 nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRequest& request,
-                                   std::string_view strategy, bool pitfall) {
-  return {{"biz_seq", request.biz_seq},
+                                   std::string_view strategy, Pitfall pitfall) {
+  nlohmann::ordered_json holder = nullptr;
+  if (!report.holder.by.empty())
+    holder = {
+        {"by", report.holder.by},
+        {"since_ms", report.holder.since_ms},
+        {"until_ms", report.holder.until_ms < 0 ? nlohmann::ordered_json()
+                                                : nlohmann::ordered_json(report.holder.until_ms)},
+        {"retry_after_ms", report.holder.until_ms < 0
+                               ? nlohmann::ordered_json()
+                               : nlohmann::ordered_json(report.holder.retry_after_ms)}};
+  return {{"source", request.source},
+          {"biz_seq", request.biz_seq},
           {"strategy", strategy},
-          {"pitfall", pitfall},
+          {"pitfall", pitfall_json(pitfall)},
           {"outcome", outcome_name(report.answer.outcome)},
           {"replayed", report.answer.replayed},
           {"reason", text_or_null(report.answer.reason)},
@@ -67,7 +87,8 @@ nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRe
           {"amount_minor", request.amount_minor},
           {"fault", text_or_null(report.fault)},
           {"server_outcome", outcome_name(report.server_answer.outcome)},
-          {"served_by", text_or_null(report.served_by)}};
+          {"served_by", text_or_null(report.served_by)},
+          {"holder", holder}};
 }
 
 }  // namespace idemlab

@@ -14,6 +14,6 @@ nlohmann::ordered_json text_or_null(const std::string& text);
 std::string answer_text(const AttemptReport& report, const TransferRequest& request,
                         std::string_view strategy);
 nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRequest& request,
-                                   std::string_view strategy, bool pitfall);
+                                   std::string_view strategy, Pitfall pitfall);
 
 }  // namespace idemlab

@@ -5,10 +5,18 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "strategies/pitfall.h"
+
 namespace idemlab {
 
 inline std::string json_text(const nlohmann::ordered_json& value) {
   return value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// A pitfall in JSON: its name, or null for the guarded code.
+inline nlohmann::ordered_json pitfall_json(Pitfall pitfall) {
+  if (pitfall == Pitfall::kNone) return nullptr;
+  return std::string(pitfall_name(pitfall));
 }
 
 }  // namespace idemlab

@@ -28,7 +28,11 @@ std::string audit_cell(const SimResult& r) {
 const std::vector<Column>& columns() {
   static const std::vector<Column> kColumns{
       {"strategy", [](const SimResult& r) { return r.strategy; }},
-      {"pitfall", [](const SimResult& r) { return std::string(r.pitfall ? "yes" : "no"); }},
+      {"pitfall",
+       [](const SimResult& r) {
+         return r.pitfall == Pitfall::kNone ? std::string("-")
+                                            : std::string(pitfall_name(r.pitfall));
+       }},
       {"requests", [](const SimResult& r) { return std::to_string(r.requests); }},
       {"moved_once", [](const SimResult& r) { return std::to_string(r.moved_once); }},
       {"moved_twice_or_more",
@@ -79,7 +83,7 @@ const char* short_header(std::string_view name) {
 nlohmann::ordered_json result_json(const SimResult& r) {
   std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
   return {{"strategy", r.strategy},
-          {"pitfall", r.pitfall},
+          {"pitfall", pitfall_json(r.pitfall)},
           {"requests", r.requests},
           {"moved_once", r.moved_once},
           {"moved_twice_or_more", r.moved_twice_or_more},
@@ -160,7 +164,7 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 
 std::string result_text(const SimResult& r, const std::string& command) {
   std::string out = fmt::format("{}{}: {} requests, seed {}\n", r.strategy,
-                                r.pitfall ? " --pitfall" : "", r.requests, r.seed);
+                                pitfall_argument(r.pitfall), r.requests, r.seed);
   auto line = [&](const char* label, const std::string& value, const char* meaning) {
     out += fmt::format("  {:<24}{:>10}  {}\n", label, value, meaning);
   };

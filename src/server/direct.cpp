@@ -50,8 +50,7 @@ class DirectDriver final : public Driver {
 
   std::string_view slow_step(const FaultSpec& fault) const {
     if (!fault.step.empty()) return fault.step;
-    const StrategyInfo& info = setup_.strategy->info();
-    return setup_.options.pitfall ? info.critical_step_pitfall : info.critical_step;
+    return slow_default_step(setup_.strategy->info(), setup_.options.pitfall);
   }
 
   // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open.
@@ -91,9 +90,10 @@ Status check_attempt_faults(const AttemptSetup& setup) {
 
 namespace {
 
-// The strategy that served `biz_seq` first on this ledger, or "" if none did.
-Status served_by(Connection& connection, const std::string& biz_seq, std::string* out) {
-  StepResult found = connection.run(Stmt::kServedBy, {{":biz_seq", biz_seq}});
+// The strategy that served the request first on this ledger, or "" if none did.
+Status served_by(Connection& connection, const TransferRequest& request, std::string* out) {
+  StepResult found =
+      connection.run(Stmt::kServedBy, {{":source", request.source}, {":biz_seq", request.biz_seq}});
   if (!found.ok()) return step_error(connection, found);
   *out = found.row ? as_text((*found.row)[0]) : "";
   return Status::ok();
@@ -106,7 +106,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   AttemptReport report;
   if (!setup.allow_strategy_switch) {
     std::string first;
-    if (Status status = served_by(connection, setup.request.biz_seq, &first); !status.is_ok())
+    if (Status status = served_by(connection, setup.request, &first); !status.is_ok())
       return status;
     if (!first.empty() && first != setup.strategy->info().name) {
       report.answer = report.server_answer =
@@ -142,19 +142,26 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
       report.fault = fault.text;
     }
   }
+  if (report.answer.outcome == Outcome::kInProgress)
+    (void)find_key_holder(connection, setup.request.source, setup.request.biz_seq, clock.now_ms(),
+                          &report.holder);  // a hint: without it the answer still stands
   const Answer& logged = report.server_answer;
   if (setup.log_attempt && !is_input_rejection(logged) && logged.outcome != Outcome::kBusy) {
     // The attempts log is a record for people: if it cannot be written (the ledger went busy),
     // the answer already given stands.
-    (void)connection.run(Stmt::kLogAttempt,
-                         {{":biz_seq", setup.request.biz_seq},
-                          {":strategy", std::string(setup.strategy->info().name)},
-                          {":pitfall", int64_t{setup.options.pitfall ? 1 : 0}},
-                          {":outcome", std::string(outcome_name(logged.outcome))},
-                          {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
-                          {":replayed", int64_t{logged.replayed ? 1 : 0}},
-                          {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-                          {":now", clock.now_ms()}});
+    (void)connection.run(
+        Stmt::kLogAttempt,
+        {{":source", setup.request.source},
+         {":biz_seq", setup.request.biz_seq},
+         {":strategy", std::string(setup.strategy->info().name)},
+         {":pitfall", setup.options.pitfall == Pitfall::kNone
+                          ? Value{}
+                          : Value{std::string(pitfall_name(setup.options.pitfall))}},
+         {":outcome", std::string(outcome_name(logged.outcome))},
+         {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+         {":replayed", int64_t{logged.replayed ? 1 : 0}},
+         {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+         {":now", clock.now_ms()}});
   }
   *out = std::move(report);
   return Status::ok();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "ledger/ledger.h"
 #include "server/fault.h"
 #include "strategies/strategy.h"
 
@@ -29,6 +30,7 @@ struct AttemptReport {
   Answer server_answer;   // what the server decided (differs when the response was lost)
   std::string fault;      // the fault that changed the outcome, if any
   std::string served_by;  // with reason strategy_switch: the strategy that served it first
+  KeyHolder holder;       // with in_progress: who holds the key, and until when
 };
 
 // Checks that every fault is usable in one attempt and names steps the strategy has.

@@ -37,6 +37,14 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kBusy, "busy", "ms (required), p, nth",
               "another writer holds the database write lock for ms when the request arrives",
               false},
+    FaultInfo{FaultKind::kOverdraw, "overdraw", "p, nth",
+              "the request asks for more than the payer holds: a definitive rejection "
+              "(insufficient_funds) that every repeat must get again",
+              false},
+    FaultInfo{FaultKind::kNoKey, "no-key", "p, nth",
+              "the client sends the request without its idempotency key (one attempt: "
+              "--no-key); guards see NULL",
+              false},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,

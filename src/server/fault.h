@@ -20,6 +20,8 @@ enum class FaultKind {
   kDoubleSubmit,  // k identical submissions at once
   kShortTtl,      // lock and token TTLs shorter than the work
   kBusy,          // another writer holds the database lock for a while
+  kOverdraw,      // the request asks for more than the payer holds (insufficient funds)
+  kNoKey,         // the client sends the request without its idempotency key
 };
 
 struct FaultInfo {

@@ -18,6 +18,10 @@ Binds account_binds(const TransferRequest& request) {
 
 Task<Answer> serve(Session& session, const Strategy& strategy, const TransferRequest& request) {
   if (request.from == request.to) co_return Answer::of(Outcome::kRejected, reason::kSameAccount);
+  // A request without its key cannot be told from its repeats: refuse it, unless the pitfall
+  // lets it through to a unique index that a NULL never conflicts with.
+  if (request.key_missing && !session.has(Pitfall::kMissingKey))
+    co_return Answer::of(Outcome::kRejected, reason::kMissingKey);
   StepResult accounts =
       co_await session.exec("check_accounts", Stmt::kCheckAccounts, account_binds(request));
   if (!accounts.ok()) co_return co_await fail(session, accounts);
@@ -28,15 +32,16 @@ Task<Answer> serve(Session& session, const Strategy& strategy, const TransferReq
 
 bool is_input_rejection(const Answer& answer) {
   return answer.outcome == Outcome::kRejected && !answer.replayed &&
-         (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount);
+         (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount ||
+          answer.reason == reason::kMissingKey);
 }
 
-Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, bool pitfall) {
+Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, Pitfall pitfall) {
   if (fault.step.empty() || reaches_step(info, pitfall, fault.step))
     return Status::ok();  // phases too
   return Status::usage(fmt::format(
       "fault {}: {}{} never reaches step '{}'; the steps it reaches: {}", fault.name(), info.name,
-      pitfall ? " --pitfall" : "", fault.step, fmt::join(reachable_steps(info, pitfall), ", ")));
+      pitfall_argument(pitfall), fault.step, fmt::join(reachable_steps(info, pitfall), ", ")));
 }
 
 }  // namespace idemlab

@@ -15,6 +15,6 @@ Task<Answer> serve(Session& session, const Strategy& strategy, const TransferReq
 bool is_input_rejection(const Answer& answer);
 
 // Checks that a fault's step exists in the strategy (crash:after=, slow:at=).
-Status check_fault_steps(const struct FaultSpec& fault, const StrategyInfo& info, bool pitfall);
+Status check_fault_steps(const struct FaultSpec& fault, const StrategyInfo& info, Pitfall pitfall);
 
 }  // namespace idemlab

@@ -30,7 +30,7 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
   return fmt::format("{} row{} changed", result.changes, result.changes == 1 ? "" : "s");
 }
 
-Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttempt>* out) {
+Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out) {
   Connection connection;
   ConnectionOptions options;
   options.create = true;
@@ -45,7 +45,11 @@ Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttemp
     return status;
   AttemptSetup setup;
   setup.strategy = &strategy;
-  setup.request = {"explain-1", "alice", "bob", 2500, token.token};
+  setup.request.biz_seq = "explain-1";
+  setup.request.from = "alice";
+  setup.request.to = "bob";
+  setup.request.amount_minor = 2500;
+  setup.request.token = token.token;
   setup.options = {pitfall, token.token, 30000, "explain"};
   setup.log_attempt = false;
   out->clear();

@@ -22,7 +22,7 @@ struct TracedAttempt {
   std::vector<TracedStep> steps;
 };
 
-Status rehearse(const Strategy& strategy, bool pitfall, std::vector<TracedAttempt>* out);
+Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out);
 
 std::string describe_result(Stmt stmt, const StepResult& result);
 inline std::string describe_result(const PendingStep& step) {

@@ -99,7 +99,8 @@ void Simulation::back_off(uint32_t request) {
 void Simulation::retry(uint32_t request) {
   RequestRecord& state = requests_[request];
   if (config_.retry.query_first) {
-    const Binds binds{{":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}};
+    const Binds binds{{":source", source_of(request)},
+                      {":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}};
     StepResult flow = client_.run(Stmt::kSelectFlow, binds);
     if (options_.record) record(client_, Stmt::kSelectFlow, binds);
     ++state.statements;
@@ -156,6 +157,14 @@ TransferRequest Simulation::make_request(uint32_t request, uint8_t key) const {
   int64_t amount = random.between(1, 100'000);
   TransferRequest result{biz_seq(request, key), fmt::format("a{:02}", from),
                          fmt::format("a{:02}", to), amount, ""};
+  result.source = source_of(request);
+  // Faults that shape the request itself, drawn after its payload so they never change it.
+  for (const FaultSpec& fault : config_.faults) {
+    if (fault.kind != FaultKind::kOverdraw && fault.kind != FaultKind::kNoKey) continue;
+    if (!fault_hits(fault, request, 1, random)) continue;
+    if (fault.kind == FaultKind::kOverdraw) result.amount_minor = limits::kMaxMoneyMinor;
+    if (fault.kind == FaultKind::kNoKey) result.key_missing = true;
+  }
   if (strategy_.info().needs_token) result.token = token_for(request, key);
   return result;
 }

@@ -38,8 +38,7 @@ Status check_steps_reached(const SimConfig& config, std::span<const CompareRow> 
     std::vector<std::string> lacking;
     for (const CompareRow& row : rows)
       if (!fault.step.empty() && !reaches_step(row.strategy->info(), row.pitfall, fault.step))
-        lacking.push_back(std::string(row.strategy->info().name) +
-                          (row.pitfall ? " --pitfall" : ""));
+        lacking.push_back(std::string(row.strategy->info().name) + pitfall_argument(row.pitfall));
     if (!lacking.empty())
       return Status::usage(fmt::format(
           "fault {}: step '{}' is never reached by {}; choose --strategies that reach it, or "

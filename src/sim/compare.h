@@ -13,7 +13,7 @@ namespace idemlab {
 
 struct CompareRow {
   const Strategy* strategy = nullptr;
-  bool pitfall = false;
+  Pitfall pitfall = Pitfall::kNone;
 };
 
 // Runs every row on `jobs` threads (at least 1). `rows_done` is called from the calling thread

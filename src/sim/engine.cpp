@@ -142,12 +142,12 @@ ConnectionOptions sim_connection_options() {
 
 bool breaks_guarantee(const SimResult& result) {
   const Strategy* strategy = find_strategy(result.strategy);
-  if (result.pitfall || !strategy || !strategy->info().guarded) return false;
+  if (result.pitfall != Pitfall::kNone || !strategy || !strategy->info().guarded) return false;
   return result.moved_twice_or_more > 0 || result.never_moved > 0 || result.stuck > 0 ||
          result.inconsistent_answers > 0 || !result.audit_ok;
 }
 
-Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
+Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
                 const SimOptions& options, SimResult* out) {
   if (Status status = check_sim_budget(config); !status.is_ok()) return status;
   for (const FaultSpec& fault : config.faults)

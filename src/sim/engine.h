@@ -27,7 +27,8 @@ struct TimelineEvent {
 
 struct SimResult {
   std::string strategy;
-  bool pitfall = false;
+  Pitfall pitfall = Pitfall::kNone;
+  std::vector<std::string> sources;  // who sent the requests
   int64_t requests = 0;
   // Counted from the journal: every request is in exactly one of these three.
   int64_t moved_once = 0;
@@ -73,10 +74,11 @@ struct SimOptions {
 // inconsistently, or failed its audit (--fail-on violation).
 bool breaks_guarantee(const SimResult& result);
 
-Status simulate(const SimConfig& config, const Strategy& strategy, bool pitfall,
+Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
                 const SimOptions& options, SimResult* out);
 
-// "r12" and "r12.2" (a fresh key) -> 11, the 0-based request; -1 if not a simulated key.
+// "r12" and "r12.2" (a fresh key) -> 11, the 0-based number within its source; -1 if not a
+// simulated key.
 int64_t request_of_biz_seq(std::string_view biz_seq);
 
 // Creates the ledger a simulation starts from (16 accounts) at `path`.

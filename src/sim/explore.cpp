@@ -28,7 +28,7 @@ struct Run {
 
 class Explorer {
  public:
-  Explorer(const Strategy& strategy, bool pitfall, const ExploreConfig& config)
+  Explorer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
       : strategy_(strategy), pitfall_(pitfall), config_(config) {}
   ~Explorer() {
     if (!folder_.empty()) std::filesystem::remove_all(folder_);
@@ -41,7 +41,7 @@ class Explorer {
 
  private:
   const Strategy& strategy_;
-  const bool pitfall_;
+  const Pitfall pitfall_;
   const ExploreConfig& config_;
   std::string folder_;
   std::string token_;
@@ -136,9 +136,10 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
 Status Explorer::judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
                        Run* run) const {
   int64_t pairs = 0;
-  StepResult counted =
-      connection.query("SELECT count(*) FROM journal WHERE biz_seq = :b AND side = 'debit'",
-                       {{":b", kRequest.biz_seq}}, [&](const Row& row) { pairs = as_int(row[0]); });
+  StepResult counted = connection.query(
+      "SELECT count(*) FROM journal WHERE source = :s AND biz_seq = :b AND side = 'debit'",
+      {{":s", kRequest.source}, {":b", kRequest.biz_seq}},
+      [&](const Row& row) { pairs = as_int(row[0]); });
   if (!counted.ok()) return step_error(connection, counted);
   bool told_success = false, disagree = false;
   std::optional<Answer> first;
@@ -153,7 +154,9 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
     if (!first) first = answer;
   }
   AuditReport audit;
-  if (Status status = audit_ledger(connection, &audit); !status.is_ok()) return status;
+  if (Status status = audit_ledger(connection, AuditClock{at_ms + kStartMs}, &audit);
+      !status.is_ok())
+    return status;
   if (pairs >= 2) run->broken.push_back("moved_twice_or_more");
   if (pairs == 0 && told_success) run->broken.push_back("never_moved");
   if (disagree) run->broken.push_back("inconsistent_answers");
@@ -163,7 +166,7 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
 
 }  // namespace
 
-Status explore(const Strategy& strategy, bool pitfall, const ExploreConfig& config,
+Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
                ExploreResult* out) {
   Explorer explorer(strategy, pitfall, config);
   if (Status status = explorer.prepare(); !status.is_ok()) return status;

@@ -25,7 +25,7 @@ struct ExploreConfig {
 
 struct ExploreResult {
   std::string strategy;
-  bool pitfall = false;
+  Pitfall pitfall = Pitfall::kNone;
   int duplicates = 0;
   int64_t interleavings = 0;
   int64_t breaking = 0;
@@ -36,7 +36,7 @@ struct ExploreResult {
   std::vector<TimelineEvent> first_breaking;
 };
 
-Status explore(const Strategy& strategy, bool pitfall, const ExploreConfig& config,
+Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
                ExploreResult* out);
 
 }  // namespace idemlab

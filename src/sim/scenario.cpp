@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,15 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
   if (key == "summary") return read_text(origin, node, key, &scenario->summary);
   if (key == "exposes") return read_texts(origin, node, key, &scenario->exposes);
   if (key == "faults") return read_faults(origin, node, &config->faults);
+  if (key == "sources") {
+    std::vector<std::string> names;
+    if (Status status = read_texts(origin, node, key, &names); !status.is_ok()) return status;
+    std::string joined;
+    for (const std::string& name : names) joined += (joined.empty() ? "" : ",") + name;
+    if (Status status = parse_sources(joined, &config->sources); !status.is_ok())
+      return bad_value(origin, node, key, status.message());
+    return Status::ok();
+  }
   if (key == "retry") {
     std::string text;
     if (Status status = read_text(origin, node, key, &text); !status.is_ok()) return status;
@@ -116,7 +126,7 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
   }
   return bad_value(origin, node, key,
                    "unknown key (known: name, summary, exposes, requests, concurrency, seed, "
-                   "faults, retry, lock_ttl_ms, token_ttl_ms)");
+                   "faults, retry, lock_ttl_ms, token_ttl_ms, sources)");
 }
 
 }  // namespace
@@ -182,12 +192,33 @@ Status load_scenario(const std::string& name_or_path, SimConfig* config, Scenari
   return parse_scenario(text, name_or_path, config, out);
 }
 
+Status parse_sources(std::string_view text, std::vector<std::string>* out) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    std::string name(text.substr(start, comma - start));
+    if (Status status = validate_source(name); !status.is_ok()) return status;
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      return Status::usage(fmt::format("source '{}' is listed twice", name));
+    names.push_back(std::move(name));
+    start = comma + 1;
+  }
+  if (names.size() > kMaxSources)
+    return Status::usage(fmt::format("at most {} sources", kMaxSources));
+  *out = std::move(names);
+  return Status::ok();
+}
+
 Status check_sim_faults(const std::vector<FaultSpec>& faults) {
   for (const FaultSpec& fault : faults) {
     if (fault.step.empty()) continue;
     bool known = false;
-    for (const Strategy* strategy : all_strategies())
-      for (std::string_view step : strategy->info().steps) known |= step == fault.step;
+    for (const Strategy* strategy : all_strategies()) {
+      known |= reaches_step(strategy->info(), Pitfall::kNone, fault.step);
+      for (const PitfallInfo& pitfall : strategy->info().pitfalls)
+        known |= reaches_step(strategy->info(), pitfall.id, fault.step);
+    }
     if (!known)
       return Status::usage(
           fmt::format("fault {}: no strategy has a step '{}' "

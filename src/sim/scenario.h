@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ledger/request.h"
 #include "server/fault.h"
 #include "sim/retry.h"
 
@@ -23,6 +24,9 @@ struct SimConfig {
   RetryPolicy retry;
   int64_t lock_ttl_ms = 1000;    // lock-table TTL (a short-ttl fault lowers it)
   int64_t token_ttl_ms = 60000;  // token strategy TTL (a short-ttl fault lowers it)
+  // Who sends the requests, in turn; each source numbers its own (r1, r2, ... per source), so
+  // two sources' requests share serial numbers.
+  std::vector<std::string> sources{std::string(kDefaultSource)};
 };
 
 struct Scenario {
@@ -54,6 +58,10 @@ void set_sim_setting(const SimSetting& setting, int64_t value, SimConfig* config
 Status load_scenario(const std::string& name_or_path, SimConfig* config, Scenario* out);
 Status parse_scenario(const std::string& text, const std::string& origin, SimConfig* config,
                       Scenario* out);
+
+// Parses "api,batch": 1 to kMaxSources distinct names, each like an account name.
+Status parse_sources(std::string_view text, std::vector<std::string>* out);
+inline constexpr size_t kMaxSources = 16;
 
 // Checks every fault's step names a step of at least one strategy.
 Status check_sim_faults(const std::vector<FaultSpec>& faults);

@@ -41,7 +41,7 @@ void Simulation::schedule_step(uint32_t index) {
     const PendingStep& pending = stepper_.pending(delivery.slot);
     std::string_view slow_at = delivery.slow_step && !delivery.slow_step->empty()
                                    ? std::string_view(*delivery.slow_step)
-                                   : (pitfall_ ? info.critical_step_pitfall : info.critical_step);
+                                   : slow_default_step(info, pitfall_);
     if (delivery.slow_phase != Phase::kNone) slow_at = phase_name(delivery.slow_phase);
     if (delivery.slow_phase != Phase::kNone
             ? delivery.phases.opens_before(delivery.slow_phase, pending.stmt)

@@ -104,7 +104,7 @@ struct Event {
 
 class Simulation {
  public:
-  Simulation(const SimConfig& config, const Strategy& strategy, bool pitfall,
+  Simulation(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
              const SimOptions& options)
       : config_(config),
         strategy_(strategy),
@@ -131,10 +131,16 @@ class Simulation {
   void schedule_in(int64_t delay_ms, Kind kind, uint32_t a, uint32_t b = 0) {
     events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
   }
+  // Request i comes from source i mod n, numbered i / n + 1 within it; a fresh key adds ".k".
+  const std::string& source_of(uint32_t request) const {
+    return config_.sources[request % config_.sources.size()];
+  }
   std::string biz_seq(uint32_t request, uint8_t key) const {
-    return key == 0 ? fmt::format("r{}", request + 1) : fmt::format("r{}.{}", request + 1, key);
+    const uint64_t number = request / config_.sources.size() + 1;
+    return key == 0 ? fmt::format("r{}", number) : fmt::format("r{}.{}", number, key);
   }
   TransferRequest make_request(uint32_t request, uint8_t key) const;
+  int64_t request_of(std::string_view source, std::string_view biz_seq) const;
   std::string token_for(uint32_t request, uint8_t key) const;
   bool issue_token_for(uint32_t request, uint8_t key);
   bool fault_hits(const FaultSpec& fault, uint32_t request, int attempt, Random& random) const {
@@ -197,7 +203,7 @@ class Simulation {
 
   const SimConfig& config_;
   const Strategy& strategy_;
-  const bool pitfall_;
+  const Pitfall pitfall_;
   const SimOptions& options_;
   int64_t short_ttl_ms_ = 0;
   ManualClock clock_{0};

@@ -1,25 +1,38 @@
 // Verdicts, counted per request from the journal, never from what a strategy said; and the
 // audit of the simulated ledger.
+#include <algorithm>
+
 #include "ledger/audit.h"
 #include "sim/percentile.h"
 #include "sim/simulation.h"
 
 namespace idemlab::sim {
 
+// The 0-based request a journal row's (source, biz_seq) names, or -1.
+int64_t Simulation::request_of(std::string_view source, std::string_view biz_seq) const {
+  const int64_t number = request_of_biz_seq(biz_seq);
+  const auto& sources = config_.sources;
+  const auto found = std::find(sources.begin(), sources.end(), source);
+  if (number < 0 || found == sources.end()) return -1;
+  return number * static_cast<int64_t>(sources.size()) + (found - sources.begin());
+}
+
 Status Simulation::verdicts(SimResult* out) {
   SimResult result;
   result.strategy = std::string(strategy_.info().name);
   result.pitfall = pitfall_;
+  result.sources = config_.sources;
   result.requests = config_.requests;
   result.seed = config_.seed;
   result.virtual_ms = clock_.now_ms();
   std::vector<uint32_t> pairs(requests_.size(), 0);
   StepResult counted = client_.query(
-      "SELECT biz_seq, count(*) FROM journal WHERE side = 'debit' GROUP BY biz_seq", {},
-      [&](const Row& row) {
-        int64_t request = request_of_biz_seq(as_text(row[0]));
+      "SELECT source, biz_seq, count(*) FROM journal WHERE side = 'debit' "
+      "GROUP BY source, biz_seq",
+      {}, [&](const Row& row) {
+        const int64_t request = request_of(as_text(row[0]), as_text(row[1]));
         if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
-          pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(as_int(row[1]));
+          pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(as_int(row[2]));
       });
   if (!counted.ok()) return Status::internal(counted.error);
   std::vector<int64_t> latencies;
@@ -49,7 +62,8 @@ Status Simulation::verdicts(SimResult* out) {
   result.latency_ms_p50 = nearest_rank(latencies, 0.50);
   result.latency_ms_p99 = nearest_rank(latencies, 0.99);
   AuditReport audit;
-  if (Status status = audit_ledger(client_, &audit); !status.is_ok()) return status;
+  if (Status status = audit_ledger(client_, AuditClock{clock_.now_ms()}, &audit); !status.is_ok())
+    return status;
   result.audit_ok = audit.ok();
   for (const auto& violation : audit.violations) result.audit_violations.push_back(violation.kind);
   result.timeline = std::move(timeline_);

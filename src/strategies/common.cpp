@@ -9,8 +9,10 @@ namespace idemlab {
 // lists inside a coroutine ("array used as initializer").
 namespace {
 
+// The journal is tagged with the request's source and biz_seq, whatever key the guards saw.
 Binds money_binds(const TransferRequest& request) {
-  return {{":biz_seq", request.biz_seq},
+  return {{":source", request.source},
+          {":biz_seq", request.biz_seq},
           {":from", request.from},
           {":to", request.to},
           {":amount", request.amount_minor}};
@@ -28,7 +30,8 @@ Binds finish_binds(int64_t flow_id, const Answer& answer) {
 
 Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,
                  bool unique_key) {
-  return {{":biz_seq", request.biz_seq},
+  return {{":source", request.source},
+          {":biz_seq", key_value(request)},
           {":from", request.from},
           {":to", request.to},
           {":amount", request.amount_minor},
@@ -38,23 +41,39 @@ Binds flow_binds(const TransferRequest& request, std::string_view strategy, int6
 }
 
 Binds biz_seq_bind(const TransferRequest& request) {
-  return {{":biz_seq", request.biz_seq}};
+  return {{":source", request.source}, {":biz_seq", key_value(request)}};
 }
 
-Binds dedup_binds(const TransferRequest& request, std::string_view source) {
-  return {{":biz_seq", request.biz_seq},
-          {":source", std::string(source)},
+namespace {
+std::string dedup_key(const Session& session, const TransferRequest& request) {
+  if (session.has(Pitfall::kKeyWithoutSource)) return request.biz_seq;
+  return request.source + ":" + request.biz_seq;
+}
+}  // namespace
+
+Binds dedup_binds(const Session& session, const TransferRequest& request) {
+  return {{":key", dedup_key(session, request)},
+          {":source", request.source},
+          {":biz_seq", request.biz_seq},
           {":payload", payload_text(request)}};
 }
 
+Binds dedup_key_bind(const Session& session, const TransferRequest& request) {
+  return {{":key", dedup_key(session, request)}};
+}
+
 Binds token_binds(const TransferRequest& request, const std::string& token) {
-  return {{":token", token}, {":biz_seq", request.biz_seq}};
+  return {{":token", token}, {":source", request.source}, {":biz_seq", request.biz_seq}};
 }
 
 Binds lock_binds(const TransferRequest& request, const StrategyOptions& options, int64_t now_ms) {
-  return {{":name", "transfer:" + request.biz_seq},
+  // ttl-too-long: the lock is taken for as long as any work could take, so a crashed
+  // holder's lock outlives every retry.
+  const int64_t ttl_ms =
+      options.pitfall == Pitfall::kTtlTooLong ? limits::kMaxDurationMs : options.lock_ttl_ms;
+  return {{":name", "transfer:" + request.source + ":" + request.biz_seq},
           {":owner", options.owner},
-          {":until", add_ms(now_ms, options.lock_ttl_ms)}};
+          {":until", add_ms(now_ms, ttl_ms)}};
 }
 
 Binds version_binds(int64_t flow_id, int64_t version) {
@@ -67,9 +86,14 @@ Answer answer_from_flow(const Row& flow, const TransferRequest& request) {
     return Answer::of(Outcome::kMismatch);
   const int64_t status = as_int(flow[kFlowStatus]);
   if (status == kSucceeded && as_text(flow[kFlowOutcome]) == "applied")
-    return Answer{Outcome::kReplayed, "", true};
+    return Answer{Outcome::kApplied, "", true};
   if (status == kFailed) return Answer{Outcome::kRejected, as_text(flow[kFlowReason]), true};
   return Answer::of(Outcome::kInProgress);
+}
+
+Answer repeat_answer(const Session& session, const Row* flow, const TransferRequest& request) {
+  if (session.has(Pitfall::kSuccessOnDuplicate)) return Answer::of(Outcome::kApplied);
+  return flow ? answer_from_flow(*flow, request) : Answer::of(Outcome::kInProgress);
 }
 
 Task<Answer> fail(Session& session, StepResult failed) {
@@ -113,11 +137,11 @@ Task<Answer> work_and_commit(Session& session, const TransferRequest& request, i
 Task<Answer> rollback_and_replay(Session& session, const TransferRequest& request) {
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
+  if (session.has(Pitfall::kSuccessOnDuplicate)) co_return repeat_answer(session, nullptr, request);
   StepResult flow =
       co_await session.exec("select_flow_again", Stmt::kSelectFlow, biz_seq_bind(request));
   if (!flow.ok()) co_return co_await fail(session, flow);
-  if (!flow.row) co_return Answer::of(Outcome::kInProgress);
-  co_return answer_from_flow(*flow.row, request);
+  co_return repeat_answer(session, flow.row ? &*flow.row : nullptr, request);
 }
 
 int64_t returned_id(const StepResult& result) {

@@ -28,10 +28,14 @@ enum FlowColumn {
 // Binds for inserting a flow row for `request`.
 Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,
                  bool unique_key);
+// The request's identity as guards look it up: its source and key (NULL when it has none).
 Binds biz_seq_bind(const TransferRequest& request);
 // Binds are built by these plain functions, never as braced lists inside a coroutine body:
 // GCC 12 miscompiles those ("array used as initializer").
-Binds dedup_binds(const TransferRequest& request, std::string_view source);
+// The dedup row: its key is source and biz_seq (003), or the serial number alone with
+// --pitfall=key-without-source.
+Binds dedup_binds(const Session& session, const TransferRequest& request);
+Binds dedup_key_bind(const Session& session, const TransferRequest& request);
 Binds token_binds(const TransferRequest& request, const std::string& token);
 Binds lock_binds(const TransferRequest& request, const StrategyOptions& options, int64_t now_ms);
 Binds version_binds(int64_t flow_id, int64_t version);
@@ -39,6 +43,11 @@ Binds version_binds(int64_t flow_id, int64_t version);
 // What a repeat is told, from the flow row the first attempt left: the stored answer marked as
 // a replay, a mismatch if the payload differs, or in_progress if no answer is stored yet.
 Answer answer_from_flow(const Row& flow, const TransferRequest& request);
+
+// A repeat was detected (a conflict, a lock taken, a row found): answer from the flow row if
+// there is one, in_progress if not. With --pitfall=success-on-duplicate it is "applied",
+// whatever the first attempt did: the references' "catch the conflict, return success".
+Answer repeat_answer(const Session& session, const Row* flow, const TransferRequest& request);
 
 // Rolls back an open transaction and turns an unexpected step result into an answer
 // (busy, busy_snapshot, or error).
@@ -53,7 +62,8 @@ Task<Answer> move_money(Session& session, const TransferRequest& request);
 Task<Answer> work_and_commit(Session& session, const TransferRequest& request, int64_t flow_id,
                              Stmt finish = Stmt::kFinishFlow);
 
-// Rolls back, then answers from the flow row (for a repeat detected inside a transaction).
+// Rolls back, then answers from the flow row (for a repeat detected inside a transaction);
+// with --pitfall=success-on-duplicate, answers "applied" without reading it.
 Task<Answer> rollback_and_replay(Session& session, const TransferRequest& request);
 
 // The flow row's id from an INSERT ... RETURNING id.

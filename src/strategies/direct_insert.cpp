@@ -18,28 +18,41 @@ class DirectInsert final : public Strategy {
             "was seen before: roll back, read the stored answer and return it as a replay. "
             "Cheapest when repeats are rare: one statement decides.",
         .protects = "sequential retries and concurrent twins, through the unique index alone",
-        .pitfall =
-            "--pitfall writes the row with an upsert, INSERT ... ON CONFLICT DO UPDATE "
-            "(MySQL's ON DUPLICATE KEY UPDATE), and goes on as if it had inserted: the "
-            "upsert reports one changed row either way, so the conflict that should have "
-            "stopped the repeat is swallowed and every repeat moves the money again.",
-        .exposed_by = "any repeat: a retry, a redelivery, a concurrent twin",
         .notes =
             "SQLite's changes() counts an upsert's UPDATE as one row, like an insert; "
             "MySQL reports 2 for it, which code often ignores the same way.",
         .critical_step = "insert_flow",
-        .critical_step_pitfall = "upsert_flow",
-        .steps = {"check_accounts", "begin", "insert_flow", "upsert_flow", "select_flow_again",
-                  "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
-                  "rollback"},
-        .safe_only_steps = {"insert_flow"},
-        .pitfall_only_steps = {"upsert_flow"},
+        .steps = {"check_accounts", "begin", "insert_flow", "select_flow_again", "debit", "credit",
+                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kUpsertCarriesOn,
+                    .reference = "002, \"database unique index\" (INSERT ... ON DUPLICATE KEY "
+                                 "UPDATE); 000 and 004 §5.2",
+                    .removes = "the conflict itself: the row is written with INSERT ... ON "
+                               "CONFLICT DO UPDATE, which hands back the row's id whether it was "
+                               "new or not, and the code carries on as if it were new",
+                    .goes_wrong = "every repeat moves the money again. 002's advice is right for "
+                                  "recording a row, where a repeat just touches it again; before "
+                                  "moving money the conflict is the one signal that says "
+                                  "\"repeat\", and the upsert swallows it",
+                    .exposed_by = "any repeat: a retry after a lost response, a redelivery, a twin",
+                    .shown_by = "simulate --scenario response-lost",
+                    .verdict = "moved_twice_or_more",
+                    .critical_step = "upsert_flow",
+                    .skips = {"insert_flow", "select_flow_again"},
+                    .adds = {"upsert_flow"},
+                },
+                success_on_duplicate_pitfall({"select_flow_again"}),
+                missing_key_pitfall(),
+            },
     };
     return kInfo;
   }
 
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
-    const bool pitfall = session.options().pitfall;
+    const bool pitfall = session.has(Pitfall::kUpsertCarriesOn);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
     StepResult inserted =

@@ -22,24 +22,56 @@ class LockTable final : public Strategy {
             "(a fencing check), check the flow row again, write it, move the money, COMMIT, "
             "then release the lock - only if we still own it.",
         .protects = "concurrent twins (the lock) and late repeats (the flow row)",
-        .pitfall =
-            "--pitfall drops the owner checks: the work does not verify the lock is "
-            "still held and the release deletes whoever holds it. With a TTL shorter "
-            "than the work (--lock-ttl-ms below the slow step), a twin takes the "
-            "expired lock while the first attempt is still working, and both move money.",
-        .exposed_by = "--lock-ttl-ms 50 with slow:ms=200 and a twin started after the TTL",
         .notes =
             "A TTL too long keeps retries out after a crash until it expires; a TTL too "
             "short, with the owner checks, makes attempts give up with in_progress "
             "instead of doubling.",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
                   "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",
-                  "journal_credit", "finish_flow", "commit", "rollback", "release_lock",
-                  "release_lock_any_owner"},
-        .safe_only_steps = {"check_lock_owner", "release_lock"},
-        .pitfall_only_steps = {"release_lock_any_owner"},
+                  "journal_credit", "finish_flow", "commit", "rollback", "release_lock"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kNoOwnerCheck,
+                    .reference = "000 and 004 §5.8; 003, \"Redis\" (release only your own lock)",
+                    .removes = "the owner checks: the work does not verify the lock is still held, "
+                               "and the release deletes whoever holds it",
+                    .goes_wrong = "an attempt whose lock expired frees a twin's lock; a third copy "
+                                  "takes it while the twin works, and both move money",
+                    .exposed_by = "a lock TTL shorter than a slow step, and twins",
+                    .shown_by = "simulate --scenario lock-expiry",
+                    .verdict = "moved_twice_or_more",
+                    .skips = {"check_lock_owner", "select_flow_again", "release_lock"},
+                    .adds = {"release_lock_any_owner"},
+                },
+                PitfallInfo{
+                    .id = Pitfall::kTtlTooShort,
+                    .reference = "000 and 004 §5.8 (\"a TTL too short stops no duplicate\")",
+                    .removes = "the fencing: a SET NX PX lock is the only guard, and the work "
+                               "checks neither that it still holds the lock nor the record again "
+                               "under the write lock",
+                    .goes_wrong = "with a TTL shorter than the work, a twin takes the expired lock "
+                                  "while the first attempt still works, and both move money",
+                    .exposed_by = "--lock-ttl-ms below a slow step inside the lock, and twins",
+                    .shown_by = "simulate --scenario lock-expiry",
+                    .verdict = "moved_twice_or_more",
+                    .skips = {"check_lock_owner", "select_flow_again"},
+                },
+                PitfallInfo{
+                    .id = Pitfall::kTtlTooLong,
+                    .reference = "000 and 004 §5.8 (\"a TTL too long keeps storage and blocks\")",
+                    .removes = "the bound on the lock's life: it is taken for a day, whatever "
+                               "--lock-ttl-ms says, \"to be safe\"",
+                    .goes_wrong =
+                        "a holder that crashes never releases it: every retry is told "
+                        "in_progress until the client gives up, and the money never moves",
+                    .exposed_by = "a crash while holding the lock, then retries",
+                    .shown_by = "simulate --scenario crash-holding-lock",
+                    .verdict = "stuck",
+                },
+                success_on_duplicate_pitfall({}),
+            },
         .uses_lock_ttl = true,
     };
     return kInfo;
@@ -53,20 +85,21 @@ class LockTable final : public Strategy {
     StepResult flow =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
-    if (acquired.changes == 0) {
-      co_return flow.row ? answer_from_flow(*flow.row, request) : Answer::of(Outcome::kInProgress);
-    }
-    if (flow.row) co_return co_await release(session, lock, answer_from_flow(*flow.row, request));
+    if (acquired.changes == 0)
+      co_return repeat_answer(session, flow.row ? &*flow.row : nullptr, request);
+    if (flow.row)
+      co_return co_await release(session, lock, repeat_answer(session, &*flow.row, request));
     Answer answer = co_await work(session, request, lock);
     co_return co_await release(session, lock, answer);
   }
 
  private:
   static Task<Answer> work(Session& session, const TransferRequest& request, const Binds& lock) {
-    const bool pitfall = session.options().pitfall;
+    // The fencing: under the write lock, check the lock is still ours and the record again.
+    const bool fenced = !session.has(Pitfall::kNoOwnerCheck) && !session.has(Pitfall::kTtlTooShort);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    if (!pitfall) {
+    if (fenced) {
       StepResult owned = co_await session.exec("check_lock_owner", Stmt::kCheckLockOwner, lock);
       if (!owned.ok()) co_return co_await fail(session, owned);
       if (!owned.row || as_int((*owned.row)[0]) == 0) {
@@ -78,7 +111,7 @@ class LockTable final : public Strategy {
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
-        co_return answer_from_flow(*flow.row, request);
+        co_return repeat_answer(session, &*flow.row, request);
       }
     }
     StepResult inserted = co_await session.exec(
@@ -88,9 +121,9 @@ class LockTable final : public Strategy {
   }
 
   static Task<Answer> release(Session& session, const Binds& lock, Answer answer) {
-    const bool pitfall = session.options().pitfall;
-    (void)co_await session.exec(pitfall ? "release_lock_any_owner" : "release_lock",
-                                pitfall ? Stmt::kReleaseLockAnyOwner : Stmt::kReleaseLock, lock);
+    const bool any_owner = session.has(Pitfall::kNoOwnerCheck);
+    (void)co_await session.exec(any_owner ? "release_lock_any_owner" : "release_lock",
+                                any_owner ? Stmt::kReleaseLockAnyOwner : Stmt::kReleaseLock, lock);
     co_return answer;
   }
 };

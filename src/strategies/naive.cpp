@@ -16,11 +16,8 @@ class Naive final : public Strategy {
             "In one BEGIN IMMEDIATE transaction write a flow row, move the money, store the "
             "answer, COMMIT. It never looks for an earlier attempt.",
         .protects = "nothing: every retry, redelivery and double click moves money again",
-        .pitfall = "naive is the pitfall; --pitfall changes nothing.",
-        .exposed_by = "any repeat",
         .notes = "",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "begin", "insert_flow", "debit", "credit", "journal_debit",
                   "journal_credit", "finish_flow", "commit", "rollback"},
         .guarded = false,

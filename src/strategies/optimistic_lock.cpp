@@ -20,18 +20,29 @@ class OptimisticLock final : public Strategy {
             "One changed row: move the money and store the answer, bumping the version "
             "again. Zero: someone else moved the version; answer from the row.",
         .protects = "concurrent twins holding the same stale read: only the first claim matches",
-        .pitfall =
-            "--pitfall uses the version as a busy flag that goes back down when the work "
-            "is done (finish sets version = version - 1). A twin that read version 0 "
-            "before the first attempt ran finds version 0 again afterwards (ABA) and its "
-            "claim matches: a double transfer.",
-        .exposed_by = "concurrent duplicates with stale reads: slow:ms=200 and a twin",
         .notes = "The claim does not look at the status on purpose: the version is the guard.",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "create_flow", "read_version", "begin", "claim_version",
                   "select_flow_again", "debit", "credit", "journal_debit", "journal_credit",
                   "finish_flow", "commit", "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kAba,
+                    .reference = "000 and 004 §5.7 (versions must only increase); 002, \"database "
+                                 "optimistic lock\"",
+                    .removes = "the rule that versions only increase: the version is a busy flag "
+                               "that finish sets back down (version = version - 1)",
+                    .goes_wrong =
+                        "a twin that read version 0 before the first attempt ran finds "
+                        "version 0 again afterwards (ABA), and its claim matches: a double "
+                        "transfer",
+                    .exposed_by = "concurrent duplicates with stale reads: a double submit",
+                    .shown_by = "simulate --scenario aba-version",
+                    .verdict = "moved_twice_or_more",
+                },
+                success_on_duplicate_pitfall({"select_flow_again"}),
+            },
     };
     return kInfo;
   }
@@ -40,6 +51,8 @@ class OptimisticLock final : public Strategy {
     StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
                                                flow_binds(request, info().name, kPending, true));
     if (!created.ok()) co_return co_await fail(session, created);
+    if (!created.row && session.has(Pitfall::kSuccessOnDuplicate))
+      co_return repeat_answer(session, nullptr, request);
     StepResult flow =
         co_await session.exec("read_version", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
@@ -54,9 +67,9 @@ class OptimisticLock final : public Strategy {
                               version_binds(flow_id, as_int((*flow.row)[kFlowVersion])));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
-    co_return co_await work_and_commit(
-        session, request, flow_id,
-        session.options().pitfall ? Stmt::kFinishVersionRestoring : Stmt::kFinishVersionIncreasing);
+    co_return co_await work_and_commit(session, request, flow_id,
+                                       session.has(Pitfall::kAba) ? Stmt::kFinishVersionRestoring
+                                                                  : Stmt::kFinishVersionIncreasing);
   }
 };
 

@@ -19,11 +19,6 @@ class SelectForUpdate final : public Strategy {
             "COMMIT (which releases the lock). The check and the act happen under one lock, "
             "so a twin waits and then sees the finished row.",
         .protects = "check-then-act races between concurrent twins",
-        .pitfall =
-            "--pitfall reads the status outside the locking transaction, then locks and "
-            "acts without checking again (check-then-act). Twins that both read 'absent' "
-            "both act: a double transfer.",
-        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes =
             "How SQLite emulates the row lock: SQLite has no SELECT ... FOR UPDATE and no "
             "row locks. BEGIN IMMEDIATE takes the RESERVED (in WAL mode: the single "
@@ -35,20 +30,34 @@ class SelectForUpdate final : public Strategy {
             "fails with SQLITE_BUSY_SNAPSHOT (answered here as busy, reason busy_snapshot), "
             "a safe but noisy error rather than a double.",
         .critical_step = "insert_flow",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "begin", "select_flow", "insert_flow", "debit", "credit",
                   "journal_debit", "journal_credit", "finish_flow", "commit", "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kCheckOutsideLock,
+                    .reference = "000 and 004 §5.6 (check and act under one lock)",
+                    .removes = "the check under the lock: the status is read before the locking "
+                               "transaction, which then acts without reading it again",
+                    .goes_wrong = "twins that both read \"absent\" both act: a double transfer",
+                    .exposed_by = "concurrent duplicates: a double submit",
+                    .shown_by = "simulate --scenario double-click",
+                    .verdict = "moved_twice_or_more",
+                    .critical_step = "begin",
+                },
+                success_on_duplicate_pitfall({}),
+            },
     };
     return kInfo;
   }
 
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
-    const bool pitfall = session.options().pitfall;
+    const bool pitfall = session.has(Pitfall::kCheckOutsideLock);
     if (pitfall) {
       StepResult flow =
           co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
-      if (flow.row) co_return answer_from_flow(*flow.row, request);
+      if (flow.row) co_return repeat_answer(session, &*flow.row, request);
     }
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
@@ -58,7 +67,7 @@ class SelectForUpdate final : public Strategy {
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
-        co_return answer_from_flow(*flow.row, request);
+        co_return repeat_answer(session, &*flow.row, request);
       }
     }
     StepResult inserted = co_await session.exec(

@@ -21,18 +21,29 @@ class SelectInsert final : public Strategy {
         .protects =
             "sequential retries (the SELECT finds the row) and concurrent twins (the "
             "unique index refuses the second INSERT)",
-        .pitfall =
-            "--pitfall inserts the flow row outside the unique index (no unique "
-            "constraint). Twins that both SELECT nothing both INSERT and both move money.",
-        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes =
             "The unique index is partial (WHERE unique_key = 1), so --pitfall rows are "
             "really outside it: nothing is faked.",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "select_flow", "begin", "insert_flow", "select_flow_again",
                   "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
                   "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kNoUniqueIndex,
+                    .reference = "000 and 004 §5.1 (the conflict catch is still needed after the "
+                                 "select)",
+                    .removes = "the unique index behind the INSERT: the flow row is written with "
+                               "unique_key = 0, outside the partial index",
+                    .goes_wrong = "twins that both SELECT nothing both INSERT and both move money",
+                    .exposed_by = "concurrent duplicates: a double submit",
+                    .shown_by = "simulate --scenario double-click",
+                    .verdict = "moved_twice_or_more",
+                },
+                success_on_duplicate_pitfall({"select_flow_again"}),
+                missing_key_pitfall(),
+            },
     };
     return kInfo;
   }
@@ -41,12 +52,12 @@ class SelectInsert final : public Strategy {
     StepResult found =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!found.ok()) co_return co_await fail(session, found);
-    if (found.row) co_return answer_from_flow(*found.row, request);
+    if (found.row) co_return repeat_answer(session, &*found.row, request);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
     StepResult inserted = co_await session.exec(
         "insert_flow", Stmt::kInsertFlow,
-        flow_binds(request, info().name, kProcessing, !session.options().pitfall));
+        flow_binds(request, info().name, kProcessing, !session.has(Pitfall::kNoUniqueIndex)));
     if (inserted.code == StepCode::kConstraint)
       co_return co_await rollback_and_replay(session, request);
     if (!inserted.ok()) co_return co_await fail(session, inserted);

@@ -9,14 +9,15 @@
 
 #include "core/clock.h"
 #include "db/connection.h"
+#include "strategies/pitfall.h"
 
 namespace idemlab {
 
 struct StrategyOptions {
-  bool pitfall = false;
-  std::string token;            // token strategy: the token the request carries
-  int64_t lock_ttl_ms = 30000;  // lock-table strategy: how long a lock lasts
-  std::string owner;            // lock-table strategy: who takes the lock
+  Pitfall pitfall = Pitfall::kNone;  // the guard left out, if any
+  std::string token;                 // token strategy: the token the request carries
+  int64_t lock_ttl_ms = 30000;       // lock-table strategy: how long a lock lasts
+  std::string owner;                 // lock-table strategy: who takes the lock
 };
 
 // The step a strategy is waiting on.
@@ -62,6 +63,7 @@ class Session {
   }
 
   const StrategyOptions& options() const { return options_; }
+  bool has(Pitfall pitfall) const { return options_.pitfall == pitfall; }
   int64_t now_ms() const { return clock_->now_ms(); }
 
   // For drivers.

@@ -20,27 +20,42 @@ class StateMachine final : public Strategy {
             "UPDATE ... SET status = 2 WHERE biz_seq = ? AND status = 1: one changed row means "
             "this attempt does the work; zero means another attempt finished it first.",
         .protects = "concurrent twins that both read status 1: only one UPDATE matches",
-        .pitfall =
-            "--pitfall drops the status = 1 precondition from the UPDATE, so it always "
-            "changes a row and every twin that read status 1 moves the money.",
-        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes = "",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
         .steps = {"check_accounts", "create_flow", "select_flow", "begin", "claim_flow",
-                  "claim_flow_unguarded", "select_flow_again", "debit", "credit", "journal_debit",
-                  "journal_credit", "finish_flow", "commit", "rollback"},
-        .safe_only_steps = {"claim_flow"},
-        .pitfall_only_steps = {"claim_flow_unguarded"},
+                  "select_flow_again", "debit", "credit", "journal_debit", "journal_credit",
+                  "finish_flow", "commit", "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kNoPrecondition,
+                    .reference = "000 and 004 §5.3",
+                    .removes =
+                        "the status = 1 precondition of the claim: UPDATE ... SET status = 2 "
+                        "WHERE biz_seq = ?, without AND status = 1",
+                    .goes_wrong =
+                        "the UPDATE always changes a row, so every twin that read status 1 "
+                        "moves the money",
+                    .exposed_by = "concurrent duplicates: a double submit",
+                    .shown_by = "simulate --scenario double-click",
+                    .verdict = "moved_twice_or_more",
+                    .skips = {"claim_flow"},
+                    .adds = {"claim_flow_unguarded"},
+                },
+                success_on_duplicate_pitfall({"select_flow_again"}),
+            },
     };
     return kInfo;
   }
 
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
-    const bool pitfall = session.options().pitfall;
+    const bool pitfall = session.has(Pitfall::kNoPrecondition);
     StepResult created = co_await session.exec("create_flow", Stmt::kInsertFlowIfAbsent,
                                                flow_binds(request, info().name, kProcessing, true));
     if (!created.ok()) co_return co_await fail(session, created);
+    // No id back: the row existed, a repeat.
+    if (!created.row && session.has(Pitfall::kSuccessOnDuplicate))
+      co_return repeat_answer(session, nullptr, request);
     StepResult flow =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);

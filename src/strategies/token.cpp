@@ -21,11 +21,6 @@ class TokenStrategy final : public Strategy {
             "consumed by this same biz_seq, the request is a repeat: answer as before. "
             "Otherwise the answer is token_unknown, token_used or token_expired.",
         .protects = "double submits and retries that carry the same token",
-        .pitfall =
-            "--pitfall checks the token with a SELECT, then consumes it with an UPDATE "
-            "that no longer says 'and unused': check-then-delete in two steps. Twins "
-            "that both pass the check both consume it and both move money.",
-        .exposed_by = "concurrent duplicates: slow:ms=200 with a twin started in parallel",
         .notes =
             "A token that expires before a legitimate retry turns the retry into "
             "token_expired. The token is the only guard: flow rows are records here. So "
@@ -35,20 +30,34 @@ class TokenStrategy final : public Strategy {
             "operation, before its first attempt, and send that same token with every "
             "retry; one that fetches a fresh token to retry (a reloaded form) defeats it.",
         .critical_step = "begin",
-        .critical_step_pitfall = "begin",
-        .steps = {"check_accounts", "check_token", "begin", "consume_token",
-                  "consume_token_unchecked", "select_token", "select_flow_again", "insert_flow",
-                  "debit", "credit", "journal_debit", "journal_credit", "finish_flow", "commit",
-                  "rollback"},
-        .safe_only_steps = {"consume_token"},
-        .pitfall_only_steps = {"check_token", "consume_token_unchecked"},
+        .steps = {"check_accounts", "begin", "consume_token", "select_token", "select_flow_again",
+                  "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
+                  "finish_flow", "commit", "rollback"},
+        .pitfalls =
+            {
+                PitfallInfo{
+                    .id = Pitfall::kCheckThenDelete,
+                    .reference =
+                        "000 and 004 §5.5 (redis.del(token): delete and check in one step)",
+                    .removes = "the atomic consume: the token is checked with a SELECT, then "
+                               "consumed by an UPDATE that no longer says \"and unused\"",
+                    .goes_wrong = "twins that both pass the check both consume the token and both "
+                                  "move money",
+                    .exposed_by = "concurrent duplicates: a double submit",
+                    .shown_by = "simulate --scenario double-click",
+                    .verdict = "moved_twice_or_more",
+                    .skips = {"consume_token"},
+                    .adds = {"check_token", "consume_token_unchecked"},
+                },
+                success_on_duplicate_pitfall({"select_token", "select_flow_again"}),
+            },
         .needs_token = true,
     };
     return kInfo;
   }
 
   Task<Answer> attempt(Session& session, const TransferRequest& request) const override {
-    const bool pitfall = session.options().pitfall;
+    const bool pitfall = session.has(Pitfall::kCheckThenDelete);
     const Binds token = token_binds(request, session.options().token);
     if (pitfall) {
       StepResult checked = co_await session.exec("check_token", Stmt::kSelectToken, token);
@@ -65,6 +74,10 @@ class TokenStrategy final : public Strategy {
                               pitfall ? Stmt::kConsumeTokenUnchecked : Stmt::kConsumeToken, token);
     if (!consumed.ok()) co_return co_await fail(session, consumed);
     if (consumed.changes == 0) {
+      if (session.has(Pitfall::kSuccessOnDuplicate)) {  // "DEL returned 0: a repeat, success"
+        (void)co_await session.exec("rollback", Stmt::kRollback, {});
+        co_return repeat_answer(session, nullptr, request);
+      }
       StepResult found = co_await session.exec("select_token", Stmt::kSelectToken, token);
       if (!found.ok()) co_return co_await fail(session, found);
       auto refused = refusal(session, request, found);
@@ -88,7 +101,8 @@ class TokenStrategy final : public Strategy {
     if (!found.row) return Answer::of(Outcome::kTokenUnknown);
     const Row& row = *found.row;
     if (!is_null(row[1])) {
-      if (as_text(row[2]) == request.biz_seq) return Answer::of(Outcome::kInProgress);
+      if (as_text(row[2]) == request.biz_seq && as_text(row[3]) == request.source)
+        return Answer::of(Outcome::kInProgress);
       return Answer::of(Outcome::kTokenUsed);
     }
     if (as_int(row[0]) <= session.now_ms()) return Answer::of(Outcome::kTokenExpired);

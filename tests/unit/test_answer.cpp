@@ -11,7 +11,6 @@ TEST_CASE("outcome names round-trip and map to documented exit codes") {
     CHECK(outcome_from_name(outcome_name(outcome)) == outcome);
   }
   CHECK(exit_code_for(Outcome::kApplied) == ExitCode::kOk);
-  CHECK(exit_code_for(Outcome::kReplayed) == ExitCode::kOk);
   CHECK(exit_code_for(Outcome::kRejected) == ExitCode::kRejected);
   CHECK(exit_code_for(Outcome::kTimeout) == ExitCode::kRetryable);
   CHECK(exit_code_for(Outcome::kBusy) == ExitCode::kRetryable);
@@ -20,7 +19,7 @@ TEST_CASE("outcome names round-trip and map to documented exit codes") {
 }
 
 TEST_CASE("a replay agrees with the applied answer; different rejections do not agree") {
-  CHECK(answers_agree(Answer::of(Outcome::kApplied), Answer{Outcome::kReplayed, "", true}));
+  CHECK(answers_agree(Answer::of(Outcome::kApplied), Answer{Outcome::kApplied, "", true}));
   CHECK(answers_agree(Answer::of(Outcome::kRejected, "insufficient_funds"),
                       Answer{Outcome::kRejected, "insufficient_funds", true}));
   CHECK_FALSE(answers_agree(Answer::of(Outcome::kApplied),

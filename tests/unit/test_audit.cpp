@@ -14,10 +14,14 @@ bool has(const AuditReport& report, std::string_view kind) {
   return std::any_of(report.violations.begin(), report.violations.end(),
                      [&](const Violation& v) { return v.kind == kind; });
 }
-AuditReport audit(const ScratchLedger& ledger) {
+bool warns(const AuditReport& report, std::string_view kind) {
+  return std::any_of(report.warnings.begin(), report.warnings.end(),
+                     [&](const Violation& v) { return v.kind == kind; });
+}
+AuditReport audit(const ScratchLedger& ledger, AuditClock clock = {}) {
   Connection connection = ledger.open();
   AuditReport report;
-  REQUIRE(audit_ledger(connection, &report).is_ok());
+  REQUIRE(audit_ledger(connection, clock, &report).is_ok());
   return report;
 }
 const char* kOneTransfer =
@@ -76,9 +80,32 @@ TEST_CASE("a journal pair without a flow, and a half entry, are reported") {
   CHECK(has(report, "unbalanced_entry"));
 }
 
-TEST_CASE("a dedup record with no answer is reported as stuck") {
+TEST_CASE("a dedup record with no answer is a warning once it is older than the threshold") {
   ScratchLedger ledger;
   ledger.open().exec_script(
-      "INSERT INTO dedup (biz_seq, source, payload, created_at_ms) VALUES ('r9', 't', 'x', 0)");
-  CHECK(has(audit(ledger), "stuck_dedup_record"));
+      "INSERT INTO dedup (dedup_key, source, biz_seq, strategy, payload, created_at_ms) "
+      "VALUES ('api:r9', 'api', 'r9', 'dedup-table', 'x', 0)");
+  CHECK_FALSE(warns(audit(ledger, AuditClock{59'999, 60'000}), "unanswered_dedup_record"));
+  const AuditReport late = audit(ledger, AuditClock{60'000, 60'000});
+  CHECK(warns(late, "unanswered_dedup_record"));
+  CHECK(late.ok());  // a warning, not a violation
+}
+
+TEST_CASE("an expired lock row left behind is a warning") {
+  ScratchLedger ledger;
+  ledger.open().exec_script("INSERT INTO lock VALUES ('transfer:api:r1', 100, 0, 'pid-1')");
+  CHECK_FALSE(warns(audit(ledger, AuditClock{99, 60'000}), "expired_lock"));
+  CHECK(warns(audit(ledger, AuditClock{100, 60'000}), "expired_lock"));
+}
+
+TEST_CASE("requests of two sources with one serial number are two requests") {
+  ScratchLedger ledger;
+  ledger.open().exec_script(
+      "INSERT INTO journal (source, biz_seq, account, side, amount_minor, created_at_ms) VALUES "
+      "('api', 'r1', 'alice', 'debit', 1, 0), ('api', 'r1', 'bob', 'credit', 1, 0), "
+      "('batch', 'r1', 'alice', 'debit', 1, 0), ('batch', 'r1', 'bob', 'credit', 1, 0)");
+  const AuditReport report = audit(ledger);
+  CHECK_FALSE(has(report, "applied_more_than_once"));
+  CHECK(report.requests_applied == 2);
+  CHECK(report.times_money_moved == 2);
 }

@@ -228,7 +228,8 @@ TEST_CASE("malformed command lines are usage errors that change nothing") {
   test::ScratchLedger ledger;
   {
     Connection connection = ledger.open();
-    REQUIRE(connection.exec_script("INSERT INTO token VALUES ('t', 0, 1, NULL, NULL)").is_ok());
+    REQUIRE(
+        connection.exec_script("INSERT INTO token VALUES ('t', 0, 1, NULL, NULL, NULL)").is_ok());
   }
   const std::string before = ledger_content(ledger);
   const std::vector<Command> all = commands(ledger.path());

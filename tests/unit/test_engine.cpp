@@ -25,7 +25,9 @@ SimConfig config_with(std::vector<std::string> faults, int64_t requests = 60, ui
 SimResult run(const SimConfig& config, const char* strategy, bool pitfall = false,
               SimOptions options = {}) {
   SimResult result;
-  Status status = simulate(config, *find_strategy(strategy), pitfall, options, &result);
+  const Strategy& chosen = *find_strategy(strategy);
+  Status status = simulate(config, chosen, pitfall ? main_pitfall(chosen.info()) : Pitfall::kNone,
+                           options, &result);
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   return result;
 }
@@ -134,7 +136,7 @@ TEST_CASE("percentiles are taken by nearest rank") {
 TEST_CASE("deliveries per request count every copy that reached the server") {
   const SimConfig config = config_with({"double-submit:k=2,p=1"}, 200);
   SimResult result;
-  REQUIRE(simulate(config, *find_strategy("state-machine"), false, {}, &result).is_ok());
+  REQUIRE(simulate(config, *find_strategy("state-machine"), Pitfall::kNone, {}, &result).is_ok());
   CHECK(result.attempts_per_request == doctest::Approx(1.0));
   CHECK(result.deliveries_per_request == doctest::Approx(2.0));
 }
@@ -144,8 +146,8 @@ TEST_CASE("a crash without a step hits every strategy at a step it reaches") {
   for (const Strategy* strategy : all_strategies()) {
     CAPTURE(strategy->info().name);
     SimResult clean, crashed;
-    REQUIRE(simulate(config_with({}, 100), *strategy, false, {}, &clean).is_ok());
-    REQUIRE(simulate(config, *strategy, false, {}, &crashed).is_ok());
+    REQUIRE(simulate(config_with({}, 100), *strategy, Pitfall::kNone, {}, &clean).is_ok());
+    REQUIRE(simulate(config, *strategy, Pitfall::kNone, {}, &crashed).is_ok());
     // Crashed attempts send no answer, so clients retry: the crash really happened.
     CHECK(crashed.attempts_per_request > clean.attempts_per_request);
   }
@@ -154,9 +156,10 @@ TEST_CASE("a crash without a step hits every strategy at a step it reaches") {
 TEST_CASE("a fault aimed at a step the strategy never reaches is refused") {
   SimConfig config = config_with({"crash:after=insert_dedup,p=1"}, 5);
   SimResult result;
-  CHECK(simulate(config, *find_strategy("naive"), false, {}, &result).code() == ExitCode::kUsage);
-  CHECK(simulate(config, *find_strategy("dedup-table"), false, {}, &result).is_ok());
-  config = config_with({"crash:after=insert_flow,p=1"}, 5);
-  CHECK(simulate(config, *find_strategy("direct-insert"), true, {}, &result).code() ==
+  CHECK(simulate(config, *find_strategy("naive"), Pitfall::kNone, {}, &result).code() ==
         ExitCode::kUsage);
+  CHECK(simulate(config, *find_strategy("dedup-table"), Pitfall::kNone, {}, &result).is_ok());
+  config = config_with({"crash:after=insert_flow,p=1"}, 5);
+  CHECK(simulate(config, *find_strategy("direct-insert"), Pitfall::kUpsertCarriesOn, {}, &result)
+            .code() == ExitCode::kUsage);
 }

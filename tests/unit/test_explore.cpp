@@ -10,7 +10,9 @@ ExploreResult explored(const char* name, bool pitfall, int64_t lock_ttl_ms = 300
   ExploreConfig config;
   config.lock_ttl_ms = lock_ttl_ms;
   ExploreResult result;
-  Status status = explore(*find_strategy(name), pitfall, config, &result);
+  const Strategy& strategy = *find_strategy(name);
+  Status status =
+      explore(strategy, pitfall ? main_pitfall(strategy.info()) : Pitfall::kNone, config, &result);
   REQUIRE_MESSAGE(status.is_ok(), status.message());
   return result;
 }

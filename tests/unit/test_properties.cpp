@@ -51,7 +51,7 @@ TEST_CASE("random fault mixes never break a safe strategy") {
                           &config.retry)
                   .is_ok());
     SimResult result;
-    RC_ASSERT(simulate(config, *find_strategy(strategy), false, {}, &result).is_ok());
+    RC_ASSERT(simulate(config, *find_strategy(strategy), Pitfall::kNone, {}, &result).is_ok());
     RC_LOG() << strategy << " seed " << config.seed << "\n";
     RC_ASSERT(result.moved_twice_or_more == 0);
     RC_ASSERT(result.never_moved == 0);

@@ -3,7 +3,7 @@ source "$(dirname "$0")/../lib.sh"
 db=$work/l.db
 "$IDEMLAB" init --db "$db" >/dev/null
 expect_exit 0 "$IDEMLAB" audit --db "$db" --json
-expect_equal "$out" '{"ok":true,"violations":[],"requests_applied":0,"times_money_moved":0,"journal_entries":0}' "clean json"
+expect_equal "$out" '{"ok":true,"violations":[],"warnings":[],"requests_applied":0,"times_money_moved":0,"journal_entries":0}' "clean json"
 "$IDEMLAB" select-insert --db "$db" --biz-seq a1 --from alice --to bob --amount 3 >/dev/null
 expect_exit 0 "$IDEMLAB" audit --db "$db"
 expect_contains "$out" "ok: 1 transfer applied, 2 journal entries"
@@ -12,7 +12,7 @@ expect_contains "$out" "ok: 1 transfer applied, 2 journal entries"
 "$IDEMLAB" naive --db "$db" --biz-seq n1 --from alice --to bob --amount 3 >/dev/null
 expect_exit 7 "$IDEMLAB" audit --db "$db" --json
 expect_equal "$(json_field "$out" ok)" false "ok after a double"
-expect_contains "$out" '"kind":"applied_more_than_once","biz_seq":"n1","detail":"biz_seq n1 moved money 2 times"'
+expect_contains "$out" '"kind":"applied_more_than_once","source":"api","biz_seq":"n1","detail":"biz_seq n1 moved money 2 times"'
 expect_contains "$out" '"requests_applied":2,"times_money_moved":3'
 expect_one_error_line
 

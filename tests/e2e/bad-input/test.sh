@@ -51,7 +51,7 @@ expect_exit 8 "$IDEMLAB" accounts --db "$work/other.db"
 expect_one_error_line
 
 cp "$db" "$work/newer.db"
-sqlite3 "$work/newer.db" "PRAGMA user_version = 2"
+sqlite3 "$work/newer.db" "PRAGMA user_version = 99"
 expect_exit 8 "$IDEMLAB" select-insert --db "$work/newer.db" --biz-seq b9 --from alice --to bob --amount 1
 expect_one_error_line
 expect_contains "$err" "newer"

@@ -8,7 +8,7 @@ done
 for strategy in select-insert direct-insert state-machine dedup-table token select-for-update \
                 optimistic-lock lock-table naive; do
   expect_exit 0 "$IDEMLAB" explain "$strategy"
-  for heading in "How it works" "Protects against" "Pitfall (--pitfall)" "Steps" "Trace" "first attempt -> applied"; do
+  for heading in "How it works" "Protects against" "Pitfalls" "Steps" "Trace" "first attempt -> applied"; do
     expect_contains "$out" "$heading"
   done
   expect_exit 0 "$IDEMLAB" explain "$strategy" --json
@@ -22,7 +22,7 @@ expect_exit 0 "$IDEMLAB" select-for-update --help
 expect_contains "$out" "BEGIN IMMEDIATE"
 expect_exit 0 "$IDEMLAB" explain state-machine
 expect_contains "$out" "AND status = 1"
-expect_contains "$out" "repeat -> replayed"
+expect_contains "$out" "repeat -> applied (replayed)"
 expect_exit 2 "$IDEMLAB" explain nonsense
 expect_one_error_line
 finish

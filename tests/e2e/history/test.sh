@@ -8,7 +8,7 @@ db=$work/l.db
 "$IDEMLAB" naive --db "$db" --biz-seq h2 --from alice --to nobody --amount 1 2>/dev/null
 expect_exit 0 "$IDEMLAB" history --db "$db" --biz-seq h1 --json
 expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print([(a["outcome"], a["replayed"], a["fault"]) for a in json.load(sys.stdin)["attempts"]])')" \
-  "[('applied', False, 'response-lost'), ('replayed', True, None)]" "attempts of h1"
+  "[('applied', False, 'response-lost'), ('applied', True, None)]" "attempts of h1"
 expect_exit 0 "$IDEMLAB" history --db "$db"
 expect_contains "$out" "h2"
 expect_contains "$out" "state-machine"

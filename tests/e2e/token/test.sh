@@ -13,7 +13,8 @@ expect_exit 6 "$IDEMLAB" token "${args[@]}" --biz-seq k0 --token nope --json
 expect_equal "$(json_field "$out" outcome)" token_unknown "unknown token"
 expect_exit 0 "$IDEMLAB" token "${args[@]}" --biz-seq k1 --token "$t1"
 expect_exit 0 "$IDEMLAB" token "${args[@]}" --biz-seq k1 --token "$t1" --json
-expect_equal "$(json_field "$out" outcome)" replayed "same token, same request"
+expect_equal "$(json_field "$out" outcome)" applied "same token, same request"
+expect_equal "$(json_field "$out" replayed)" true "same token, same request: a replay"
 expect_exit 6 "$IDEMLAB" token "${args[@]}" --biz-seq k2 --token "$t1" --json
 expect_equal "$(json_field "$out" outcome)" token_used "same token, another request"
 sleep 0.01

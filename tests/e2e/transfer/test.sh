@@ -22,10 +22,10 @@ for strategy in select-insert direct-insert state-machine dedup-table token sele
     continue
   fi
   expect_exit 0 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t1 --amount 10 --json
-  expect_equal "$(json_field "$out" outcome)" replayed "$strategy replay"
+  expect_equal "$(json_field "$out" outcome)" applied "$strategy replay"
   expect_equal "$(json_field "$out" replayed)" true "$strategy replay flag"
   expect_exit 0 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t1 --amount 10
-  expect_contains "$out" "replayed: t1"
+  expect_contains "$out" "applied (replayed): t1"
   expect_exit 4 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t1 --amount 11 --json
   expect_equal "$(json_field "$out" outcome)" mismatch "$strategy mismatch"
   expect_one_error_line
@@ -44,7 +44,7 @@ for strategy in select-insert direct-insert state-machine dedup-table token sele
   expect_one_error_line
   expect_equal "$(pairs "$db" t3)" 1 "$strategy response-lost did the work"
   expect_exit 0 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t3 --amount 1 --json
-  expect_equal "$(json_field "$out" outcome)" replayed "$strategy retry after response-lost"
+  expect_equal "$(json_field "$out" outcome)" applied "$strategy retry after response-lost"
 
   # request-lost: exit 75, nothing happens.
   expect_exit 75 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t4 --amount 1 --fault request-lost
@@ -67,7 +67,7 @@ for strategy in select-insert direct-insert state-machine dedup-table token sele
   expect_exit 137 bash -c '"$0" "$@"' "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t6 --amount 1 --fault crash:after=commit
   expect_equal "$(pairs "$db" t6)" 1 "$strategy crash after commit keeps the work"
   expect_exit 0 "$IDEMLAB" "$strategy" "${args[@]}" --biz-seq t6 --amount 1 --json
-  expect_equal "$(json_field "$out" outcome)" replayed "$strategy retry after crash after commit"
+  expect_equal "$(json_field "$out" outcome)" applied "$strategy retry after crash after commit"
 
   expect_exit 0 "$IDEMLAB" audit --db "$db"
   integrity_ok "$db"

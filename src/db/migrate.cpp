@@ -1,0 +1,115 @@
+// Version 1 -> 2. The new tables are created from the embedded schema itself (read back from a
+// scratch in-memory database), so schema.sql stays the only definition of every table.
+#include "db/migrate.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+
+#include "db/ledger_file.h"
+
+namespace idemlab {
+
+namespace {
+
+// The tables whose shape changed in version 2; each is renamed to <name>_v1, recreated, copied.
+constexpr std::array<const char*, 5> kRebuilt{"transfer_flow", "journal", "dedup", "token",
+                                              "attempt"};
+
+// What each row of a version-1 table becomes. A version-1 --pitfall was each strategy's one
+// pitfall; it now has a name.
+constexpr const char* kCopyRows = R"sql(
+INSERT INTO transfer_flow (id, source, biz_seq, from_account, to_account, amount_minor, status,
+  version, unique_key, strategy, outcome, reason, created_at_ms, updated_at_ms)
+  SELECT id, 'api', biz_seq, from_account, to_account, amount_minor, status, version, unique_key,
+  strategy, outcome, reason, created_at_ms, updated_at_ms FROM transfer_flow_v1;
+INSERT INTO journal (id, source, biz_seq, account, side, amount_minor, created_at_ms)
+  SELECT id, 'api', biz_seq, account, side, amount_minor, created_at_ms FROM journal_v1;
+INSERT INTO dedup (dedup_key, source, biz_seq, strategy, payload, created_at_ms)
+  SELECT 'api:' || biz_seq, 'api', biz_seq, source, payload, created_at_ms FROM dedup_v1;
+INSERT INTO token (token, issued_at_ms, expires_at_ms, used_at_ms, used_by_biz_seq,
+  used_by_source)
+  SELECT token, issued_at_ms, expires_at_ms, used_at_ms, used_by_biz_seq,
+  CASE WHEN used_by_biz_seq IS NULL THEN NULL ELSE 'api' END FROM token_v1;
+INSERT INTO attempt (id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault,
+  at_ms)
+  SELECT id, 'api', biz_seq, strategy, CASE WHEN pitfall = 0 THEN NULL ELSE CASE strategy
+    WHEN 'select-insert' THEN 'no-unique-index' WHEN 'direct-insert' THEN 'upsert-carries-on'
+    WHEN 'state-machine' THEN 'no-precondition' WHEN 'dedup-table' THEN 'separate-transactions'
+    WHEN 'token' THEN 'check-then-delete' WHEN 'select-for-update' THEN 'check-outside-lock'
+    WHEN 'optimistic-lock' THEN 'aba' WHEN 'lock-table' THEN 'no-owner-check' END END,
+  CASE outcome WHEN 'replayed' THEN 'applied' ELSE outcome END, reason, replayed, fault, at_ms
+  FROM attempt_v1;
+UPDATE lock SET name = 'transfer:api:' || substr(name, 10) WHERE name LIKE 'transfer:%';
+)sql";
+
+// The CREATE statements of the rebuilt tables and their indexes, from the embedded schema.
+Status new_definitions(std::string* out) {
+  Connection scratch;
+  ConnectionOptions options;
+  options.create = true;
+  if (Status status = Connection::open(":memory:", options, &scratch); !status.is_ok())
+    return status;
+  if (Status status = scratch.exec_script(kSchemaSql); !status.is_ok()) return status;
+  std::string sql;
+  for (const char* table : kRebuilt) {
+    StepResult found = scratch.query(
+        "SELECT sql FROM sqlite_schema WHERE tbl_name = :t AND sql IS NOT NULL "
+        "ORDER BY type DESC, name",
+        {{":t", std::string(table)}}, [&](const Row& row) { sql += as_text(row[0]) + ";\n"; });
+    if (!found.ok()) return step_error(scratch, found);
+  }
+  *out = std::move(sql);
+  return Status::ok();
+}
+
+// Renames the old tables out of the way and drops their indexes (whose names v2 reuses).
+Status set_aside_v1(Connection& connection) {
+  std::string sql;
+  StepResult found = connection.query(
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN "
+      "('transfer_flow', 'journal', 'dedup', 'token', 'attempt')",
+      {}, [&](const Row& row) { sql += fmt::format("DROP INDEX \"{}\";\n", as_text(row[0])); });
+  if (!found.ok()) return step_error(connection, found);
+  for (const char* table : kRebuilt)
+    sql += fmt::format("ALTER TABLE {0} RENAME TO {0}_v1;\n", table);
+  return connection.exec_script(sql.c_str());
+}
+
+Status upgrade_1_to_2(Connection& connection) {
+  std::string definitions;
+  if (Status status = new_definitions(&definitions); !status.is_ok()) return status;
+  if (Status status = set_aside_v1(connection); !status.is_ok()) return status;
+  if (Status status = connection.exec_script(definitions.c_str()); !status.is_ok()) return status;
+  if (Status status = connection.exec_script(kCopyRows); !status.is_ok()) return status;
+  std::string drop;
+  for (const char* table : kRebuilt) drop += fmt::format("DROP TABLE {}_v1;\n", table);
+  drop += "PRAGMA user_version = 2;\n";
+  return connection.exec_script(drop.c_str());
+}
+
+}  // namespace
+
+Status schema_version(Connection& connection, int64_t* out) {
+  StepResult result =
+      connection.query("PRAGMA user_version", {}, [&](const Row& row) { *out = as_int(row[0]); });
+  if (!result.ok()) return step_error(connection, result);
+  return Status::ok();
+}
+
+Status migrate_ledger(Connection& connection, int64_t version) {
+  if (version >= kSchemaVersion) return Status::ok();
+  if (Status status = connection.exec_script("BEGIN IMMEDIATE"); !status.is_ok()) return status;
+  Status status = upgrade_1_to_2(connection);
+  if (status.is_ok()) status = connection.exec_script("COMMIT");
+  connection.rollback_if_open();
+  if (!status.is_ok())
+    return Status::ledger(
+        fmt::format("{}: upgrading schema version {} to {} failed, nothing "
+                    "changed: {}",
+                    connection.path(), version, kSchemaVersion, status.message()));
+  return Status::ok();
+}
+
+}  // namespace idemlab

@@ -1,0 +1,96 @@
+-- idemlab ledger schema: accounts, the transfer flow, a double-entry journal, and the guard tables
+-- the strategies use. Embedded into the binary at build time; this file is the only copy.
+-- Money is always an integer number of minor units (cents). Times are milliseconds on the
+-- clock of whoever wrote the row: the wall clock for one-attempt commands, the virtual clock in
+-- a simulation.
+
+PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
+PRAGMA user_version = 1;             -- schema version; idemlab refuses files newer than it knows
+
+-- Accounts and their balances.
+CREATE TABLE account (
+  name                  TEXT PRIMARY KEY                  -- account name, e.g. "alice"
+                        CHECK (length(name) BETWEEN 1 AND 32),
+  opening_balance_minor INTEGER NOT NULL                  -- balance when the ledger was created
+                        CHECK (opening_balance_minor >= 0),
+  balance_minor         INTEGER NOT NULL                  -- current balance; never below zero
+                        CHECK (balance_minor >= 0)
+) STRICT, WITHOUT ROWID;
+
+-- One row per transfer request a strategy has recorded. The row also stores the answer, so that
+-- a repeat of the request gets the first answer back.
+CREATE TABLE transfer_flow (
+  id            INTEGER PRIMARY KEY,                      -- row id; RETURNING hands it back
+  biz_seq       TEXT NOT NULL                             -- the request's globally unique id
+                CHECK (length(biz_seq) BETWEEN 1 AND 64),
+  from_account  TEXT NOT NULL,                            -- payer (the payload is kept to
+  to_account    TEXT NOT NULL,                            -- payee  detect a mismatched repeat)
+  amount_minor  INTEGER NOT NULL CHECK (amount_minor > 0),
+  status        INTEGER NOT NULL                          -- 0 pending, 1 processing,
+                CHECK (status IN (0, 1, 2, 3)),           -- 2 succeeded, 3 failed
+  version       INTEGER NOT NULL DEFAULT 0,               -- optimistic-lock version
+  unique_key    INTEGER NOT NULL                          -- 1: covered by the unique index on
+                CHECK (unique_key IN (0, 1)),             -- biz_seq; 0: the strategy relies on
+                                                          -- another guard (token, lock, dedup
+                                                          -- row) or is a --pitfall without it
+  strategy      TEXT NOT NULL,                            -- strategy that wrote the row
+  outcome       TEXT,                                     -- stored answer: applied | rejected
+  reason        TEXT,                                     -- why it was rejected, else NULL
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+) STRICT;
+-- The unique constraint the references rely on, for the rows that ask for it.
+CREATE UNIQUE INDEX transfer_flow_biz_seq_unique ON transfer_flow (biz_seq) WHERE unique_key = 1;
+CREATE INDEX transfer_flow_biz_seq ON transfer_flow (biz_seq);
+
+-- Double-entry journal: every applied transfer writes one debit (money leaves the payer) and one
+-- credit (money reaches the payee), both tagged with the request's biz_seq. The journal is the
+-- source of truth for how many times a request moved money.
+CREATE TABLE journal (
+  id            INTEGER PRIMARY KEY,
+  biz_seq       TEXT NOT NULL,
+  account       TEXT NOT NULL REFERENCES account (name),
+  side          TEXT NOT NULL CHECK (side IN ('debit', 'credit')),
+  amount_minor  INTEGER NOT NULL CHECK (amount_minor > 0),
+  created_at_ms INTEGER NOT NULL
+) STRICT;
+CREATE INDEX journal_biz_seq ON journal (biz_seq);
+
+-- dedup-table strategy: a row per request id, kept apart from the business tables.
+CREATE TABLE dedup (
+  biz_seq       TEXT PRIMARY KEY,                         -- the unique key that blocks repeats
+  source        TEXT NOT NULL,                            -- who sent it (strategy name here)
+  payload       TEXT NOT NULL,                            -- "from>to:amount", to spot mismatches
+  created_at_ms INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+
+-- token strategy: one-time tokens handed out by `idemlab token issue`.
+CREATE TABLE token (
+  token           TEXT PRIMARY KEY,
+  issued_at_ms    INTEGER NOT NULL,
+  expires_at_ms   INTEGER NOT NULL,
+  used_at_ms      INTEGER,                                -- NULL until consumed
+  used_by_biz_seq TEXT                                    -- the request that consumed it
+) STRICT, WITHOUT ROWID;
+
+-- lock-table strategy: a lock with an expiry, the columns ShedLock uses.
+CREATE TABLE lock (
+  name          TEXT PRIMARY KEY,                         -- "transfer:<biz_seq>"
+  lock_until_ms INTEGER NOT NULL,                         -- the lock is free from this time on
+  locked_at_ms  INTEGER NOT NULL,
+  locked_by     TEXT NOT NULL                             -- owner that took it
+) STRICT, WITHOUT ROWID;
+
+-- Every attempt a server answered (a lost request never reaches it; a crash leaves no row).
+CREATE TABLE attempt (
+  id        INTEGER PRIMARY KEY,
+  biz_seq   TEXT NOT NULL,
+  strategy  TEXT NOT NULL,
+  pitfall   INTEGER NOT NULL CHECK (pitfall IN (0, 1)),
+  outcome   TEXT NOT NULL,                                -- the answer's outcome name
+  reason    TEXT,
+  replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
+  fault     TEXT,                                         -- the injected fault, if any
+  at_ms     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX attempt_biz_seq ON attempt (biz_seq);

@@ -1,0 +1,54 @@
+# A schema-version-1 ledger (before requests had a source) is upgraded on first open, by any
+# command, in one transaction: every request gets the source "api" and keeps its history.
+source "$(dirname "$0")/../lib.sh"
+here=$(dirname "$0")
+v1=$work/v1.db
+sqlite3 "$v1" < "$here/schema-v1.sql"
+sqlite3 "$v1" <<'SQL'
+INSERT INTO account VALUES ('alice', 10000, 7500), ('bob', 0, 2500);
+INSERT INTO transfer_flow (biz_seq, from_account, to_account, amount_minor, status, version,
+  unique_key, strategy, outcome, reason, created_at_ms, updated_at_ms)
+  VALUES ('m1', 'alice', 'bob', 2500, 2, 0, 1, 'select-insert', 'applied', NULL, 1, 2);
+INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms)
+  VALUES ('m1', 'alice', 'debit', 2500, 2), ('m1', 'bob', 'credit', 2500, 2);
+INSERT INTO dedup VALUES ('d1', 'dedup-table', 'alice>bob:100', 3);
+INSERT INTO lock VALUES ('transfer:k1', 99, 1, 'pid-1');
+INSERT INTO attempt (biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms)
+  VALUES ('m1', 'select-insert', 0, 'applied', NULL, 0, NULL, 2),
+         ('m1', 'select-insert', 1, 'replayed', NULL, 1, NULL, 3);
+SQL
+journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")
+
+# A reader upgrades it; nothing is lost.
+expect_exit 0 "$IDEMLAB" history --db "$v1" --json
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 2 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
+  "$journal_before" "journal kept"
+expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
+expect_equal "$(sqlite3 "$v1" "SELECT dedup_key || ' ' || strategy FROM dedup")" "api:d1 dedup-table" "dedup row"
+expect_equal "$(sqlite3 "$v1" "SELECT name FROM lock")" "transfer:api:k1" "lock row"
+expect_contains "$out" '"pitfall":"no-unique-index"'
+expect_contains "$out" '"outcome":"applied","reason":null,"replayed":true'
+integrity_ok "$v1"
+
+# The upgraded ledger serves as before: a repeat of m1 is a replay, from either command family.
+expect_exit 0 "$IDEMLAB" select-insert --db "$v1" --biz-seq m1 --from alice --to bob --amount 25 --json
+expect_contains "$out" '"outcome":"applied","replayed":true'
+expect_exit 0 "$IDEMLAB" query --db "$v1" --biz-seq m1
+expect_exit 0 "$IDEMLAB" audit --db "$v1"
+# A second source's m1 is a request of its own.
+expect_exit 0 "$IDEMLAB" select-insert --db "$v1" --source batch --biz-seq m1 --from alice --to bob --amount 1 --json
+expect_contains "$out" '"outcome":"applied","replayed":false'
+expect_exit 0 "$IDEMLAB" audit --db "$v1"
+
+# A read-only version-1 file cannot be upgraded: an error, and the file is unchanged.
+ro=$work/ro.db
+sqlite3 "$ro" < "$here/schema-v1.sql"
+sqlite3 "$ro" "INSERT INTO account VALUES ('alice', 1, 1)"
+chmod a-w "$ro"
+before=$(digest "$ro")
+expect_exit 8 "$IDEMLAB" audit --db "$ro"
+expect_one_error_line
+expect_contains "$err" "schema version 1 and is read-only"
+expect_equal "$(digest "$ro")" "$before" "read-only v1 ledger unchanged"
+finish
