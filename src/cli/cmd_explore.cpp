@@ -48,9 +48,14 @@ ExitCode run_explore(const ExploreOptions& options) {
     if (!result.first_breaking_schedule.empty()) {
       std::vector<int> schedule;
       for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
-      out["first_breaking"] = {{"schedule", schedule},
-                               {"invariants", result.first_breaking_invariants},
-                               {"timeline", timeline_json(result.first_breaking)}};
+      const CrashPoint& crash = result.first_breaking_crash;
+      out["first_breaking"] = {
+          {"schedule", schedule},
+          {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
+                                      : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
+                                                               {"after_statement", crash.after}}},
+          {"invariants", result.first_breaking_invariants},
+          {"timeline", timeline_json(result.first_breaking)}};
     }
     print_json(out);
     return explore_exit(options, result);
@@ -64,8 +69,14 @@ ExitCode run_explore(const ExploreOptions& options) {
   if (!result.first_breaking.empty()) {
     std::vector<int> schedule;
     for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
-    fmt::print("\nFirst breaking interleaving (attempt per step: {}), breaks {}:\n{}",
-               fmt::join(schedule, " "), fmt::join(result.first_breaking_invariants, ", "),
+    const CrashPoint& crash = result.first_breaking_crash;
+    fmt::print("\nFirst breaking interleaving (attempt per step: {}{}), breaks {}:\n{}",
+               fmt::join(schedule, " "),
+               crash.attempt < 0 ? std::string()
+                                 : fmt::format("; attempt {} dies after its statement {}, then "
+                                               "a late retry",
+                                               crash.attempt + 1, crash.after),
+               fmt::join(result.first_breaking_invariants, ", "),
                timeline_text(result.first_breaking));
   }
   return explore_exit(options, result);
@@ -93,6 +104,9 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->add_option("--max-interleavings", options->config.max_interleavings, "stop after this many")
       ->check(whole_number(1, limits::kMaxInterleavings))
       ->capture_default_str();
+  command->add_flag("--crash", options->config.crash,
+                    "also kill each attempt after each statement it reaches; a crashed run "
+                    "ends with one late retry after the lock's TTL (breaks: stuck)");
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

@@ -24,6 +24,7 @@ struct Run {
   std::vector<std::vector<int>> enabled;  // enabled attempts per step
   std::vector<std::string> broken;        // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
+  bool crashed = false;  // the crash point was reached
 };
 
 class Explorer {
@@ -35,11 +36,16 @@ class Explorer {
   }
 
   Status prepare();
-  Status run(const std::vector<int>& prefix, bool record, Run* out);
+  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out);
+
+ private:
+  Status open_run_ledger(std::vector<Connection>* connections) const;
+  StrategyOptions options_for(int attempt) const;
+  Status late_retry(Connection& connection, ManualClock& clock, Stepper& stepper, bool record,
+                    Run* run) const;
   Status judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
                Run* run) const;
 
- private:
   const Strategy& strategy_;
   const Pitfall pitfall_;
   const ExploreConfig& config_;
@@ -76,30 +82,40 @@ Status Explorer::prepare() {
   return Status::ok();
 }
 
-Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
+// A fresh copy of the template ledger, one connection per attempt and one for a late retry.
+Status Explorer::open_run_ledger(std::vector<Connection>* connections) const {
   const std::string path = folder_ + "/run.db";
   std::filesystem::remove(path + "-wal");
   std::filesystem::remove(path + "-shm");
   std::filesystem::copy_file(folder_ + "/template.db", path,
                              std::filesystem::copy_options::overwrite_existing);
-  const int k = config_.duplicates;
-  std::vector<Connection> connections(static_cast<size_t>(k));
   ConnectionOptions options;
   options.busy_timeout_ms = 0;
   options.synchronous_off = true;
-  for (auto& connection : connections)
+  connections->resize(static_cast<size_t>(config_.duplicates) + 1);
+  for (auto& connection : *connections)
     if (Status status = Connection::open(path, options, &connection); !status.is_ok())
       return status;
+  return Status::ok();
+}
+
+StrategyOptions Explorer::options_for(int attempt) const {
+  return StrategyOptions{pitfall_, token_, config_.lock_ttl_ms,
+                         fmt::format("attempt-{}", attempt + 1)};
+}
+
+Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out) {
+  std::vector<Connection> connections;
+  if (Status status = open_run_ledger(&connections); !status.is_ok()) return status;
+  const int k = config_.duplicates;
   ManualClock clock(kStartMs);
   Stepper stepper;
   TransferRequest request = kRequest;
   request.token = token_;
-  for (int i = 0; i < k; ++i) {
-    StrategyOptions strategy_options{pitfall_, token_, config_.lock_ttl_ms,
-                                     fmt::format("attempt-{}", i + 1)};
-    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_, strategy_options, request);
-  }
+  for (int i = 0; i < k; ++i)
+    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_, options_for(i), request);
   Run run;
+  int crash_count = 0;  // statements the crashing attempt has run
   auto execute = [&](int attempt) -> Status {
     const size_t index = static_cast<size_t>(attempt);
     clock.advance_ms(1);
@@ -110,6 +126,13 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
       run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
                               std::string(step.step), std::string(statement_sql(step.stmt)),
                               describe_result(step.stmt, step.result), ""});
+    if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
+      stepper.kill(index);  // rolls back what it had not committed
+      run.crashed = true;
+      if (record)
+        run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0, "crash", "",
+                                "the attempt dies; no answer", "crash"});
+    }
     return Status::ok();
   };
   for (size_t depth = 0;; ++depth) {
@@ -125,10 +148,34 @@ Status Explorer::run(const std::vector<int>& prefix, bool record, Run* out) {
            stepper.in_transaction(static_cast<size_t>(choice)))
       if (Status status = execute(choice); !status.is_ok()) return status;
   }
+  if (run.crashed)
+    if (Status status = late_retry(connections.back(), clock, stepper, record, &run);
+        !status.is_ok())
+      return status;
   if (Status status = judge(connections[0], stepper, record, clock.now_ms() - kStartMs, &run);
       !status.is_ok())
     return status;
   *out = std::move(run);
+  return Status::ok();
+}
+
+// After a crash the client retries once more, alone, once every lease has lapsed (the lock's
+// TTL): what a patient client finally gets.
+Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper& stepper,
+                            bool record, Run* run) const {
+  clock.advance_ms(config_.lock_ttl_ms + 1);
+  TransferRequest request = kRequest;
+  request.token = token_;
+  const int attempt = config_.duplicates;
+  const size_t index = stepper.start(connection, clock, strategy_, options_for(attempt), request);
+  while (!stepper.finished(index)) {
+    clock.advance_ms(1);
+    const ExecutedStep step = stepper.advance(index, true);
+    if (record)
+      run->timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
+                               std::string(step.step), std::string(statement_sql(step.stmt)),
+                               describe_result(step.stmt, step.result), "late retry"});
+  }
   return Status::ok();
 }
 
@@ -143,7 +190,7 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
   if (!counted.ok()) return step_error(connection, counted);
   bool told_success = false, disagree = false;
   std::optional<Answer> first;
-  for (int i = 0; i < config_.duplicates; ++i) {
+  for (int i = 0; i < static_cast<int>(stepper.size()); ++i) {
     const Answer& answer = stepper.answer(static_cast<size_t>(i));
     if (record)
       run->timeline.push_back(
@@ -160,7 +207,58 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
   if (pairs >= 2) run->broken.push_back("moved_twice_or_more");
   if (pairs == 0 && told_success) run->broken.push_back("never_moved");
   if (disagree) run->broken.push_back("inconsistent_answers");
+  // After a crash and a late retry, nothing moved and nobody was ever told anything definitive:
+  // the request is stuck for good.
+  if (run->crashed && pairs == 0 && !first) run->broken.push_back("stuck");
   if (!audit.ok()) run->broken.push_back("audit");
+  return Status::ok();
+}
+
+}  // namespace
+
+namespace {
+
+// The schedule after `run` in depth-first order: the deepest step with an enabled attempt
+// after the one chosen. Empty when every schedule has been tried.
+std::vector<int> next_prefix(const Run& run) {
+  for (size_t depth = run.schedule.size(); depth-- > 0;) {
+    const auto& enabled = run.enabled[depth];
+    auto chosen = std::find(enabled.begin(), enabled.end(), run.schedule[depth]);
+    if (chosen + 1 != enabled.end()) {
+      std::vector<int> prefix(run.schedule.begin(),
+                              run.schedule.begin() + static_cast<long>(depth));
+      prefix.push_back(*(chosen + 1));
+      return prefix;
+    }
+  }
+  return {};
+}
+
+// Every interleaving with one crash point (or none). Sets `reached` when some run crashed.
+Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConfig& config,
+                         ExploreResult* result, bool* reached) {
+  std::vector<int> prefix;
+  do {
+    if (Status status = check_interrupt(); !status.is_ok()) return status;
+    if (result->interleavings >= config.max_interleavings) {
+      result->truncated = true;
+      return Status::ok();
+    }
+    Run run;
+    if (Status status = explorer.run(prefix, crash, false, &run); !status.is_ok()) return status;
+    ++result->interleavings;
+    *reached |= run.crashed;
+    if (!run.broken.empty()) {
+      ++result->breaking;
+      for (const auto& invariant : run.broken) ++result->by_invariant[invariant];
+      if (result->first_breaking_schedule.empty()) {
+        result->first_breaking_schedule = run.schedule;
+        result->first_breaking_crash = crash;
+        result->first_breaking_invariants = run.broken;
+      }
+    }
+    prefix = next_prefix(run);
+  } while (!prefix.empty());
   return Status::ok();
 }
 
@@ -174,40 +272,23 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.strategy = std::string(strategy.info().name);
   result.pitfall = pitfall;
   result.duplicates = config.duplicates;
-  std::vector<int> prefix;
-  while (true) {
-    if (Status status = check_interrupt(); !status.is_ok()) return status;
-    if (result.interleavings >= config.max_interleavings) {
-      result.truncated = true;
-      break;
+  bool reached = false;
+  if (Status status = explore_schedules(explorer, {}, config, &result, &reached); !status.is_ok())
+    return status;
+  // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
+  for (int attempt = 0; config.crash && attempt < config.duplicates; ++attempt) {
+    for (int after = 1; !result.truncated; ++after) {
+      reached = false;
+      if (Status status = explore_schedules(explorer, {attempt, after}, config, &result, &reached);
+          !status.is_ok())
+        return status;
+      if (!reached) break;
     }
-    Run run;
-    if (Status status = explorer.run(prefix, false, &run); !status.is_ok()) return status;
-    ++result.interleavings;
-    if (!run.broken.empty()) {
-      ++result.breaking;
-      for (const auto& invariant : run.broken) ++result.by_invariant[invariant];
-      if (result.first_breaking_schedule.empty()) {
-        result.first_breaking_schedule = run.schedule;
-        result.first_breaking_invariants = run.broken;
-      }
-    }
-    // Backtrack: the deepest step with an enabled attempt after the one chosen.
-    prefix.clear();
-    for (size_t depth = run.schedule.size(); depth-- > 0;) {
-      const auto& enabled = run.enabled[depth];
-      auto chosen = std::find(enabled.begin(), enabled.end(), run.schedule[depth]);
-      if (chosen + 1 != enabled.end()) {
-        prefix.assign(run.schedule.begin(), run.schedule.begin() + static_cast<long>(depth));
-        prefix.push_back(*(chosen + 1));
-        break;
-      }
-    }
-    if (prefix.empty()) break;
   }
   if (!result.first_breaking_schedule.empty()) {
     Run replay;
-    if (Status status = explorer.run(result.first_breaking_schedule, true, &replay);
+    if (Status status = explorer.run(result.first_breaking_schedule, result.first_breaking_crash,
+                                     true, &replay);
         !status.is_ok())
       return status;
     result.first_breaking = std::move(replay.timeline);

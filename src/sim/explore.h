@@ -21,6 +21,15 @@ struct ExploreConfig {
   int duplicates = 2;
   int64_t lock_ttl_ms = 30000;  // the clock advances 1 ms per statement
   int64_t max_interleavings = 100000;
+  // --crash: also kill each attempt after each of its statements, in every interleaving; a
+  // crashed run ends with one late retry, alone, after the lock's TTL.
+  bool crash = false;
+};
+
+// Where a crash hits: attempt (0-based) dies right after its `after`-th statement.
+struct CrashPoint {
+  int attempt = -1;  // -1: no crash
+  int after = 0;
 };
 
 struct ExploreResult {
@@ -32,6 +41,7 @@ struct ExploreResult {
   bool truncated = false;                       // stopped at max_interleavings
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
+  CrashPoint first_breaking_crash;              // with --crash: where it crashed
   std::vector<std::string> first_breaking_invariants;
   std::vector<TimelineEvent> first_breaking;
 };

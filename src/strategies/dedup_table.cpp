@@ -39,7 +39,8 @@ class DedupTable final : public Strategy {
                         "retry is refused as a repeat and the money never moves. A "
                         "business step that fails removes the record so a retry can run, "
                         "as the references advise, but a crash cannot",
-                    .exposed_by = "a crash after insert_dedup, then a retry",
+                    .exposed_by = "a crash after insert_dedup, then a retry (also every "
+                                  "interleaving: explore --crash)",
                     .shown_by = "simulate --scenario crash-mid-transfer",
                     .verdict = "stuck",
                     .critical_step = "begin",

@@ -66,7 +66,8 @@ class LockTable final : public Strategy {
                     .goes_wrong =
                         "a holder that crashes never releases it: every retry is told "
                         "in_progress until the client gives up, and the money never moves",
-                    .exposed_by = "a crash while holding the lock, then retries",
+                    .exposed_by = "a crash while holding the lock, then retries (also every "
+                                  "interleaving: explore --crash)",
                     .shown_by = "simulate --scenario crash-holding-lock",
                     .verdict = "stuck",
                 },
