@@ -125,11 +125,15 @@ int64_t request_of_biz_seq(std::string_view biz_seq) {
   return number - 1;
 }
 
-Status create_sim_ledger(const std::string& path) {
+std::vector<OpeningBalance> sim_opening_balances() {
   std::vector<OpeningBalance> accounts;
   for (int64_t i = 0; i < sim::kAccounts; ++i)
     accounts.push_back({fmt::format("a{:02}", i), sim::kOpeningBalanceMinor});
-  return create_ledger(path, accounts, false);
+  return accounts;
+}
+
+Status create_sim_ledger(const std::string& path) {
+  return create_ledger(path, sim_opening_balances(), false);
 }
 
 ConnectionOptions sim_connection_options() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "db/ledger_file.h"
 #include "sim/scenario.h"
 #include "strategies/strategy.h"
 
@@ -81,7 +82,9 @@ Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfa
 // simulated key.
 int64_t request_of_biz_seq(std::string_view biz_seq);
 
-// Creates the ledger a simulation starts from (16 accounts) at `path`.
+// The accounts a simulation starts from (16 of them).
+std::vector<OpeningBalance> sim_opening_balances();
+// Creates the ledger a simulation starts from at `path`.
 Status create_sim_ledger(const std::string& path);
 // How a simulation opens its connections: no busy timeout (a wait is virtual), no fsync.
 ConnectionOptions sim_connection_options();
