@@ -10,6 +10,7 @@
 #include "cli/errors.h"
 #include "core/exit_code.h"
 #include "core/status.h"
+#include "report/width.h"
 
 int main(int argc, char** argv) {
   using namespace idemlab;
@@ -22,6 +23,15 @@ int main(int argc, char** argv) {
   app.footer(exit_code_help());
   app.require_subcommand(1);
   app.option_defaults()->disable_flag_override();
+  // --width N anywhere on the line (it falls through from a subcommand to here), set as soon
+  // as it is read so that every command's output sees it.
+  app.fallthrough();
+  app.add_option_function<int64_t>(
+         "--width", [](const int64_t& width) { set_output_width(static_cast<size_t>(width)); },
+         "wrap text and fit tables to N columns (default: the terminal's width, or 100 when "
+         "not a terminal)")
+      ->check(whole_number(static_cast<int64_t>(kMinWidth), 1000))
+      ->trigger_on_parse();
   CommandResult result;
   for (const CommandEntry& command : command_table()) command.register_command(app, result);
   const bool json = wants_json(argc, argv);

@@ -8,6 +8,7 @@
 #include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
+#include "report/text.h"
 #include "sim/budget.h"
 #include "sim/compare.h"
 
@@ -18,6 +19,7 @@ namespace {
 struct CompareOptions {
   std::string strategies = "all";
   bool with_pitfalls = false;
+  bool wide = false;
   int jobs = default_jobs();
   SimCliOptions sim;
 };
@@ -50,13 +52,15 @@ std::string findings(const SimConfig& config, const std::vector<CompareRow>& row
   });
   std::string out;
   if (lock_table && has_fault(FaultKind::kCrash, Phase::kNone))
-    out +=
-        "finding: a crash leaves lock-table's lock row until its TTL expires; retries\n"
-        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).\n";
+    out += wrap(
+        "finding: a crash leaves lock-table's lock row until its TTL expires; retries "
+        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).",
+        0);
   if (has_fault(FaultKind::kSlow, Phase::kHoldingGuard))
-    out +=
-        "finding: a stall while holding the guard holds SQLite's one write lock, so every\n"
-        "strategy's other requests queue behind it (a long transaction costs throughput).\n";
+    out += wrap(
+        "finding: a stall while holding the guard holds SQLite's one write lock, so every "
+        "strategy's other requests queue behind it (a long transaction costs throughput).",
+        0);
   return out;
 }
 
@@ -81,12 +85,10 @@ ExitCode run_compare(const CompareOptions& options) {
                                {"seed", config.seed},
                                {"retry", config.retry.text()},
                                {"command", command}};
-  fmt::print("{}", results_view(rows, format, extra));
+  fmt::print("{}", results_view(rows, format, extra, options.wide));
   if (format == Format::kTable)
-    fmt::print(
-        "once/twice+/none: how often the journal moved each request's money; lied: told\n"
-        "success but nothing moved.\n{}reproduce: {}\n",
-        findings(config, plan), command);
+    fmt::print("{}{}{}", options.wide ? "" : compact_table_legend(), findings(config, plan),
+               wrap("reproduce: " + command, 0));
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
     return ExitCode::kAuditFailed;
   return ExitCode::kOk;
@@ -102,6 +104,7 @@ void register_compare(CLI::App& app, CommandResult& result) {
       ->capture_default_str();
   command->add_flag("--with-pitfalls", options->with_pitfalls,
                     "add a row for each pitfall of each strategy");
+  command->add_flag("--wide", options->wide, "every column (wider than 100)");
   command
       ->add_option("--jobs", options->jobs,
                    "strategies simulated at once, one ledger each (default: one per core); "

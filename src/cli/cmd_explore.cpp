@@ -21,6 +21,7 @@ struct ExploreOptions {
   std::optional<std::string> pitfall;
   ExploreConfig config;
   bool json = false;
+  bool sql = false;
   bool fail_on_violation = false;
 };
 
@@ -77,7 +78,7 @@ ExitCode run_explore(const ExploreOptions& options) {
                                                "a late retry",
                                                crash.attempt + 1, crash.after),
                fmt::join(result.first_breaking_invariants, ", "),
-               timeline_text(result.first_breaking));
+               timeline_legend() + timeline_text(result.first_breaking, options.sql));
   }
   return explore_exit(options, result);
 }
@@ -107,6 +108,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_flag("--crash", options->config.crash,
                     "also kill each attempt after each statement it reaches; a crashed run "
                     "ends with one late retry after the lock's TTL (breaks: stuck)");
+  command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

@@ -29,14 +29,19 @@ ExitCode run_faults(const ListOptions& options) {
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{{"fault", "parameters", "one attempt", "what happens"}, {}, {}};
-  for (const auto& f : fault_table())
-    table.rows.push_back({std::string(f.name), std::string(f.parameters),
-                          f.one_attempt ? "yes" : "simulate", std::string(f.description)});
-  fmt::print(
-      "{}\nSyntax: --fault NAME[:key=value,...]. In simulations every fault also takes\n"
-      "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).\n",
-      table.render());
+  // One block per fault, wrapped to the output width: a table of them would not fit.
+  std::string out;
+  for (const auto& f : fault_table()) {
+    out += wrap(fmt::format("{}  ({}{})", f.name, f.parameters,
+                            f.one_attempt ? "; also one attempt" : "; simulations only"),
+                0);
+    out += wrap(f.description, 4);
+  }
+  out += "\n" + wrap(
+                    "Syntax: --fault NAME[:key=value,...]. In simulations every fault also takes "
+                    "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).",
+                    0);
+  fmt::print("{}", out);
   return ExitCode::kOk;
 }
 
@@ -64,11 +69,13 @@ ExitCode run_scenarios(const ListOptions& options) {
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{{"scenario", "exposes", "story"}, {}, {}};
-  for (const auto& s : scenarios)
-    table.rows.push_back({s.name, fmt::format("{}", fmt::join(s.exposes, ", ")), s.summary});
-  fmt::print("{}\nidemlab scenarios NAME prints one; use it with --scenario NAME.\n",
-             table.render());
+  std::string out;
+  for (const auto& s : scenarios) {
+    out += s.name + "\n" + wrap(s.summary, 4);
+    out += wrap(fmt::format("exposes: {}", fmt::join(s.exposes, ", ")), 4);
+  }
+  out += "\n" + wrap("idemlab scenarios NAME prints one; use it with --scenario NAME.", 0);
+  fmt::print("{}", out);
   return ExitCode::kOk;
 }
 

@@ -17,6 +17,7 @@ struct SimulateOptions {
   std::string strategy;
   std::optional<std::string> pitfall;
   bool timeline = false;
+  bool sql = false;
   int64_t timeline_request = 0;
   SimCliOptions sim;
 };
@@ -54,7 +55,8 @@ ExitCode run_simulate(const SimulateOptions& options) {
     if (sim_options.timeline) out["timeline"] = timeline_json(result.timeline);
     print_json(out);
   } else if (format == Format::kTable) {
-    if (sim_options.timeline) fmt::print("{}\n", timeline_text(result.timeline));
+    if (sim_options.timeline)
+      fmt::print("{}{}\n", timeline_legend(), timeline_text(result.timeline, options.sql));
     fmt::print("{}", result_text(result, command));
   } else {
     fmt::print("{}", results_view({result}, format, {}));
@@ -74,6 +76,7 @@ void register_simulate(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
   command->add_flag("--timeline", options->timeline, "narrate every event (small runs)");
+  command->add_flag("--sql", options->sql, "timelines: add each statement's SQL");
   command
       ->add_option("--timeline-request", options->timeline_request,
                    "narrate the events of request N only")

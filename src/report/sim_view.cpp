@@ -9,6 +9,7 @@
 
 #include "report/json.h"
 #include "report/text.h"
+#include "report/width.h"
 
 namespace idemlab {
 
@@ -78,7 +79,59 @@ const char* short_header(std::string_view name) {
   return nullptr;
 }
 
+// The full table: every column, short headers (compare --wide).
+std::string wide_table(const std::vector<SimResult>& results) {
+  TextTable table;
+  const auto& cols = columns();
+  auto shown = [](const Column& col) {
+    return std::string_view(col.name) != "seed" && std::string_view(col.name) != "requests";
+  };
+  for (const auto& col : cols) {
+    if (!shown(col)) continue;
+    const char* header = short_header(col.name);
+    table.header.push_back(header ? header : col.name);
+    table.right_aligned.push_back(std::string_view(col.name) != "strategy" &&
+                                  std::string_view(col.name) != "audit");
+  }
+  for (const auto& r : results) {
+    std::vector<std::string> row;
+    for (const auto& col : cols)
+      if (shown(col)) row.push_back(col.cell(r));
+    table.rows.push_back(std::move(row));
+  }
+  return table.render();
+}
+
+// The table that fits 100 columns: a pitfall row is its strategy's "+NAME" line, the three
+// moved counts share a column, the audit says ok or FAIL (compare's legend says the rest).
+std::string compact_table(const std::vector<SimResult>& results) {
+  TextTable table{{"strategy", "moved 1/2+/0", "lied", "stuck", "unknown", "refused", "incons",
+                   "att", "p99", "audit"},
+                  {false, true, true, true, true, true, true, true, true, false},
+                  {}};
+  for (const auto& r : results)
+    table.rows.push_back(
+        {r.pitfall == Pitfall::kNone ? r.strategy : "  +" + std::string(pitfall_name(r.pitfall)),
+         fmt::format("{}/{}/{}", r.moved_once, r.moved_twice_or_more, r.not_moved),
+         std::to_string(r.never_moved), std::to_string(r.stuck),
+         std::to_string(r.unknown_to_client), std::to_string(r.refused),
+         std::to_string(r.inconsistent_answers), fmt::format("{:.2f}", r.attempts_per_request),
+         std::to_string(r.latency_ms_p99), r.audit_ok ? "ok" : "FAIL"});
+  return table.render();
+}
+
 }  // namespace
+
+std::string compact_table_legend() {
+  return wrap(
+      "moved 1/2+/0: requests whose money the journal moved once, twice or more, or not at "
+      "all. lied: told success, nothing moved. stuck: not moved, the client gave up on "
+      "in_progress. unknown: moved, the client never heard. refused: not moved, a definitive "
+      "refusal. incons: two answers to one request disagree. att: attempts per request. "
+      "p99: virtual ms to a final answer. audit: idemlab audit on the ledger. A +NAME row "
+      "is the strategy above it run with --pitfall=NAME. --wide shows every column.",
+      0);
+}
 
 nlohmann::ordered_json result_json(const SimResult& r) {
   std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
@@ -106,7 +159,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
 }
 
 std::string results_view(const std::vector<SimResult>& results, Format format,
-                         const nlohmann::ordered_json& extra) {
+                         const nlohmann::ordered_json& extra, bool wide) {
   const auto& cols = columns();
   switch (format) {
     case Format::kJson: {
@@ -139,25 +192,8 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
       }
       return out;
     }
-    case Format::kTable: {
-      TextTable table;
-      for (const auto& col : cols) {
-        if (std::string_view(col.name) == "seed" || std::string_view(col.name) == "requests")
-          continue;
-        const char* header = short_header(col.name);
-        table.header.push_back(header ? header : col.name);
-        table.right_aligned.push_back(std::string_view(col.name) != "strategy" &&
-                                      std::string_view(col.name) != "audit");
-      }
-      for (const auto& r : results) {
-        std::vector<std::string> row;
-        for (const auto& col : cols)
-          if (std::string_view(col.name) != "seed" && std::string_view(col.name) != "requests")
-            row.push_back(col.cell(r));
-        table.rows.push_back(std::move(row));
-      }
-      return table.render();
-    }
+    case Format::kTable:
+      return wide ? wide_table(results) : compact_table(results);
   }
   return "";
 }
@@ -190,15 +226,37 @@ std::string result_text(const SimResult& r, const std::string& command) {
   return out;
 }
 
-std::string timeline_text(const std::vector<TimelineEvent>& events) {
+std::string timeline_legend() {
+  return wrap(
+      "Timeline: virtual ms, who acts (client, network, server), and which request: r3#2 is "
+      "request 3's second attempt, r3#2.1 its second copy (a double submit or a redelivery). "
+      "A server line is a statement and the values that decided it; [fault: ...] marks where a "
+      "fault hit. --sql adds each statement's SQL.",
+      0);
+}
+
+std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql) {
   std::string out;
   for (const auto& e : events) {
     std::string who =
         e.attempt ? fmt::format("r{}#{}", e.request, e.attempt) : fmt::format("r{}", e.request);
     if (e.copy) who += fmt::format(".{}", e.copy);
-    out += fmt::format("{:>8} ms  {:<7}  {:<9} {:<24} {}{}\n", e.at_ms, e.actor, who, e.what,
-                       e.result, e.fault.empty() ? "" : fmt::format("  [fault: {}]", e.fault));
-    if (!e.detail.empty()) out += fmt::format("{:>30}{}\n", "", e.detail);
+    const std::string head =
+        fmt::format("{:>7} ms {:<7} {:<8} {:<21} ", e.at_ms, e.actor, who, e.what);
+    std::string said = e.result;
+    if (!e.detail.empty()) said += (said.empty() ? "" : ": ") + e.detail;
+    if (!e.fault.empty()) said += fmt::format("  [fault: {}]", e.fault);
+    // The values wrap under their column (or below the line, on a narrow screen); the SQL,
+    // when asked for, under the step.
+    const size_t indent = std::min(head.size(), output_width() - 20);
+    const std::string body = said.empty() ? "\n" : wrap(said, indent);
+    if (said.empty())
+      out += head.substr(0, head.find_last_not_of(' ') + 1) + "\n";
+    else if (indent == head.size())
+      out += head + body.substr(indent);
+    else
+      out += head + "\n" + body;
+    if (show_sql && !e.sql.empty()) out += wrap(e.sql, 21);
   }
   return out;
 }
@@ -214,6 +272,7 @@ nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events) {
                    {"what", e.what},
                    {"detail", e.detail},
                    {"result", e.result},
+                   {"sql", e.sql},
                    {"fault", e.fault}});
   return out;
 }

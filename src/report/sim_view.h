@@ -13,12 +13,18 @@ namespace idemlab {
 enum class Format { kTable, kJson, kCsv, kMarkdown };
 
 nlohmann::ordered_json result_json(const SimResult& result);
-// One row per result, in the chosen format; JSON: {"rows": [...], plus `extra` fields}.
+// One row per result, in the chosen format; JSON: {"rows": [...], plus `extra` fields}. The
+// text table fits 100 columns unless `wide` (every column).
 std::string results_view(const std::vector<SimResult>& results, Format format,
-                         const nlohmann::ordered_json& extra);
+                         const nlohmann::ordered_json& extra, bool wide = false);
+// What the compact table's columns mean, wrapped to the output width.
+std::string compact_table_legend();
 // simulate's text view: every figure on its own line.
 std::string result_text(const SimResult& result, const std::string& command);
-std::string timeline_text(const std::vector<TimelineEvent>& events);
+// The narrated timeline, wrapped to the output width; the SQL only with `show_sql`.
+std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql = false);
+// What the timeline's notation means, once.
+std::string timeline_legend();
 nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events);
 
 }  // namespace idemlab

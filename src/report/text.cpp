@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "report/width.h"
+
 namespace idemlab {
 
 std::string TextTable::render() const {
@@ -31,6 +33,8 @@ std::string TextTable::render() const {
 }
 
 std::string wrap(std::string_view text, size_t indent, size_t width) {
+  if (width == 0) width = output_width();
+  if (indent + 20 > width) indent = std::min(indent, width / 2);  // leave room for the words
   std::string out;
   std::string current(indent, ' ');
   size_t start = 0;
@@ -45,6 +49,13 @@ std::string wrap(std::string_view text, size_t indent, size_t width) {
       current.assign(indent, ' ');
     }
     if (current.size() > indent) current += ' ';
+    while (current.size() + word.size() > width) {  // a word wider than a line: cut it
+      const size_t room = width - current.size();
+      current += word.substr(0, room);
+      out += current + '\n';
+      current.assign(indent, ' ');
+      word.remove_prefix(room);
+    }
     current += word;
   }
   if (current.size() > indent) out += current + '\n';

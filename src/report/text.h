@@ -20,7 +20,8 @@ struct TextTable {
 // defaults to the noun with an "s".
 std::string count_of(int64_t count, std::string_view noun, std::string_view plural_form = {});
 
-// Wraps `text` at `width` columns, every line indented by `indent` spaces.
-std::string wrap(std::string_view text, size_t indent, size_t width = 92);
+// Wraps `text` at `width` columns (0: output_width()), every line indented by `indent` spaces.
+// A word longer than a line is cut, so no line is ever wider than `width`.
+std::string wrap(std::string_view text, size_t indent, size_t width = 0);
 
 }  // namespace idemlab

@@ -7,6 +7,7 @@
 #include "core/interrupt.h"
 #include "db/ledger_file.h"
 #include "server/serve.h"
+#include "server/step_values.h"
 #include "sim/budget.h"
 #include "sim/simulation.h"
 
@@ -56,7 +57,15 @@ void Simulation::note(uint32_t request, int attempt, int copy, const char* actor
                       std::string detail, std::string result, std::string fault) {
   if (!traced(request)) return;
   timeline_.push_back({clock_.now_ms(), actor, request + 1, attempt, copy, std::move(what),
-                       std::move(detail), std::move(result), std::move(fault)});
+                       std::move(detail), std::move(result), "", std::move(fault)});
+}
+
+void Simulation::note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds) {
+  if (!traced(delivery.request)) return;
+  timeline_.push_back({clock_.now_ms(), "server", delivery.request + 1, delivery.attempt,
+                       delivery.copy, std::string(done.step), "",
+                       describe_values(done.stmt, binds, done.result),
+                       std::string(statement_sql(done.stmt)), ""});
 }
 
 Status Simulation::run(SimResult* out) {

@@ -21,9 +21,10 @@ struct TimelineEvent {
   int attempt = 0;      // the client's attempt number (1-based)
   int copy = 0;         // which copy of the attempt (double submit, redelivery)
   std::string what;     // the step name or the event
-  std::string detail;   // the SQL, or more words
-  std::string result;
-  std::string fault;  // the fault injected here, if any
+  std::string detail;   // more words (for a step: empty)
+  std::string result;   // for a step: the values that decided it (server/step_values.h)
+  std::string sql;      // for a step: its SQL (timelines show it with --sql)
+  std::string fault;    // the fault injected here, if any
 };
 
 struct SimResult {

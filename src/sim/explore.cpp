@@ -12,6 +12,7 @@
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
+#include "server/step_values.h"
 #include "server/trace.h"
 #include "sim/stepper.h"
 
@@ -119,19 +120,21 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
   auto execute = [&](int attempt) -> Status {
     const size_t index = static_cast<size_t>(attempt);
     clock.advance_ms(1);
+    const Binds binds = record ? stepper.pending(index).binds : Binds{};
     const ExecutedStep step = stepper.advance(index);
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
     if (record)
       run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
-                              std::string(step.step), std::string(statement_sql(step.stmt)),
-                              describe_result(step.stmt, step.result), ""});
+                              std::string(step.step), "",
+                              describe_values(step.stmt, binds, step.result),
+                              std::string(statement_sql(step.stmt)), ""});
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
       run.crashed = true;
       if (record)
         run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0, "crash", "",
-                                "the attempt dies; no answer", "crash"});
+                                "the attempt dies; no answer", "", "crash"});
     }
     return Status::ok();
   };
@@ -170,11 +173,13 @@ Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper&
   const size_t index = stepper.start(connection, clock, strategy_, options_for(attempt), request);
   while (!stepper.finished(index)) {
     clock.advance_ms(1);
+    const Binds binds = record ? stepper.pending(index).binds : Binds{};
     const ExecutedStep step = stepper.advance(index, true);
     if (record)
       run->timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
-                               std::string(step.step), std::string(statement_sql(step.stmt)),
-                               describe_result(step.stmt, step.result), "late retry"});
+                               std::string(step.step), "",
+                               describe_values(step.stmt, binds, step.result),
+                               std::string(statement_sql(step.stmt)), "late retry"});
   }
   return Status::ok();
 }
@@ -194,7 +199,7 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
     const Answer& answer = stepper.answer(static_cast<size_t>(i));
     if (record)
       run->timeline.push_back(
-          {at_ms, "client", 1, i + 1, 0, "answer", "", answer_label(answer), ""});
+          {at_ms, "client", 1, i + 1, 0, "answer", "", answer_label(answer), "", ""});
     told_success |= claims_success(answer.outcome);
     if (!is_definitive(answer.outcome)) continue;
     if (first && !answers_agree(*first, answer)) disagree = true;

@@ -67,13 +67,15 @@ void Simulation::step(uint32_t index) {
   }
   const bool give_up_waiting =
       delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  Binds traced_binds;  // the values of the step about to run, for the timeline
+  if (traced(delivery.request)) traced_binds = stepper_.pending(delivery.slot).binds;
   const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
     if (delivery.wait_start_ms < 0) {
       ++lock_waits_;
       delivery.wait_start_ms = clock_.now_ms();
-      note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
-           std::string(statement_sql(done.stmt)), "waits for the write lock");
+      note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step), "",
+           "waits for the write lock");
       schedule_in(kLockWaitLimitMs, Kind::kWaitLimit, index,
                   static_cast<uint32_t>(delivery.wait_start_ms));
     }
@@ -90,10 +92,7 @@ void Simulation::step(uint32_t index) {
                      !stepper_.finished(delivery.slot) && delivery.connection->in_transaction());
   RequestRecord& state = requests_[delivery.request];
   ++state.statements;
-  if (traced(delivery.request)) {
-    note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
-         std::string(statement_sql(done.stmt)), describe_result(done.stmt, done.result));
-  }
+  note_step(delivery, done, traced_binds);
   ++delivery.statements_run;
   delivery.phases.ran(done.stmt, done.result, delivery.connection->in_transaction());
   if (crashes_now(delivery, done.step)) {

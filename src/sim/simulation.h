@@ -153,6 +153,8 @@ class Simulation {
   }
   void note(uint32_t request, int attempt, int copy, const char* actor, std::string what,
             std::string detail = {}, std::string result = {}, std::string fault = {});
+  // A step that ran: its values, and its SQL kept apart (--sql).
+  void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
 
   // crash without after=: a statement number drawn from the seed, 1 to the number of steps the
   // strategy can reach; an attempt that ends sooner crashes after its last statement, so every

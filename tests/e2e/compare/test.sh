@@ -43,8 +43,24 @@ assert len({r['attempts_per_request'] for r in rows}) == 1, rows" || fail "sched
 "$IDEMLAB" compare --scenario double-click --requests 60 --json >"$work/x2.json"
 cmp -s "$work/x1.json" "$work/x2.json" || fail "compare is not byte-identical across runs"
 expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 60
-expect_contains "$out" "twice+"
+expect_contains "$out" "moved 1/2+/0"
 expect_contains "$out" "reproduce: idemlab compare"
+# The default table and its legend fit 100 columns, with every pitfall's row too, and 80 with
+# --width 80 bar the table itself; --wide shows every column.
+widest() { printf '%s\n' "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
+for extra in "" --with-pitfalls; do
+  expect_exit 0 "$IDEMLAB" compare --scenario mixed --requests 60 $extra
+  [ "$(widest "$out")" -le 100 ] || fail "compare $extra is $(widest "$out") columns wide"
+done
+expect_exit 0 "$IDEMLAB" compare --scenario mixed --requests 60 --width 80
+[ "$(widest "$(printf '%s\n' "$out" | sed -n '/^moved 1/,$p')")" -le 80 ] || fail "legend wider than 80"
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 60 --wide
+expect_contains "$out" "twice+"
+expect_contains "$out" "delivered/req"
+for command in scenarios faults; do
+  expect_exit 0 "$IDEMLAB" $command --width 80
+  [ "$(widest "$out")" -le 80 ] || fail "$command is $(widest "$out") columns wide at --width 80"
+done
 expect_exit 0 "$IDEMLAB" compare --requests 30 --format csv --strategies naive,token
 expect_equal "$(printf '%s\n' "$out" | wc -l)" 3 "csv rows"
 expect_exit 0 "$IDEMLAB" compare --requests 30 --format md --strategies naive

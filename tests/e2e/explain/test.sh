@@ -17,7 +17,7 @@ done
 expect_exit 0 "$IDEMLAB" explain select-for-update
 expect_contains "$out" "BEGIN IMMEDIATE"
 expect_contains "$out" "SQLITE_BUSY_SNAPSHOT"
-expect_contains "$out" "whole database"
+expect_contains "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "whole database"
 expect_exit 0 "$IDEMLAB" select-for-update --help
 expect_contains "$out" "BEGIN IMMEDIATE"
 expect_exit 0 "$IDEMLAB" explain state-machine

@@ -6,7 +6,22 @@ expect_equal "$(json_field "$out" breaking)" 0 "safe select-insert"
 expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall
 expect_contains "$out" "First breaking interleaving"
 expect_contains "$out" "moved_twice_or_more"
+# Values, not SQL, unless --sql.
+expect_contains "$out" "no flow row"
+expect_contains "$out" "money moved"
+case "$out" in *"INSERT INTO"*) fail "SQL in the timeline without --sql" ;; esac
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall --sql
 expect_contains "$out" "INSERT INTO transfer_flow"
+# The ABA: the version goes 0->1 and back down.
+expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall
+expect_contains "$out" "version 0→1"
+expect_contains "$out" "version -1 (back to what"
+# --crash: a crash point and the late retry; safe strategies survive it.
+expect_exit 0 "$IDEMLAB" explore --strategy dedup-table --pitfall --crash
+expect_contains "$out" "stuck"
+expect_contains "$out" "then a late retry"
+expect_exit 0 "$IDEMLAB" explore --strategy dedup-table --crash --json
+expect_equal "$(json_field "$out" breaking)" 0 "dedup-table --crash breaking"
 expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall --json
 [ "$(json_field "$out" breaking)" -ge 1 ] || fail "optimistic-lock --pitfall"
 printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin)['first_breaking']; assert d['timeline'] and d['schedule']" ||

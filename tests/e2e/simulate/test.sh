@@ -39,8 +39,8 @@ expect_equal "$(printf '%s\n' "$out" | head -1 | cut -d, -f1-4)" "strategy,pitfa
 expect_exit 0 "${sim[@]}" --format md
 expect_contains "$out" "| strategy | pitfall |"
 
-expect_exit 0 "$IDEMLAB" simulate --strategy naive --requests 3 --fault response-lost:nth=2 --timeline
-for word in client network server "response lost" "[fault: response-lost]" "BEGIN IMMEDIATE" check_accounts timeout; do
+expect_exit 0 "$IDEMLAB" simulate --strategy naive --requests 3 --fault response-lost:nth=2 --timeline --sql
+for word in client network server "response lost" "[fault: response-lost]" "BEGIN IMMEDIATE" check_accounts timeout "r2#1"; do
   expect_contains "$out" "$word"
 done
 expect_exit 0 "$IDEMLAB" simulate --strategy naive --requests 500 --timeline-request 7 --json

@@ -1,0 +1,119 @@
+// One line per statement kind; anything not listed falls back to the row count.
+#include "server/step_values.h"
+
+#include <fmt/format.h>
+
+#include "server/trace.h"
+#include "strategies/common.h"
+
+namespace idemlab {
+
+namespace {
+
+Value bound(const Binds& binds, std::string_view name) {
+  for (const Bind& bind : binds)
+    if (name == bind.name) return bind.value;
+  return Value{};
+}
+
+std::string text_of(const Value& value) {
+  if (is_null(value)) return "NULL";
+  if (const auto* number = std::get_if<int64_t>(&value)) return std::to_string(*number);
+  return as_text(value);
+}
+
+std::string flow_row(const StepResult& result) {
+  if (!result.row) return "no flow row";
+  const Row& row = *result.row;
+  return fmt::format("flow row: status {}, version {}", as_int(row[kFlowStatus]),
+                     as_int(row[kFlowVersion]));
+}
+
+std::string finish(const Binds& binds, std::string_view version) {
+  const int64_t status = as_int(bound(binds, ":status"));
+  return fmt::format("status → {} ({}){}", status, status == kSucceeded ? "applied" : "rejected",
+                     version);
+}
+
+std::string money(const Binds& binds, const StepResult& result, bool debit) {
+  const int64_t amount = as_int(bound(binds, ":amount"));
+  if (debit && result.changes == 0) return "insufficient funds: nothing moved";
+  return fmt::format("{} {}{}", text_of(bound(binds, debit ? ":from" : ":to")), debit ? "-" : "+",
+                     amount);
+}
+
+// Statements whose outcome is "did it change a row".
+std::string changed(Stmt stmt, const Binds& binds, const StepResult& result) {
+  const bool one = result.changes > 0;
+  switch (stmt) {
+    case Stmt::kClaimFlowGuarded:
+      return one ? "status 1→2: this attempt does the work" : "status is not 1: no change";
+    case Stmt::kClaimFlowUnguarded:
+      return "status → 2, no precondition checked";
+    case Stmt::kClaimVersion: {
+      const int64_t version = as_int(bound(binds, ":version"));
+      return one ? fmt::format("version {}→{}", version, version + 1)
+                 : fmt::format("version is no longer {}: no change", version);
+    }
+    case Stmt::kConsumeToken:
+    case Stmt::kConsumeTokenUnchecked:
+      return one ? "token used" : "token not usable (unknown, used or expired)";
+    case Stmt::kAcquireLock:
+      return one ? fmt::format("lock held by {} until {} ms", text_of(bound(binds, ":owner")),
+                               text_of(bound(binds, ":until")))
+                 : "lock held by someone else";
+    case Stmt::kReleaseLock:
+      return one ? "lock released" : "lock not ours any more: left alone";
+    case Stmt::kReleaseLockAnyOwner:
+      return one ? "lock released, whoever held it" : "no lock to release";
+    default:
+      return describe_result(stmt, result);
+  }
+}
+
+}  // namespace
+
+std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result) {
+  if (result.code == StepCode::kConstraint) return "unique key taken: a repeat";
+  if (!result.ok()) return describe_result(stmt, result);
+  switch (stmt) {
+    case Stmt::kSelectFlow:
+      return flow_row(result);
+    case Stmt::kInsertFlow:
+    case Stmt::kInsertFlowIfAbsent:
+    case Stmt::kUpsertFlowHidingConflict:
+      if (!result.row) return "flow row exists already: a repeat";
+      return fmt::format("flow row {} written, status {}, key {}", as_int((*result.row)[0]),
+                         text_of(bound(binds, ":status")), text_of(bound(binds, ":biz_seq")));
+    case Stmt::kFinishFlow:
+      return finish(binds, "");
+    case Stmt::kFinishVersionIncreasing:
+      return finish(binds, ", version +1");
+    case Stmt::kFinishVersionRestoring:
+      return finish(binds, ", version -1 (back to what twins read)");
+    case Stmt::kDebit:
+      return money(binds, result, true);
+    case Stmt::kCredit:
+      return money(binds, result, false) + ": money moved";
+    case Stmt::kJournalDebit:
+    case Stmt::kJournalCredit:
+      return fmt::format("journal: {} {} {}", stmt == Stmt::kJournalDebit ? "debit" : "credit",
+                         text_of(bound(binds, stmt == Stmt::kJournalDebit ? ":from" : ":to")),
+                         as_int(bound(binds, ":amount")));
+    case Stmt::kInsertDedup:
+      return fmt::format("dedup key {} recorded", text_of(bound(binds, ":key")));
+    case Stmt::kCheckLockOwner:
+      return result.row && as_int((*result.row)[0]) > 0 ? "the lock is still ours"
+                                                        : "the lock is not ours any more";
+    case Stmt::kBeginImmediate:
+      return "write lock taken";
+    case Stmt::kCommit:
+      return "committed";
+    case Stmt::kRollback:
+      return "rolled back";
+    default:
+      return changed(stmt, binds, result);
+  }
+}
+
+}  // namespace idemlab
