@@ -8,6 +8,7 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/json.h"
+#include "report/mermaid.h"
 #include "report/sim_view.h"
 #include "report/text.h"
 #include "sim/explore.h"
@@ -21,6 +22,7 @@ struct ExploreOptions {
   std::optional<std::string> pitfall;
   ExploreConfig config;
   bool json = false;
+  bool mermaid = false;
   bool sql = false;
   bool fail_on_violation = false;
 };
@@ -40,6 +42,18 @@ ExitCode run_explore(const ExploreOptions& options) {
   const Strategy& strategy = *find_strategy(options.strategy);
   throw_if_error(
       explore(strategy, pitfall_option(strategy.info(), options.pitfall), options.config, &result));
+  if (options.mermaid) {
+    const std::string verdict =
+        result.first_breaking.empty()
+            ? std::string("no interleaving breaks an invariant")
+            : fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", "));
+    fmt::print(
+        "{}", mermaid_sequence(result.first_breaking,
+                               fmt::format("{}{}: the first breaking interleaving", result.strategy,
+                                           pitfall_argument(result.pitfall)),
+                               verdict));
+    return explore_exit(options, result);
+  }
   if (options.json) {
     nlohmann::ordered_json out{
         {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
@@ -109,6 +123,11 @@ void register_explore(CLI::App& app, CommandResult& result) {
                     "also kill each attempt after each statement it reaches; a crashed run "
                     "ends with one late retry after the lock's TTL (breaks: stuck)");
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
+  command
+      ->add_option_function<std::string>(
+          "--format", [options](const std::string&) { options->mermaid = true; },
+          "mermaid: the first breaking interleaving as a sequence diagram")
+      ->check(CLI::IsMember({"mermaid"}));
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

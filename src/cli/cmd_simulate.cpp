@@ -6,6 +6,7 @@
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
+#include "report/mermaid.h"
 
 namespace idemlab {
 
@@ -30,6 +31,9 @@ ExitCode run_simulate(const SimulateOptions& options) {
         "--timeline narrates every event: use it with at most {} requests, or pick one with "
         "--timeline-request N",
         kMaxTimelineRequests)));
+  if (output_format(options.sim) == Format::kMermaid && !options.timeline &&
+      options.timeline_request == 0)
+    throw_if_error(Status::usage("--format mermaid draws a timeline: add --timeline-request N"));
   if (options.timeline_request > config.requests)
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
   const Strategy& strategy = *find_strategy(options.strategy);
@@ -47,7 +51,15 @@ ExitCode run_simulate(const SimulateOptions& options) {
   else if (sim_options.timeline)
     command += " --timeline";
   const Format format = output_format(options.sim);
-  if (format == Format::kJson) {
+  if (format == Format::kMermaid) {
+    fmt::print("{}", mermaid_sequence(
+                         result.timeline,
+                         options.timeline_request > 0
+                             ? fmt::format("{}{}: request {}", options.strategy,
+                                           pitfall_argument(pitfall), options.timeline_request)
+                             : options.strategy + pitfall_argument(pitfall),
+                         result.traced_verdict));
+  } else if (format == Format::kJson) {
     nlohmann::ordered_json out = result_json(result);
     out["scenario"] = config.scenario;
     out["retry"] = config.retry.text();

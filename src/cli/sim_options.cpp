@@ -32,8 +32,11 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
   command->add_option("--sources", options->sources,
                       "who sends the requests, in turn, e.g. api,batch: each numbers its own "
                       "(default api)");
-  command->add_option("--format", options->format, "table, json, csv or md")
-      ->check(CLI::IsMember({"table", "json", "csv", "md"}))
+  command
+      ->add_option("--format", options->format,
+                   "table, json, csv or md; mermaid: a sequence diagram of a timeline "
+                   "(simulate --timeline-request N)")
+      ->check(CLI::IsMember({"table", "json", "csv", "md", "mermaid"}))
       ->capture_default_str();
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
@@ -87,6 +90,7 @@ Format output_format(const SimCliOptions& options) {
   if (options.json || options.format == "json") return Format::kJson;
   if (options.format == "csv") return Format::kCsv;
   if (options.format == "md") return Format::kMarkdown;
+  if (options.format == "mermaid") return Format::kMermaid;
   return Format::kTable;
 }
 

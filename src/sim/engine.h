@@ -54,6 +54,8 @@ struct SimResult {
   std::vector<std::string> audit_violations;  // kinds, one per violation found
   uint64_t seed = 0;
   std::vector<TimelineEvent> timeline;
+  // With a timeline of one request (--timeline-request N): what became of it, in words.
+  std::string traced_verdict;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it

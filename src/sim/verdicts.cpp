@@ -8,6 +8,21 @@
 
 namespace idemlab::sim {
 
+namespace {
+
+// One request's fate, for the caption of its diagram.
+std::string request_verdict(uint32_t pairs, const RequestRecord& state) {
+  std::string money = pairs == 0   ? "money never moved"
+                      : pairs == 1 ? "money moved once"
+                                   : fmt::format("money moved {} times", pairs);
+  std::string told = state.told_success ? "the client was told it succeeded"
+                     : state.definitive ? "the client was told it failed"
+                                        : "the client never got a final answer";
+  return money + "; " + told + (state.inconsistent ? "; its answers disagree" : "");
+}
+
+}  // namespace
+
 // The 0-based request a journal row's (source, biz_seq) names, or -1.
 int64_t Simulation::request_of(std::string_view source, std::string_view biz_seq) const {
   const int64_t number = request_of_biz_seq(biz_seq);
@@ -53,6 +68,8 @@ Status Simulation::verdicts(SimResult* out) {
     if (pairs[i] >= 1 && !state.definitive) ++result.unknown_to_client;
     if (pairs[i] == 0 && state.definitive && !state.told_success) ++result.refused;
     if (state.inconsistent) ++result.inconsistent_answers;
+    if (options_.timeline_request == static_cast<int64_t>(i) + 1)
+      result.traced_verdict = request_verdict(pairs[i], state);
   }
   const double count = static_cast<double>(std::max<int64_t>(1, config_.requests));
   result.attempts_per_request = static_cast<double>(attempts_total_) / count;

@@ -1,0 +1,36 @@
+# e2e: sequence diagrams. Golden files pin the Mermaid text of fixed commands (regenerate them
+# with the commands below when a change to the drawing is meant); the same command gives the
+# same bytes; the README's diagram is the output of the command it shows.
+source "$(dirname "$0")/../lib.sh"
+here=$(dirname "$0")
+check_golden() {  # FILE COMMAND...
+  local golden=$1; shift
+  expect_exit 0 "$IDEMLAB" "$@"
+  expect_equal "$out" "$(cat "$here/$golden")" "$golden (regenerate: idemlab $*)"
+  local first=$out
+  expect_exit 0 "$IDEMLAB" "$@"
+  expect_equal "$out" "$first" "$golden twice"
+}
+check_golden naive-response-lost.mmd simulate --strategy naive --scenario response-lost --timeline-request 1 --format mermaid
+check_golden dedup-crash.mmd explore --strategy dedup-table --pitfall --crash --format mermaid
+check_golden optimistic-aba.mmd explore --strategy optimistic-lock --pitfall --format mermaid
+
+# What a diagram must hold: the lifelines, a lost answer as a cross, the write lock as a bar,
+# the money, the verdict.
+out=$(cat "$here/naive-response-lost.mmd")
+for part in "sequenceDiagram" "participant C as client" "participant N as network" \
+            "participant L as ledger" "-xN:" "activate S1" "deactivate S1" \
+            "Note over L: money moved" "Note over C,L: money moved 2 times"; do
+  expect_contains "$out" "$part"
+done
+
+# The README's diagram is this command's output.
+readme=$(sed -n '/^```mermaid$/,/^```$/p' "$ROOT/README.md" | sed '1d;$d')
+expect_equal "$readme" "$(cat "$here/naive-response-lost.mmd")" "README's diagram"
+
+# A diagram needs one timeline.
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 10 --format mermaid
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --requests 10 --format mermaid
+expect_one_error_line
+finish
