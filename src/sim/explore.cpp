@@ -14,6 +14,7 @@
 #include "ledger/ledger.h"
 #include "server/step_values.h"
 #include "server/trace.h"
+#include "sim/judge.h"
 #include "sim/stepper.h"
 
 namespace idemlab {
@@ -209,12 +210,12 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
   if (Status status = audit_ledger(connection, AuditClock{at_ms + kStartMs}, &audit);
       !status.is_ok())
     return status;
-  if (pairs >= 2) run->broken.push_back("moved_twice_or_more");
-  if (pairs == 0 && told_success) run->broken.push_back("never_moved");
-  if (disagree) run->broken.push_back("inconsistent_answers");
-  // After a crash and a late retry, nothing moved and nobody was ever told anything definitive:
-  // the request is stuck for good.
-  if (run->crashed && pairs == 0 && !first) run->broken.push_back("stuck");
+  // The client's last word: after a crash, the late retry's answer; otherwise it retries.
+  const Answer& last = stepper.answer(stepper.size() - 1);
+  const RequestFacts facts{static_cast<uint32_t>(pairs), told_success, first.has_value(), disagree,
+                           run->crashed && last.outcome == Outcome::kInProgress};
+  for (std::string_view invariant : broken_invariants(idemlab::judge(facts)))
+    run->broken.emplace_back(invariant);
   if (!audit.ok()) run->broken.push_back("audit");
   return Status::ok();
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ledger/audit.h"
+#include "sim/judge.h"
 #include "sim/percentile.h"
 #include "sim/simulation.h"
 
@@ -57,17 +58,17 @@ Status Simulation::verdicts(SimResult* out) {
     const RequestRecord& state = requests_[i];
     statements += state.statements;
     if (state.finished_ms >= 0) latencies.push_back(state.finished_ms - state.created_ms);
-    if (pairs[i] == 1)
-      ++result.moved_once;
-    else if (pairs[i] >= 2)
-      ++result.moved_twice_or_more;
-    else
-      ++result.not_moved;
-    if (pairs[i] == 0 && state.told_success) ++result.never_moved;
-    if (pairs[i] == 0 && !state.definitive && state.saw_in_progress_last) ++result.stuck;
-    if (pairs[i] >= 1 && !state.definitive) ++result.unknown_to_client;
-    if (pairs[i] == 0 && state.definitive && !state.told_success) ++result.refused;
-    if (state.inconsistent) ++result.inconsistent_answers;
+    result.moved_once += pairs[i] == 1;
+    result.not_moved += pairs[i] == 0;
+    const RequestVerdicts verdict =
+        judge(RequestFacts{pairs[i], state.told_success, state.definitive, state.inconsistent,
+                           state.saw_in_progress_last});
+    result.moved_twice_or_more += verdict.moved_twice_or_more;
+    result.never_moved += verdict.never_moved;
+    result.stuck += verdict.stuck;
+    result.unknown_to_client += verdict.unknown_to_client;
+    result.refused += verdict.refused;
+    result.inconsistent_answers += verdict.inconsistent_answers;
     if (options_.timeline_request == static_cast<int64_t>(i) + 1)
       result.traced_verdict = request_verdict(pairs[i], state);
   }
