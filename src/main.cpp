@@ -10,6 +10,7 @@
 #include "cli/errors.h"
 #include "core/exit_code.h"
 #include "core/status.h"
+#include "report/color.h"
 #include "report/width.h"
 
 int main(int argc, char** argv) {
@@ -31,6 +32,16 @@ int main(int argc, char** argv) {
          "wrap text and fit tables to N columns (default: the terminal's width, or 100 when "
          "not a terminal)")
       ->check(whole_number(static_cast<int64_t>(kMinWidth), 1000))
+      ->trigger_on_parse();
+  app.add_option_function<std::string>(
+         "--color",
+         [](const std::string& when) {
+           set_color_mode(when == "always"  ? ColorMode::kAlways
+                          : when == "never" ? ColorMode::kNever
+                                            : ColorMode::kAuto);
+         },
+         "auto (a terminal, unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
       ->trigger_on_parse();
   CommandResult result;
   for (const CommandEntry& command : command_table()) command.register_command(app, result);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "report/color.h"
 #include "report/json.h"
 #include "report/text.h"
 #include "report/width.h"
@@ -102,6 +103,15 @@ std::string wide_table(const std::vector<SimResult>& results) {
   return table.render();
 }
 
+// A count that is a failure when it is not zero: red then.
+std::string alarm(int64_t count) {
+  return count == 0 ? "0" : paint(std::to_string(count), Tone::kBad);
+}
+
+std::string moved_cell(const SimResult& r) {
+  return fmt::format("{}/{}/{}", r.moved_once, alarm(r.moved_twice_or_more), r.not_moved);
+}
+
 // The table that fits 100 columns: a pitfall row is its strategy's "+NAME" line, the three
 // moved counts share a column, the audit says ok or FAIL (compare's legend says the rest).
 std::string compact_table(const std::vector<SimResult>& results) {
@@ -112,11 +122,10 @@ std::string compact_table(const std::vector<SimResult>& results) {
   for (const auto& r : results)
     table.rows.push_back(
         {r.pitfall == Pitfall::kNone ? r.strategy : "  +" + std::string(pitfall_name(r.pitfall)),
-         fmt::format("{}/{}/{}", r.moved_once, r.moved_twice_or_more, r.not_moved),
-         std::to_string(r.never_moved), std::to_string(r.stuck),
-         std::to_string(r.unknown_to_client), std::to_string(r.refused),
-         std::to_string(r.inconsistent_answers), fmt::format("{:.2f}", r.attempts_per_request),
-         std::to_string(r.latency_ms_p99), r.audit_ok ? "ok" : "FAIL"});
+         moved_cell(r), alarm(r.never_moved), alarm(r.stuck), std::to_string(r.unknown_to_client),
+         std::to_string(r.refused), alarm(r.inconsistent_answers),
+         fmt::format("{:.2f}", r.attempts_per_request), std::to_string(r.latency_ms_p99),
+         paint_outcome(r.audit_ok ? "ok" : "FAIL")});
   return table.render();
 }
 
@@ -245,7 +254,7 @@ std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sq
     if (e.copy) who += fmt::format(".{}", e.copy);
     const std::string head =
         fmt::format("{:>7} ms {:<7} {:<8} {:<21} ", e.at_ms, e.actor, who, e.what);
-    std::string said = e.result;
+    std::string said = paint_outcome(e.result);
     if (!e.detail.empty()) said += (said.empty() ? "" : ": ") + e.detail;
     if (!e.fault.empty()) said += fmt::format("  [fault: {}]", e.fault);
     // The values wrap under their column (or below the line, on a narrow screen); the SQL,

@@ -5,24 +5,26 @@
 
 #include <algorithm>
 
+#include "report/color.h"
 #include "report/width.h"
 
 namespace idemlab {
 
 std::string TextTable::render() const {
+  // Widths are what a terminal shows: UTF-8 characters, colour escapes left out.
   std::vector<size_t> widths(header.size(), 0);
-  for (size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
+  for (size_t c = 0; c < header.size(); ++c) widths[c] = visible_width(header[c]);
   for (const auto& row : rows)
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
-      widths[c] = std::max(widths[c], row[c].size());
+      widths[c] = std::max(widths[c], visible_width(row[c]));
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
     for (size_t c = 0; c < widths.size(); ++c) {
       const std::string& cell = c < cells.size() ? cells[c] : std::string();
-      bool right = c < right_aligned.size() && right_aligned[c];
+      const std::string pad(widths[c] - visible_width(cell), ' ');
+      const bool right = c < right_aligned.size() && right_aligned[c];
       if (c > 0) out += "  ";
-      out += right ? fmt::format("{:>{}}", cell, widths[c])
-                   : (c + 1 == widths.size() ? cell : fmt::format("{:<{}}", cell, widths[c]));
+      out += right ? pad + cell : (c + 1 == widths.size() ? cell : cell + pad);
     }
     out += '\n';
     return out;

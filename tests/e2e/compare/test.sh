@@ -57,6 +57,20 @@ expect_exit 0 "$IDEMLAB" compare --scenario mixed --requests 60 --width 80
 expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 60 --wide
 expect_contains "$out" "twice+"
 expect_contains "$out" "delivered/req"
+# Colour: red for money moved twice and a failed audit, green for ok; never in a pipe unless
+# asked, never in JSON, and columns stay aligned.
+esc=$(printf '\033')
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 50 --strategies naive,token --color always
+expect_contains "$out" "${esc}[31mFAIL${esc}[0m"
+expect_contains "$out" "${esc}[32mok${esc}[0m"
+[ "$(printf '%s\n' "$out" | sed "s/${esc}\[[0-9]*m//g" | awk 'NR == 2 || NR == 3 { print index($0, "  1.00") }' | sort -u | wc -l)" = 1 ] ||
+  fail "coloured rows are not aligned: $out"
+for quiet in "--color never" ""; do
+  expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 50 --strategies naive $quiet
+  case "$out" in *"$esc"*) fail "colour with '$quiet' into a pipe" ;; esac
+done
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --requests 50 --strategies naive --color always --json
+case "$out" in *"$esc"*) fail "colour in JSON" ;; esac
 for command in scenarios faults; do
   expect_exit 0 "$IDEMLAB" $command --width 80
   [ "$(widest "$out")" -le 80 ] || fail "$command is $(widest "$out") columns wide at --width 80"
