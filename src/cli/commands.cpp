@@ -23,6 +23,7 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"explore", "every interleaving of concurrent duplicates", register_explore},
       CommandEntry{"faults", "the faults and their parameters", register_faults},
       CommandEntry{"scenarios", "the built-in scenarios", register_scenarios},
+      CommandEntry{"lesson", "numbered lessons, run for real", register_lesson},
   };
   return kCommands;
 }

@@ -227,13 +227,13 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("attempts_per_request", fmt::format("{:.2f}", r.attempts_per_request),
        "attempts each client sent");
   line("deliveries_per_request", fmt::format("{:.2f}", r.deliveries_per_request),
-       "copies that reached the server (double submits, redeliveries)");
+       "copies that reached the server");
   line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
   line("lock_waits", std::to_string(r.lock_waits), "statements that waited for the write lock");
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");
-  out += fmt::format("reproduce: {}\n", command);
+  out += wrap("reproduce: " + command, 0);
   return out;
 }
 

@@ -1,0 +1,73 @@
+// `idemlab lesson [N|NAME]` and `idemlab lesson --list`: the lessons, run for real.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "lessons/lesson.h"
+#include "report/text.h"
+
+namespace idemlab {
+
+namespace {
+
+struct LessonOptions {
+  std::string lesson;
+  bool list = false;
+  bool json = false;
+};
+
+ExitCode list_lessons(bool json) {
+  if (json) {
+    nlohmann::ordered_json out{{"lessons", nlohmann::ordered_json::array()}};
+    for (const Lesson& lesson : all_lessons())
+      out["lessons"].push_back({{"number", lesson.number},
+                                {"name", lesson.name},
+                                {"title", lesson.title},
+                                {"reference", lesson.reference}});
+    print_json(out);
+    return ExitCode::kOk;
+  }
+  TextTable table{{"", "lesson", "what it shows"}, {true}, {}};
+  for (const Lesson& lesson : all_lessons())
+    table.rows.push_back({std::to_string(lesson.number), lesson.name, lesson.title});
+  fmt::print("{}\n{}", table.render(),
+             wrap("idemlab lesson N (or NAME) runs one: real commands on a scratch ledger or "
+                  "the seeded simulator, with what to watch.",
+                  0));
+  return ExitCode::kOk;
+}
+
+// The running binary, so a lesson runs the very idemlab the teacher typed.
+std::string own_binary() {
+  char path[4096];
+  const ssize_t size = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (size <= 0) throw_if_error(Status::internal("cannot find the idemlab binary"));
+  return std::string(path, static_cast<size_t>(size));
+}
+
+ExitCode run_lesson_command(const LessonOptions& options) {
+  if (options.list || options.lesson.empty()) return list_lessons(options.json);
+  const Lesson* lesson = find_lesson(options.lesson);
+  if (!lesson)
+    throw_if_error(Status::usage(
+        fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
+  std::fflush(stdout);
+  throw_if_error(run_lesson(*lesson, own_binary()));
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_lesson(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<LessonOptions>();
+  CLI::App* command =
+      app.add_subcommand("lesson", "numbered lessons that follow the references, run for real");
+  command->add_option("lesson", options->lesson, "a lesson's number or name");
+  command->add_flag("--list", options->list, "list the lessons");
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_lesson_command(*options); });
+}
+
+}  // namespace idemlab

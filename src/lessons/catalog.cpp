@@ -1,0 +1,189 @@
+// The lessons, in the references' order. The per-strategy lessons are built from each
+// strategy's own table of pitfalls, so they show exactly what `explain` lists.
+#include <fmt/format.h>
+
+#include "lessons/lesson.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+namespace {
+
+std::vector<std::string> words(std::string_view line) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < line.size()) {
+    const size_t end = std::min(line.find(' ', start), line.size());
+    if (end > start) out.emplace_back(line.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+LessonStep step(std::string say, std::string_view command, int expect_exit = 0) {
+  return LessonStep{std::move(say), words(command), expect_exit};
+}
+
+// "idemlab simulate ..." -> "simulate ...".
+std::string without_program(const std::string& command) {
+  return command.substr(command.find(' ') + 1);
+}
+
+Lesson timeout_is_unknown() {
+  return {0,
+          "timeout-is-unknown",
+          "Why idempotence: a timeout is unknown",
+          "000 §2-3, 004 §2-3",
+          "A call ends in success, failure or a timeout, and a timeout says nothing: the money "
+          "may have moved and only the answer was lost. A client that retries then moves it "
+          "again, unless the endpoint is idempotent.",
+          {step("A ledger: alice, bob and carol with 1000.00 each.", "init --db l.db"),
+           step("naive moves the money, but the answer is lost: the client sees a timeout (75).",
+                "naive --db l.db --biz-seq t1 --from alice --to bob --amount 10 "
+                "--fault response-lost",
+                75),
+           step("The client retries, as it must.",
+                "naive --db l.db --biz-seq t1 --from alice --to bob --amount 10"),
+           step("The journal shows the transfer twice.", "audit --db l.db", 7),
+           step("The same with select-insert: the retry finds the first attempt's record.",
+                "select-insert --db l.db --biz-seq t2 --from alice --to bob --amount 10 "
+                "--fault response-lost",
+                75),
+           step("Its retry gets the first answer back, marked as a replay.",
+                "select-insert --db l.db --biz-seq t2 --from alice --to bob --amount 10")},
+          "Retrying is only safe against an idempotent endpoint; the same request id on every "
+          "retry is what lets the server know it is a repeat."};
+}
+
+Lesson query_or_retry() {
+  return {0,
+          "query-or-retry",
+          "Query first, or retry",
+          "000 §3, 004 §3",
+          "The first remedy: after a timeout, ask the server what happened before retrying.",
+          {step("A transfer whose answer is lost.", "init --db l.db"),
+           step("",
+                "naive --db l.db --biz-seq q1 --from alice --to bob --amount 5 "
+                "--fault response-lost",
+                75),
+           step("Asking tells the client it succeeded: no retry needed.",
+                "query --db l.db --biz-seq q1"),
+           step("In a simulation, asking first rescues even naive from lost answers...",
+                "simulate --strategy naive --scenario response-lost --requests 200 "
+                "--retry attempts=5,timeout-ms=300,query=yes"),
+           step("...but not from a slow server: the query comes before the first attempt has "
+                "written anything, answers not found, and the retry moves the money again.",
+                "simulate --strategy naive --scenario query-first-slow --requests 200")},
+          "Query-first helps only when the server has already written its record; a slow "
+          "server or a redelivering queue needs idempotence instead."};
+}
+
+Lesson unique_id() {
+  return {0,
+          "unique-id",
+          "The global unique id",
+          "000 §4.1, 004 §4.1",
+          "Every scheme keys on the request's id. A client that makes a new id for a retry "
+          "defeats every guard on the server.",
+          {step("Each retry with a fresh key: every strategy moves money twice.",
+                "compare --scenario retry-new-key --requests 200 "
+                "--strategies select-insert,dedup-table,token")},
+          "Generate the id once per operation, before the first attempt, and send it with "
+          "every retry."};
+}
+
+Lesson strategy_lesson(const StrategyInfo& info) {
+  Lesson lesson{0,
+                std::string(info.name),
+                std::string(info.title),
+                "000 and 004 §5",
+                fmt::format("It protects against {}. How it works: {}", info.protects, info.how),
+                {},
+                ""};
+  const PitfallInfo& main = info.pitfalls.front();
+  // The main pitfall's command without --pitfall: the guard under the same fault.
+  const std::string guarded = without_program(pitfall_command(info, main));
+  const size_t flag = guarded.find(" --pitfall");
+  const std::string safe = guarded.substr(0, flag) + guarded.substr(guarded.find(' ', flag + 1));
+  lesson.steps.push_back(step(fmt::format("The guard, under the fault that breaks its main "
+                                          "pitfall ({}): nothing moves twice, nobody is lied to.",
+                                          main.exposed_by),
+                              safe + " --requests 200"));
+  for (const PitfallInfo& pitfall : info.pitfalls)
+    lesson.steps.push_back(
+        step(fmt::format("--pitfall={} ({}): {}; then {}. Watch '{}'.", pitfall_name(pitfall.id),
+                         pitfall.reference, pitfall.removes, pitfall.goes_wrong, pitfall.verdict),
+             without_program(pitfall_command(info, pitfall)) + " --requests 200"));
+  lesson.takeaway =
+      "Every pitfall removes one guard; the fault that exposes it is named in "
+      "idemlab explain " +
+      std::string(info.name) + ".";
+  return lesson;
+}
+
+Lesson dedup_is_not_idempotence() {
+  return {0,
+          "same-answer",
+          "Dedup is not idempotence: the same answer to every repeat",
+          "004 §1; 000 and 004 §5.1, 5.2, 5.4, 5.8",
+          "Blocking a repeat is not enough: the repeat must get the first attempt's answer. "
+          "\"Catch the conflict, return success\" lies when the first attempt was rejected, "
+          "crashed or is still running.",
+          {step("Twins, overdrawn requests and crashes: the success-on-duplicate rows lie.",
+                "compare --scenario lie-on-duplicate --requests 200 "
+                "--strategies select-insert,dedup-table --with-pitfalls")},
+          "Store the answer with the record and replay it; a rejection replays as a rejection."};
+}
+
+Lesson redelivery() {
+  return {0,
+          "mq-redelivery",
+          "MQ redelivery",
+          "001; 003",
+          "A queue redelivers a message whose ack was lost. The consumer must be idempotent.",
+          {step("Redeliveries against every strategy: only naive and an upsert move twice.",
+                "compare --scenario queue-redelivery --requests 200 --with-pitfalls "
+                "--strategies naive,direct-insert,dedup-table")},
+          "Redelivery is a retry the client never decided on: the same guards apply."};
+}
+
+Lesson interleavings() {
+  return {0,
+          "every-interleaving",
+          "Every interleaving, and crashes between steps",
+          "000 §5.6, 5.7; 003",
+          "A simulation samples schedules; explore tries them all for two twins, and with "
+          "--crash kills each attempt after each statement.",
+          {step("ABA: the version goes 0→1 and back, so a stale twin's claim matches.",
+                "explore --strategy optimistic-lock --pitfall"),
+           step("Separate transactions: a crash between them leaves a request stuck for good.",
+                "explore --strategy dedup-table --pitfall --crash")},
+          "A guard is only as good as the worst interleaving and the worst crash point."};
+}
+
+std::vector<Lesson> build() {
+  std::vector<Lesson> out{timeout_is_unknown(), query_or_retry(), unique_id()};
+  for (const Strategy* strategy : all_strategies())
+    if (!strategy->info().pitfalls.empty()) out.push_back(strategy_lesson(strategy->info()));
+  out.push_back(dedup_is_not_idempotence());
+  out.push_back(redelivery());
+  out.push_back(interleavings());
+  for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
+  return out;
+}
+
+}  // namespace
+
+const std::vector<Lesson>& all_lessons() {
+  static const std::vector<Lesson> kLessons = build();
+  return kLessons;
+}
+
+const Lesson* find_lesson(const std::string& number_or_name) {
+  for (const Lesson& lesson : all_lessons())
+    if (lesson.name == number_or_name || std::to_string(lesson.number) == number_or_name)
+      return &lesson;
+  return nullptr;
+}
+
+}  // namespace idemlab

@@ -1,0 +1,22 @@
+# e2e: every lesson runs green (each step ends as the lesson says), lists at least 12, and a
+# lesson's simulator output is the same bytes on a second run.
+source "$(dirname "$0")/../lib.sh"
+expect_exit 0 "$IDEMLAB" lesson --list --json
+count=$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["lessons"]))')
+[ "$count" -ge 12 ] || fail "only $count lessons"
+for n in $(seq 1 "$count"); do
+  expect_exit 0 "$IDEMLAB" lesson "$n"
+  expect_contains "$out" "Lesson $n:"
+  expect_contains "$out" "Run it again"
+done
+expect_exit 0 "$IDEMLAB" lesson timeout-is-unknown
+expect_contains "$out" "applied_more_than_once"
+expect_contains "$out" "applied (replayed): t2"
+expect_exit 0 "$IDEMLAB" lesson same-answer
+first=$out
+expect_exit 0 "$IDEMLAB" lesson same-answer
+expect_equal "$out" "$first" "lesson same-answer twice"
+expect_contains "$out" "+success-on-duplicate"
+expect_exit 2 "$IDEMLAB" lesson 99
+expect_one_error_line
+finish
