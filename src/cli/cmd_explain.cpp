@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "core/status.h"
 #include "report/json.h"
+#include "report/mermaid.h"
 #include "report/text.h"
 #include "server/trace.h"
 
@@ -19,7 +20,26 @@ struct ExplainOptions {
   std::string strategy;
   std::optional<std::string> pitfall;  // whose trace to show (default: the main pitfall)
   bool json = false;
+  bool mermaid = false;
 };
+
+// A rehearsal as timeline events: each attempt sent, its steps, its answer.
+std::vector<TimelineEvent> trace_events(const std::vector<TracedAttempt>& attempts) {
+  std::vector<TimelineEvent> events;
+  int64_t at = 0;
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    const int attempt = static_cast<int>(i) + 1;
+    events.push_back({at, "client", 1, attempt, 0, "send", "", attempts[i].label, "", ""});
+    events.push_back({at++, "network", 1, attempt, 0, "delivered", "", "", "", ""});
+    for (const TracedStep& step : attempts[i].steps)
+      events.push_back({at++, "server", 1, attempt, 0, step.step, "", step.values, step.sql, ""});
+    std::string said(outcome_name(attempts[i].answer.outcome));
+    if (attempts[i].answer.replayed) said += " (replayed)";
+    events.push_back({at, "server", 1, attempt, 0, "answer", "", said, "", ""});
+    events.push_back({at++, "client", 1, attempt, 0, "answer", "", said, "", ""});
+  }
+  return events;
+}
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
   std::string out;
@@ -27,12 +47,11 @@ std::string trace_text(const std::vector<TracedAttempt>& attempts) {
     out += fmt::format("  {} -> {}{}{}\n", attempt.label, outcome_name(attempt.answer.outcome),
                        attempt.answer.replayed ? " (replayed)" : "",
                        attempt.answer.reason.empty() ? "" : " (" + attempt.answer.reason + ")");
-    TextTable table{{"step", "result", "sql"}, {}, {}};
-    for (const auto& step : attempt.steps) table.rows.push_back({step.step, step.result, step.sql});
-    const std::string rendered = table.render();
-    size_t start = 0;
-    for (size_t end; (end = rendered.find('\n', start)) != std::string::npos; start = end + 1)
-      out += fmt::format("    {}\n", std::string_view(rendered).substr(start, end - start));
+    // Each step with the values that decided it, its SQL wrapped beneath.
+    for (const auto& step : attempt.steps) {
+      out += wrap(fmt::format("{}: {}", step.step, step.values), 4);
+      out += wrap(step.sql, 8);
+    }
   }
   return out;
 }
@@ -72,11 +91,11 @@ ExitCode list_strategies(bool json) {
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{{"strategy", "what it does"}, {}, {}};
+  std::string strategies;
   for (const Strategy* s : all_strategies())
-    table.rows.push_back({std::string(s->info().name), std::string(s->info().title)});
-  fmt::print("{}\nOne strategy per biz_seq\n{}\nidemlab explain STRATEGY tells more.\n",
-             table.render(), wrap(kStrategySwitch, 2));
+    strategies += std::string(s->info().name) + "\n" + wrap(s->info().title, 4);
+  fmt::print("{}\nOne strategy per biz_seq\n{}\nidemlab explain STRATEGY tells more.\n", strategies,
+             wrap(kStrategySwitch, 2));
   return ExitCode::kOk;
 }
 
@@ -89,7 +108,7 @@ std::string pitfalls_text(const StrategyInfo& info) {
     out += wrap(fmt::format("Removes: {}.", p.removes), 4);
     out += wrap(fmt::format("Then: {}.", p.goes_wrong), 4);
     out += wrap(fmt::format("Exposed by: {}; counted as {}.", p.exposed_by, p.verdict), 4);
-    out += fmt::format("    Shown by: {}\n", pitfall_command(info, p));
+    out += wrap("Shown by: " + pitfall_command(info, p), 4);
   }
   return out;
 }
@@ -118,6 +137,14 @@ ExitCode run_explain(const ExplainOptions& options) {
   std::vector<TracedAttempt> safe, pitfall;
   throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe));
   if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall));
+  if (options.mermaid) {
+    const bool shown = options.pitfall.has_value();
+    fmt::print("{}", mermaid_sequence(trace_events(shown ? pitfall : safe),
+                                      fmt::format("{}{}: a first attempt and a repeat", info.name,
+                                                  shown ? pitfall_argument(traced) : ""),
+                                      ""));
+    return ExitCode::kOk;
+  }
   if (options.json) {
     print_json(nlohmann::ordered_json{{"strategy", info.name},
                                       {"title", info.title},
@@ -133,8 +160,8 @@ ExitCode run_explain(const ExplainOptions& options) {
                                       {"trace_pitfall", trace_json(pitfall)}});
     return ExitCode::kOk;
   }
-  std::string out =
-      fmt::format("{}: {}\n\nHow it works\n{}", info.name, info.title, wrap(info.how, 2));
+  std::string out = wrap(fmt::format("{}: {}", info.name, info.title), 0) + "\nHow it works\n" +
+                    wrap(info.how, 2);
   out += "\nProtects against\n" + wrap(info.protects, 2);
   out += info.pitfalls.empty() ? "\nPitfalls\n  none: it has no guard to leave out\n"
                                : "\nPitfalls (--pitfall[=NAME])" + pitfalls_text(info);
@@ -161,6 +188,11 @@ void register_explain(CLI::App& app, CommandResult& result) {
   command->add_option("--pitfall", options->pitfall, "trace this pitfall instead of the main one")
       ->expected(0, 1)
       ->default_str("");
+  command
+      ->add_option_function<std::string>(
+          "--format", [options](const std::string&) { options->mermaid = true; },
+          "mermaid: the traced run as a sequence diagram (with --pitfall: the pitfall's)")
+      ->check(CLI::IsMember({"mermaid"}));
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_explain(*options); });
 }

@@ -6,6 +6,7 @@
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
 #include "server/direct.h"
+#include "server/step_values.h"
 
 namespace idemlab {
 
@@ -57,7 +58,8 @@ Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAtt
     TracedAttempt attempt{label, {}, {}};
     setup.observer = [&](const PendingStep& step) {
       attempt.steps.push_back({std::string(step.step), std::string(statement_name(step.stmt)),
-                               std::string(statement_sql(step.stmt)), describe_result(step)});
+                               std::string(statement_sql(step.stmt)), describe_result(step),
+                               describe_values(step.stmt, step.binds, step.result)});
     };
     AttemptReport report;
     if (Status status = run_direct_attempt(connection, clock, setup, &report); !status.is_ok())

@@ -14,6 +14,7 @@ struct TracedStep {
   std::string statement;
   std::string sql;
   std::string result;  // "ok", "1 row changed", "row", "no row", "constraint", ...
+  std::string values;  // what decided it: "status 1→2", "money moved", ... (step_values.h)
 };
 
 struct TracedAttempt {

@@ -14,6 +14,7 @@ check_golden() {  # FILE COMMAND...
 check_golden naive-response-lost.mmd simulate --strategy naive --scenario response-lost --timeline-request 1 --format mermaid
 check_golden dedup-crash.mmd explore --strategy dedup-table --pitfall --crash --format mermaid
 check_golden optimistic-aba.mmd explore --strategy optimistic-lock --pitfall --format mermaid
+check_golden state-machine-explain.mmd explain state-machine --pitfall --format mermaid
 
 # What a diagram must hold: the lifelines, a lost answer as a cross, the write lock as a bar,
 # the money, the verdict.

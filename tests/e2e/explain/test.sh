@@ -23,6 +23,15 @@ expect_contains "$out" "BEGIN IMMEDIATE"
 expect_exit 0 "$IDEMLAB" explain state-machine
 expect_contains "$out" "AND status = 1"
 expect_contains "$out" "repeat -> applied (replayed)"
+# Every explain fits 80 columns when asked: prose and SQL wrap, nothing is cut.
+for strategy in "" select-insert direct-insert state-machine dedup-table token select-for-update \
+                optimistic-lock lock-table naive; do
+  expect_exit 0 "$IDEMLAB" explain $strategy --width 80
+  [ "$(printf '%s\n' "$out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le 80 ] ||
+    fail "explain $strategy is wider than 80"
+done
+expect_exit 0 "$IDEMLAB" explain select-for-update --width 80
+expect_contains "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "WHERE source = :source AND biz_seq = :biz_seq"
 expect_exit 2 "$IDEMLAB" explain nonsense
 expect_one_error_line
 finish
