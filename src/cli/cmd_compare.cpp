@@ -81,10 +81,10 @@ ExitCode run_compare(const CompareOptions& options) {
       fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
                   options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config));
   const Format format = output_format(options.sim);
-  if (format == Format::kMermaid)
-    throw_if_error(Status::usage(
-        "--format mermaid draws one timeline: use it with simulate --timeline-request N or "
-        "explore"));
+  if (format == Format::kMermaid || format == Format::kSvg)
+    throw_if_error(
+        Status::usage("--format mermaid and svg draw one timeline: use them with simulate "
+                      "--timeline-request N, explore or explain"));
   nlohmann::ordered_json extra{{"scenario", config.scenario},
                                {"seed", config.seed},
                                {"retry", config.retry.text()},

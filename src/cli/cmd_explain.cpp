@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "report/json.h"
 #include "report/mermaid.h"
+#include "report/svg.h"
 #include "report/text.h"
 #include "server/trace.h"
 
@@ -20,7 +21,7 @@ struct ExplainOptions {
   std::string strategy;
   std::optional<std::string> pitfall;  // whose trace to show (default: the main pitfall)
   bool json = false;
-  bool mermaid = false;
+  std::string diagram;  // "mermaid" or "svg"
 };
 
 // A rehearsal as timeline events: each attempt sent, its steps, its answer.
@@ -137,12 +138,13 @@ ExitCode run_explain(const ExplainOptions& options) {
   std::vector<TracedAttempt> safe, pitfall;
   throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe));
   if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall));
-  if (options.mermaid) {
+  if (!options.diagram.empty()) {
     const bool shown = options.pitfall.has_value();
-    fmt::print("{}", mermaid_sequence(trace_events(shown ? pitfall : safe),
-                                      fmt::format("{}{}: a first attempt and a repeat", info.name,
-                                                  shown ? pitfall_argument(traced) : ""),
-                                      ""));
+    const std::string title = fmt::format("{}{}: a first attempt and a repeat", info.name,
+                                          shown ? pitfall_argument(traced) : "");
+    const auto events = trace_events(shown ? pitfall : safe);
+    fmt::print("{}", options.diagram == "svg" ? svg_sequence(events, title, "")
+                                              : mermaid_sequence(events, title, ""));
     return ExitCode::kOk;
   }
   if (options.json) {
@@ -190,9 +192,9 @@ void register_explain(CLI::App& app, CommandResult& result) {
       ->default_str("");
   command
       ->add_option_function<std::string>(
-          "--format", [options](const std::string&) { options->mermaid = true; },
+          "--format", [options](const std::string& format) { options->diagram = format; },
           "mermaid: the traced run as a sequence diagram (with --pitfall: the pitfall's)")
-      ->check(CLI::IsMember({"mermaid"}));
+      ->check(CLI::IsMember({"mermaid", "svg"}));
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_explain(*options); });
 }

@@ -10,6 +10,7 @@
 #include "report/json.h"
 #include "report/mermaid.h"
 #include "report/sim_view.h"
+#include "report/svg.h"
 #include "report/text.h"
 #include "sim/explore.h"
 
@@ -22,7 +23,7 @@ struct ExploreOptions {
   std::optional<std::string> pitfall;
   ExploreConfig config;
   bool json = false;
-  bool mermaid = false;
+  std::string diagram;  // "mermaid" or "svg"
   bool sql = false;
   bool fail_on_violation = false;
 };
@@ -42,16 +43,16 @@ ExitCode run_explore(const ExploreOptions& options) {
   const Strategy& strategy = *find_strategy(options.strategy);
   throw_if_error(
       explore(strategy, pitfall_option(strategy.info(), options.pitfall), options.config, &result));
-  if (options.mermaid) {
+  if (!options.diagram.empty()) {
     const std::string verdict =
         result.first_breaking.empty()
             ? std::string("no interleaving breaks an invariant")
             : fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", "));
-    fmt::print(
-        "{}", mermaid_sequence(result.first_breaking,
-                               fmt::format("{}{}: the first breaking interleaving", result.strategy,
-                                           pitfall_argument(result.pitfall)),
-                               verdict));
+    const std::string title = fmt::format("{}{}: the first breaking interleaving", result.strategy,
+                                          pitfall_argument(result.pitfall));
+    fmt::print("{}", options.diagram == "svg"
+                         ? svg_sequence(result.first_breaking, title, verdict)
+                         : mermaid_sequence(result.first_breaking, title, verdict));
     return explore_exit(options, result);
   }
   if (options.json) {
@@ -125,9 +126,9 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   command
       ->add_option_function<std::string>(
-          "--format", [options](const std::string&) { options->mermaid = true; },
+          "--format", [options](const std::string& format) { options->diagram = format; },
           "mermaid: the first breaking interleaving as a sequence diagram")
-      ->check(CLI::IsMember({"mermaid"}));
+      ->check(CLI::IsMember({"mermaid", "svg"}));
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

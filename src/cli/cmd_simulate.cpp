@@ -7,6 +7,7 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/mermaid.h"
+#include "report/svg.h"
 
 namespace idemlab {
 
@@ -31,9 +32,11 @@ ExitCode run_simulate(const SimulateOptions& options) {
         "--timeline narrates every event: use it with at most {} requests, or pick one with "
         "--timeline-request N",
         kMaxTimelineRequests)));
-  if (output_format(options.sim) == Format::kMermaid && !options.timeline &&
+  const Format wanted = output_format(options.sim);
+  if ((wanted == Format::kMermaid || wanted == Format::kSvg) && !options.timeline &&
       options.timeline_request == 0)
-    throw_if_error(Status::usage("--format mermaid draws a timeline: add --timeline-request N"));
+    throw_if_error(
+        Status::usage("--format mermaid and svg draw a timeline: add --timeline-request N"));
   if (options.timeline_request > config.requests)
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
   const Strategy& strategy = *find_strategy(options.strategy);
@@ -51,14 +54,14 @@ ExitCode run_simulate(const SimulateOptions& options) {
   else if (sim_options.timeline)
     command += " --timeline";
   const Format format = output_format(options.sim);
-  if (format == Format::kMermaid) {
-    fmt::print("{}", mermaid_sequence(
-                         result.timeline,
-                         options.timeline_request > 0
-                             ? fmt::format("{}{}: request {}", options.strategy,
-                                           pitfall_argument(pitfall), options.timeline_request)
-                             : options.strategy + pitfall_argument(pitfall),
-                         result.traced_verdict));
+  if (format == Format::kMermaid || format == Format::kSvg) {
+    const std::string title = options.timeline_request > 0
+                                  ? fmt::format("{}{}: request {}", options.strategy,
+                                                pitfall_argument(pitfall), options.timeline_request)
+                                  : options.strategy + pitfall_argument(pitfall);
+    fmt::print("{}", format == Format::kSvg
+                         ? svg_sequence(result.timeline, title, result.traced_verdict)
+                         : mermaid_sequence(result.timeline, title, result.traced_verdict));
   } else if (format == Format::kJson) {
     nlohmann::ordered_json out = result_json(result);
     out["scenario"] = config.scenario;

@@ -34,9 +34,9 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
                       "(default api)");
   command
       ->add_option("--format", options->format,
-                   "table, json, csv or md; mermaid: a sequence diagram of a timeline "
+                   "table, json, csv or md; mermaid or svg: a sequence diagram of a timeline "
                    "(simulate --timeline-request N)")
-      ->check(CLI::IsMember({"table", "json", "csv", "md", "mermaid"}))
+      ->check(CLI::IsMember({"table", "json", "csv", "md", "mermaid", "svg"}))
       ->capture_default_str();
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
@@ -91,6 +91,7 @@ Format output_format(const SimCliOptions& options) {
   if (options.format == "csv") return Format::kCsv;
   if (options.format == "md") return Format::kMarkdown;
   if (options.format == "mermaid") return Format::kMermaid;
+  if (options.format == "svg") return Format::kSvg;
   return Format::kTable;
 }
 

@@ -204,7 +204,8 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
     case Format::kTable:
       return wide ? wide_table(results) : compact_table(results);
     case Format::kMermaid:
-      break;  // a diagram of one timeline: see report/mermaid.h
+    case Format::kSvg:
+      break;  // a diagram of one timeline: see report/mermaid.h and report/svg.h
   }
   return "";
 }

@@ -10,7 +10,7 @@
 
 namespace idemlab {
 
-enum class Format { kTable, kJson, kCsv, kMarkdown, kMermaid };
+enum class Format { kTable, kJson, kCsv, kMarkdown, kMermaid, kSvg };
 
 nlohmann::ordered_json result_json(const SimResult& result);
 // One row per result, in the chosen format; JSON: {"rows": [...], plus `extra` fields}. The

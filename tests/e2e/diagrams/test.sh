@@ -25,6 +25,28 @@ for part in "sequenceDiagram" "participant C as client" "participant N as networ
   expect_contains "$out" "$part"
 done
 
+# SVG: a golden file, well-formed XML with a lifeline per participant, arrows, a lost answer's
+# cross, the write-lock bars, the money marks and the caption; no script and nothing fetched.
+check_golden optimistic-aba.svg explore --strategy optimistic-lock --pitfall --format svg
+expect_exit 0 "$IDEMLAB" simulate --strategy naive --scenario response-lost --timeline-request 1 --format svg
+printf '%s' "$out" >"$work/d.svg"
+python3 - "$work/d.svg" <<'PY' || fail "svg structure"
+import sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+groups = doc.getElementsByTagName("g")
+kinds = [g.getAttribute("class") for g in groups]
+assert kinds.count("lifeline") == 5, kinds            # client, network, 2 attempts, ledger
+assert "lost arrow" in kinds and kinds.count("money") == 2, kinds
+lines = [l for l in doc.getElementsByTagName("line") if "arrow" in l.getAttribute("class")]
+assert len(lines) >= 20, len(lines)
+assert len([r for r in doc.getElementsByTagName("rect") if r.getAttribute("class") == "bar"]) == 2
+assert not doc.getElementsByTagName("script")
+text = open(sys.argv[1]).read()
+assert "href" not in text and "@import" not in text and "url(http" not in text
+assert "money moved 2 times" in text
+PY
+expect_equal "$out" "$(cat "$ROOT/docs/naive-response-lost.svg")" "docs/naive-response-lost.svg is current"
+
 # The README's diagram is this command's output.
 readme=$(sed -n '/^```mermaid$/,/^```$/p' "$ROOT/README.md" | sed '1d;$d')
 expect_equal "$readme" "$(cat "$here/naive-response-lost.mmd")" "README's diagram"
@@ -33,5 +55,7 @@ expect_equal "$readme" "$(cat "$here/naive-response-lost.mmd")" "README's diagra
 expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 10 --format mermaid
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" compare --requests 10 --format mermaid
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --requests 10 --format svg
 expect_one_error_line
 finish

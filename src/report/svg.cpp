@@ -1,0 +1,176 @@
+// Layout: lifelines in columns, one row per message or note, in timeline order.
+#include "report/svg.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/color.h"
+#include "report/sequence.h"
+
+namespace idemlab {
+
+namespace {
+
+constexpr int kLane = 170;          // distance between lifelines
+constexpr int kLeft = 20;           // margin before the first lifeline's box
+constexpr int kTop = 50;            // where lifeline boxes start
+constexpr int kFirstRow = 110;      // y of the first message
+constexpr int kRow = 26;            // one message or note per row
+constexpr double kCharWidth = 6.6;  // 11 px sans-serif, generous
+
+std::string xml(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+int lane_x(size_t lane) {
+  return kLeft + 75 + kLane * static_cast<int>(lane);
+}
+
+int text_width(std::string_view text) {
+  return static_cast<int>(static_cast<double>(visible_width(text)) * kCharWidth) + 12;
+}
+
+class Canvas {
+ public:
+  explicit Canvas(const Sequence& s) : s_(s) { width_ = lane_x(s.ids.size() - 1) + 95; }
+
+  std::string render() {
+    int row = 0;
+    for (const SequenceItem& item : s_.items) row += draw(item, kFirstRow + row * kRow);
+    const int bottom = kFirstRow + row * kRow;
+    for (auto& [lane, start] : open_bars_) bar(lane, start, bottom - kRow / 2);
+    if (!s_.verdict.empty()) width_ = std::max(width_, kLeft + text_width(s_.verdict) + 20);
+    std::string out = header(bottom + 60) + body_;
+    if (!s_.verdict.empty())
+      out += fmt::format("<text class=\"verdict\" x=\"{}\" y=\"{}\">{}</text>\n", kLeft,
+                         bottom + 30, xml(s_.verdict));
+    out += "</svg>\n";
+    return out;
+  }
+
+ private:
+  std::string header(int height) const {
+    std::string out = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{1}\" height=\"{0}\" "
+        "viewBox=\"0 0 {1} {0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\" "
+        "font-size=\"11\">\n"
+        "<style>.box{{fill:#eef2f7;stroke:#44546a}} .life{{stroke:#9aa5b1;stroke-dasharray:4 4}} "
+        ".msg{{stroke:#222;fill:none}} .lost{{stroke:#c0392b;fill:none}} "
+        ".note{{fill:#fff4c2;stroke:#c9a227}} .money{{fill:#d4f5d4;stroke:#2e8b57}} "
+        ".bar{{fill:#aac4e6;stroke:#44546a}} .verdict{{font-weight:bold;font-size:13px}} "
+        ".title{{font-weight:bold;font-size:14px}} text{{fill:#222}}</style>\n"
+        "<defs><marker id=\"head\" markerWidth=\"8\" markerHeight=\"8\" refX=\"7\" refY=\"4\" "
+        "orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#222\"/></marker></defs>\n"
+        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        height, width_);
+    out += fmt::format("<text class=\"title\" x=\"{}\" y=\"28\">{}</text>\n", kLeft, xml(s_.title));
+    for (size_t lane = 0; lane < s_.ids.size(); ++lane) {
+      const int x = lane_x(lane);
+      out += fmt::format(
+          "<g class=\"lifeline\"><rect class=\"box\" x=\"{}\" y=\"{}\" width=\"150\" "
+          "height=\"28\" rx=\"4\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>"
+          "<line class=\"life\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/></g>\n",
+          x - 75, kTop, x, kTop + 18, xml(s_.labels[lane]), x, kTop + 28, x, height - 50);
+    }
+    return out;
+  }
+
+  // Draws one item at row `y`; returns how many rows it took.
+  int draw(const SequenceItem& item, int y) {
+    using Kind = SequenceItem::Kind;
+    switch (item.kind) {
+      case Kind::kArrow:
+      case Kind::kLost:
+        arrow(item, y);
+        return 1;
+      case Kind::kNote:
+      case Kind::kMoneyMoved:
+        note(item, y);
+        return 1;
+      case Kind::kActivate:
+        open_bars_.emplace_back(item.from, y - kRow / 2);
+        return 0;
+      case Kind::kDeactivate:
+        close_bar(item.from, y - kRow / 2);
+        return 0;
+    }
+    return 0;
+  }
+
+  void arrow(const SequenceItem& item, int y) {
+    const int x1 = lane_x(item.from), x2 = lane_x(item.to);
+    const int direction = x2 > x1 ? 1 : -1;
+    const int left = std::min(x1, x2) + 6;
+    width_ = std::max(width_, left + text_width(item.text));
+    body_ += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", left, y - 4, xml(item.text));
+    if (item.kind == SequenceItem::Kind::kArrow) {
+      body_ += fmt::format(
+          "<line class=\"msg arrow\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" "
+          "marker-end=\"url(#head)\"/>\n",
+          x1, y, x2 - direction * 2, y);
+      return;
+    }
+    const int end = x1 + (x2 - x1) / 2;  // lost half way
+    body_ += fmt::format(
+        "<g class=\"lost arrow\"><line class=\"lost\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>"
+        "<line class=\"lost\" x1=\"{3}\" y1=\"{4}\" x2=\"{5}\" y2=\"{6}\"/>"
+        "<line class=\"lost\" x1=\"{3}\" y1=\"{6}\" x2=\"{5}\" y2=\"{4}\"/></g>\n",
+        x1, y, end, end - 6, y - 6, end + 6, y + 6);
+  }
+
+  void note(const SequenceItem& item, int y) {
+    const int x = lane_x(item.from);
+    const int w = text_width(item.text);
+    const int left = std::max(4, x - w / 2);
+    width_ = std::max(width_, left + w + 10);
+    const char* kind = item.kind == SequenceItem::Kind::kMoneyMoved ? "money" : "note";
+    body_ += fmt::format(
+        "<g class=\"{0}\"><rect class=\"{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"20\" "
+        "rx=\"3\"/><text x=\"{4}\" y=\"{5}\">{6}</text></g>\n",
+        kind, left, y - 14, w, left + 6, y, xml(item.text));
+  }
+
+  void close_bar(size_t lane, int end) {
+    auto open = std::find_if(open_bars_.begin(), open_bars_.end(),
+                             [&](const auto& bar) { return bar.first == lane; });
+    if (open == open_bars_.end()) return;
+    bar(lane, open->second, end);
+    open_bars_.erase(open);
+  }
+
+  void bar(size_t lane, int start, int end) {
+    body_ += fmt::format(
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"10\" height=\"{}\"><title>holds the write "
+        "lock</title></rect>\n",
+        lane_x(lane) - 5, start, std::max(4, end - start));
+  }
+
+  const Sequence& s_;
+  int width_ = 0;
+  std::string body_;
+  std::vector<std::pair<size_t, int>> open_bars_;  // lane, y where its bar starts
+};
+
+}  // namespace
+
+std::string svg_sequence(const std::vector<TimelineEvent>& events, std::string_view title,
+                         std::string_view verdict) {
+  const Sequence sequence = build_sequence(events, title, verdict);
+  return Canvas(sequence).render();
+}
+
+}  // namespace idemlab
