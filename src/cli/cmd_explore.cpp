@@ -124,6 +124,9 @@ void register_explore(CLI::App& app, CommandResult& result) {
                     "also kill each attempt after each statement it reaches; a crashed run "
                     "ends with one late retry after the lock's TTL (breaks: stuck)");
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
+  command->add_flag("--overdraw", options->config.overdraw,
+                    "the request asks for more than the payer holds: a rejection every repeat "
+                    "must get again");
   command
       ->add_option_function<std::string>(
           "--format", [options](const std::string& format) { options->diagram = format; },

@@ -54,5 +54,6 @@ void register_explore(CLI::App& app, CommandResult& result);
 void register_faults(CLI::App& app, CommandResult& result);
 void register_scenarios(CLI::App& app, CommandResult& result);
 void register_lesson(CLI::App& app, CommandResult& result);
+void register_report(CLI::App& app, CommandResult& result);
 
 }  // namespace idemlab

@@ -24,6 +24,7 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"faults", "the faults and their parameters", register_faults},
       CommandEntry{"scenarios", "the built-in scenarios", register_scenarios},
       CommandEntry{"lesson", "numbered lessons, run for real", register_lesson},
+      CommandEntry{"report", "one self-contained HTML report", register_report},
   };
   return kCommands;
 }

@@ -56,6 +56,7 @@ class Explorer {
 };
 
 const TransferRequest kRequest{"dup-1", "alice", "bob", 2500, ""};
+constexpr int64_t kOverdrawMinor = 1'000'000;  // more than alice's 100000: insufficient funds
 // The run's clock starts here (tokens are issued before it); timelines count from it.
 constexpr int64_t kStartMs = 1'000'000;
 
@@ -114,6 +115,7 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
   Stepper stepper;
   TransferRequest request = kRequest;
   request.token = token_;
+  if (config_.overdraw) request.amount_minor = kOverdrawMinor;
   for (int i = 0; i < k; ++i)
     stepper.start(connections[static_cast<size_t>(i)], clock, strategy_, options_for(i), request);
   Run run;
@@ -170,6 +172,7 @@ Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper&
   clock.advance_ms(config_.lock_ttl_ms + 1);
   TransferRequest request = kRequest;
   request.token = token_;
+  if (config_.overdraw) request.amount_minor = kOverdrawMinor;
   const int attempt = config_.duplicates;
   const size_t index = stepper.start(connection, clock, strategy_, options_for(attempt), request);
   while (!stepper.finished(index)) {

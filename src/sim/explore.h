@@ -24,6 +24,9 @@ struct ExploreConfig {
   // --crash: also kill each attempt after each of its statements, in every interleaving; a
   // crashed run ends with one late retry, alone, after the lock's TTL.
   bool crash = false;
+  // --overdraw: the request asks for more than the payer holds, so its first attempt is
+  // rejected, and every repeat must be rejected too.
+  bool overdraw = false;
 };
 
 // Where a crash hits: attempt (0-based) dies right after its `after`-th statement.

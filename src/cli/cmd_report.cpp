@@ -1,0 +1,109 @@
+// `idemlab report --out FILE.html`: the self-contained HTML report (report/html_report.h).
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "cli/command.h"
+#include "cli/errors.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
+#include "report/html_report.h"
+#include "sim/compare.h"
+#include "sim/scenario.h"
+
+namespace idemlab {
+
+namespace {
+
+struct ReportOptions {
+  std::string out;
+  std::string scenarios = "all";
+  std::string strategies = "all";
+  int64_t requests = 200;
+  int64_t seed = 1;
+  int jobs = default_jobs();
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+ReportInput report_input(const ReportOptions& options) {
+  ReportInput input;
+  input.requests = options.requests;
+  input.seed = static_cast<uint64_t>(options.seed);
+  input.jobs = options.jobs;
+  if (options.scenarios == "all") {
+    for (const BuiltinScenario& builtin : builtin_scenarios())
+      input.scenarios.push_back(builtin.name);
+  } else {
+    for (const std::string& name : split(options.scenarios)) {
+      SimConfig config;
+      throw_if_error(load_scenario(name, &config, nullptr));
+      input.scenarios.push_back(name);
+    }
+  }
+  const std::vector<std::string> names =
+      options.strategies == "all" ? strategy_names() : split(options.strategies);
+  for (const std::string& name : names) {
+    const Strategy* strategy = find_strategy(name);
+    if (!strategy)
+      throw_if_error(Status::usage(fmt::format("--strategies: unknown strategy '{}'", name)));
+    input.strategies.push_back(strategy);
+  }
+  input.command = fmt::format(
+      "idemlab report --out {} --scenarios {} --strategies {} --requests {} --seed {}", options.out,
+      options.scenarios, options.strategies, options.requests, options.seed);
+  return input;
+}
+
+ExitCode run_report(const ReportOptions& options) {
+  install_interrupt_handlers();
+  const ReportInput input = report_input(options);
+  std::string page;
+  throw_if_error(build_report(input, &page));
+  // Written beside and moved into place: a failure leaves no half-written report.
+  const std::string partial = options.out + ".partial";
+  {
+    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+    file << page;
+    if (!file.good()) throw_if_error(Status::usage(fmt::format("cannot write {}", options.out)));
+  }
+  if (std::rename(partial.c_str(), options.out.c_str()) != 0)
+    throw_if_error(Status::usage(fmt::format("cannot write {}", options.out)));
+  fmt::print("wrote {} ({} KiB): {} strategies, {} scenarios\n", options.out, page.size() / 1024,
+             input.strategies.size(), input.scenarios.size());
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_report(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* command = app.add_subcommand(
+      "report", "one self-contained HTML page: strategy cards with diagrams, the matrix, lessons");
+  command->add_option("--out", options->out, "the HTML file to write")->required();
+  command->add_option("--scenarios", options->scenarios, "comma-separated built-in names, or all")
+      ->capture_default_str();
+  command->add_option("--strategies", options->strategies, "comma-separated names, or all")
+      ->capture_default_str();
+  command->add_option("--requests", options->requests, "requests per scenario in the matrix")
+      ->check(whole_number(1, 100'000))
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "the matrix's seed")
+      ->check(whole_number(0, limits::kMaxSeed))
+      ->capture_default_str();
+  command->add_option("--jobs", options->jobs, "strategies simulated at once")
+      ->check(whole_number(1, 64))
+      ->capture_default_str();
+  command->callback([options, &result] { result.exit_code = run_report(*options); });
+}
+
+}  // namespace idemlab

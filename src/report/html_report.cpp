@@ -1,0 +1,259 @@
+// The report's sections, each built from real runs: explain's rehearsal for a guard, explore's
+// first breaking interleaving for a pitfall (with crashes where a crash exposes it), compare for
+// the matrix. Same input, same bytes.
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "lessons/lesson.h"
+#include "report/svg.h"
+#include "server/trace.h"
+#include "sim/compare.h"
+#include "sim/explore.h"
+#include "sim/scenario.h"
+
+namespace idemlab {
+
+namespace {
+
+std::string html(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+constexpr const char* kStyle = R"css(
+body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0 auto;max-width:1240px;padding:20px;
+color:#222}
+h1{font-size:28px}h2{font-size:22px;margin:0 0 8px}h3{font-size:16px;margin:16px 0 4px}
+section{page-break-inside:avoid;break-inside:avoid;margin:0 0 28px}
+.card{border:1px solid #c8d0da;border-radius:8px;padding:16px 20px;background:#fbfcfe}
+.diagram{overflow-x:auto;border:1px solid #e3e7ec;background:white;margin:6px 0}
+.diagram svg{display:block;max-width:100%;height:auto}
+code{background:#eef2f7;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}
+table.matrix{border-collapse:collapse;font-size:12px}
+table.matrix td,table.matrix th{border:1px solid #c8d0da;padding:3px 6px;text-align:center}
+td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
+@media print{body{max-width:none}.card{background:white}}
+)css";
+
+std::string diagram(const std::string& svg) {
+  return "<div class=\"diagram\">" + svg + "</div>\n";
+}
+
+// A pitfall's diagram: explore's first breaking interleaving, with crashes when a crash is what
+// exposes it; empty when two concurrent duplicates cannot show it (it needs the simulator).
+Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std::string* out) {
+  ExploreConfig config;
+  config.max_interleavings = 20000;
+  config.crash =
+      pitfall.verdict == std::string_view("stuck") || pitfall.id == Pitfall::kSuccessOnDuplicate;
+  config.overdraw = pitfall.id == Pitfall::kSuccessOnDuplicate;
+  if (pitfall.id == Pitfall::kTtlTooLong) config.lock_ttl_ms = 20;
+  if (pitfall.id == Pitfall::kNoOwnerCheck || pitfall.id == Pitfall::kTtlTooShort)
+    config.lock_ttl_ms = 3;  // the clock moves 1 ms a statement: the lock lapses mid-work
+  ExploreResult result;
+  if (Status status = explore(strategy, pitfall.id, config, &result); !status.is_ok())
+    return status;
+  out->clear();
+  if (result.first_breaking.empty()) return Status::ok();
+  *out = svg_sequence(result.first_breaking,
+                      fmt::format("{} --pitfall={}: the first breaking interleaving",
+                                  strategy.info().name, pitfall_name(pitfall.id)),
+                      fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", ")));
+  return Status::ok();
+}
+
+// The explore command pitfall_diagram runs, for the page's reader.
+std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall) {
+  std::string out =
+      fmt::format("idemlab explore --strategy {}{}", info.name, pitfall_argument(pitfall.id));
+  if (pitfall.verdict == std::string_view("stuck") || pitfall.id == Pitfall::kSuccessOnDuplicate)
+    out += " --crash";
+  if (pitfall.id == Pitfall::kSuccessOnDuplicate) out += " --overdraw";
+  if (pitfall.id == Pitfall::kTtlTooLong) out += " --lock-ttl-ms 20";
+  if (pitfall.id == Pitfall::kNoOwnerCheck || pitfall.id == Pitfall::kTtlTooShort)
+    out += " --lock-ttl-ms 3";
+  return out + " --format svg";
+}
+
+std::vector<TimelineEvent> rehearsal_events(const std::vector<TracedAttempt>& attempts) {
+  std::vector<TimelineEvent> events;
+  int64_t at = 0;
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    const int attempt = static_cast<int>(i) + 1;
+    events.push_back({at, "client", 1, attempt, 0, "send", "", attempts[i].label, "", ""});
+    events.push_back({at++, "network", 1, attempt, 0, "delivered", "", "", "", ""});
+    for (const TracedStep& step : attempts[i].steps)
+      events.push_back({at++, "server", 1, attempt, 0, step.step, "", step.values, "", ""});
+    std::string said(outcome_name(attempts[i].answer.outcome));
+    if (attempts[i].answer.replayed) said += " (replayed)";
+    events.push_back({at, "server", 1, attempt, 0, "answer", "", said, "", ""});
+    events.push_back({at++, "client", 1, attempt, 0, "answer", "", said, "", ""});
+  }
+  return events;
+}
+
+Status strategy_card(const Strategy& strategy, std::string* out) {
+  const StrategyInfo& info = strategy.info();
+  std::string card = fmt::format(
+      "<section class=\"card strategy\" id=\"{0}\"><h2>{0}</h2><p>{1}</p><p><b>How:</b> {2}</p>"
+      "<p><b>Protects against:</b> {3}</p>\n",
+      html(info.name), html(info.title), html(info.how), html(info.protects));
+  std::vector<TracedAttempt> rehearsal;
+  if (Status status = rehearse(strategy, Pitfall::kNone, &rehearsal); !status.is_ok())
+    return status;
+  card +=
+      "<h3>The guard: a first attempt and its repeat</h3>\n" +
+      diagram(svg_sequence(rehearsal_events(rehearsal),
+                           std::string(info.name) + ": a first attempt and a repeat", "")) +
+      fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p>\n", info.name);
+  for (const PitfallInfo& pitfall : info.pitfalls) {
+    std::string svg;
+    if (Status status = pitfall_diagram(strategy, pitfall, &svg); !status.is_ok()) return status;
+    card +=
+        fmt::format("<h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. <b>Then:</b> {}.</p>\n",
+                    pitfall_name(pitfall.id), html(pitfall.exposed_by), html(pitfall.reference),
+                    html(pitfall.removes), html(pitfall.goes_wrong));
+    if (!svg.empty())
+      card += diagram(svg) + fmt::format("<p>Reproduce: <code>{}</code></p>\n",
+                                         html(explore_command(info, pitfall)));
+    card += fmt::format("<p>In the simulator: <code>{}</code></p>\n",
+                        html(pitfall_command(info, pitfall)));
+  }
+  *out = card + "</section>\n";
+  return Status::ok();
+}
+
+// One cell of the matrix: what went wrong, coloured; "ok" in green when nothing did.
+std::string matrix_cell(const SimResult& r) {
+  std::vector<std::string> bad;
+  if (r.moved_twice_or_more) bad.push_back(fmt::format("2x {}", r.moved_twice_or_more));
+  if (r.never_moved) bad.push_back(fmt::format("lied {}", r.never_moved));
+  if (r.stuck) bad.push_back(fmt::format("stuck {}", r.stuck));
+  if (r.inconsistent_answers) bad.push_back(fmt::format("incons {}", r.inconsistent_answers));
+  if (!bad.empty()) return fmt::format("<td class=\"bad\">{}</td>", fmt::join(bad, "<br>"));
+  if (r.unknown_to_client)
+    return fmt::format("<td class=\"open\">unknown {}</td>", r.unknown_to_client);
+  return "<td class=\"good\">ok</td>";
+}
+
+Status build_report_matrix(const ReportInput& input, std::string* out);
+std::string build_report_lessons();
+
+// Horizontal bars, one per strategy: `value` picks the figure, scaled to the largest.
+std::string bar_chart(const std::string& title, const std::vector<SimResult>& results,
+                      double (*value)(const SimResult&), const char* unit) {
+  double largest = 0;
+  for (const SimResult& r : results) largest = std::max(largest, value(r));
+  const int height = 30 + 20 * static_cast<int>(results.size());
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{}\" font-size=\"11\" "
+      "font-family=\"DejaVu Sans, Verdana, sans-serif\"><text x=\"0\" y=\"14\" "
+      "font-weight=\"bold\">{}</text>\n",
+      height, html(title));
+  int y = 30;
+  for (const SimResult& r : results) {
+    const double width = largest > 0 ? 300.0 * value(r) / largest : 0;
+    svg += fmt::format(
+        "<g class=\"bar-row\"><text x=\"0\" y=\"{}\">{}</text><rect x=\"140\" y=\"{}\" "
+        "width=\"{:.1f}\" height=\"14\" fill=\"#7fa7d9\"/><text x=\"{:.1f}\" y=\"{}\">"
+        "{:.2f} {}</text></g>\n",
+        y + 11, html(r.strategy), y, width, 146 + width, y + 11, value(r), unit);
+    y += 20;
+  }
+  return svg + "</svg>";
+}
+
+}  // namespace
+
+Status build_report(const ReportInput& input, std::string* out) {
+  std::string page = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>idemlab report"
+      "</title><style>{}</style></head><body>\n<h1>idemlab: idempotent transfers, side by side"
+      "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger. "
+      "Reproduce the whole page: <code>{}</code></p>\n",
+      kStyle, html(input.command));
+  for (const Strategy* strategy : input.strategies) {
+    std::string card;
+    if (Status status = strategy_card(*strategy, &card); !status.is_ok()) return status;
+    page += card;
+  }
+  std::string matrix;
+  if (Status status = build_report_matrix(input, &matrix); !status.is_ok()) return status;
+  page += matrix + build_report_lessons() + "</body></html>\n";
+  *out = std::move(page);
+  return Status::ok();
+}
+
+namespace {
+
+Status build_report_matrix(const ReportInput& input, std::string* out) {
+  std::vector<CompareRow> rows;
+  for (const Strategy* strategy : input.strategies) rows.push_back({strategy, Pitfall::kNone});
+  std::string table =
+      "<section class=\"card\" id=\"matrix\"><h2>Every scenario, every "
+      "strategy</h2>\n<table class=\"matrix\"><tr><th>scenario</th>";
+  for (const CompareRow& row : rows) table += "<th>" + html(row.strategy->info().name) + "</th>";
+  table += "</tr>\n";
+  std::vector<SimResult> charted;  // the first scenario's rows, for the charts
+  for (const std::string& name : input.scenarios) {
+    SimConfig config;
+    if (Status status = load_scenario(name, &config, nullptr); !status.is_ok()) return status;
+    config.requests = input.requests;
+    config.seed = input.seed;
+    std::vector<SimResult> results;
+    if (Status status = compare(config, rows, input.jobs, {}, &results); !status.is_ok())
+      return status;
+    table += "<tr><th>" + html(name) + "</th>";
+    for (const SimResult& r : results) table += matrix_cell(r);
+    table += "</tr>\n";
+    if (charted.empty()) charted = results;
+  }
+  *out = table + fmt::format(
+                     "</table><p>{} requests per scenario, seed {}. 2x: money moved twice; lied: "
+                     "told success, nothing moved; stuck: the client gave up on in_progress; "
+                     "incons: answers disagree. Reproduce a row: <code>idemlab compare "
+                     "--scenario NAME --requests {} --seed {}</code></p></section>\n",
+                     input.requests, input.seed, input.requests, input.seed);
+  if (!charted.empty())
+    *out += fmt::format(
+        "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n{}{}{}"
+        "</section>\n",
+        html(input.scenarios.front()),
+        diagram(bar_chart(
+            "attempts per request", charted,
+            [](const SimResult& r) { return r.attempts_per_request; }, "")),
+        diagram(bar_chart(
+            "latency p50 (virtual ms)", charted,
+            [](const SimResult& r) { return double(r.latency_ms_p50); }, "ms")),
+        diagram(bar_chart(
+            "latency p99 (virtual ms)", charted,
+            [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
+  return Status::ok();
+}
+
+std::string build_report_lessons() {
+  std::string out = "<section class=\"card\" id=\"lessons\"><h2>Lessons</h2><ol>\n";
+  for (const Lesson& lesson : all_lessons())
+    out += fmt::format("<li><b>{}</b> ({}): {} <code>idemlab lesson {}</code></li>\n",
+                       html(lesson.title), html(lesson.reference), html(lesson.takeaway),
+                       lesson.number);
+  return out + "</ol></section>\n";
+}
+
+}  // namespace
+
+}  // namespace idemlab

@@ -1,0 +1,25 @@
+// `idemlab report`: one self-contained HTML file (inline CSS and SVG; no script, no font or
+// image fetched) that a class can read offline or print: a card per strategy with its guard
+// and each pitfall as diagrams, the compare matrix across scenarios, small charts, the lessons.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct ReportInput {
+  std::vector<std::string> scenarios;  // built-in scenario names
+  std::vector<const Strategy*> strategies;
+  int64_t requests = 200;  // per scenario in the matrix
+  uint64_t seed = 1;
+  int jobs = 1;
+  std::string command;  // the command that reproduces the report
+};
+
+Status build_report(const ReportInput& input, std::string* html);
+
+}  // namespace idemlab
