@@ -114,14 +114,21 @@ std::string moved_cell(const SimResult& r) {
 
 // The table that fits 100 columns: a pitfall row is its strategy's "+NAME" line, the three
 // moved counts share a column, the audit says ok or FAIL (compare's legend says the rest).
+// Under 100 columns it narrows further: one space between columns, shorter headers, pitfall
+// rows indented by their "+" alone. Nothing is left out.
 std::string compact_table(const std::vector<SimResult>& results) {
-  TextTable table{{"strategy", "moved 1/2+/0", "lied", "stuck", "unknown", "refused", "incons",
-                   "att", "p99", "audit"},
-                  {false, true, true, true, true, true, true, true, true, false},
-                  {}};
+  const bool narrow = output_width() < kDefaultWidth;
+  TextTable table{
+      {"strategy", "moved 1/2+/0", "lied", "stuck", narrow ? "unkn" : "unknown",
+       narrow ? "refus" : "refused", narrow ? "incon" : "incons", "att", "p99", "audit"},
+      {false, true, true, true, true, true, true, true, true, false},
+      {},
+      narrow ? size_t{1} : size_t{2}};
   for (const auto& r : results)
     table.rows.push_back(
-        {r.pitfall == Pitfall::kNone ? r.strategy : "  +" + std::string(pitfall_name(r.pitfall)),
+        {r.pitfall == Pitfall::kNone
+             ? r.strategy
+             : (narrow ? "+" : "  +") + std::string(pitfall_name(r.pitfall)),
          moved_cell(r), alarm(r.never_moved), alarm(r.stuck), std::to_string(r.unknown_to_client),
          std::to_string(r.refused), alarm(r.inconsistent_answers),
          fmt::format("{:.2f}", r.attempts_per_request), std::to_string(r.latency_ms_p99),
@@ -135,8 +142,9 @@ std::string compact_table_legend() {
   return wrap(
       "moved 1/2+/0: requests whose money the journal moved once, twice or more, or not at "
       "all. lied: told success, nothing moved. stuck: not moved, the client gave up on "
-      "in_progress. unknown: moved, the client never heard. refused: not moved, a definitive "
-      "refusal. incons: two answers to one request disagree. att: attempts per request. "
+      "in_progress. unknown (unkn): moved, the client never heard. refused (refus): not moved, "
+      "a definitive refusal. incons (incon): two answers to one request disagree. att: "
+      "attempts per request. "
       "p99: virtual ms to a final answer. audit: idemlab audit on the ledger. A +NAME row "
       "is the strategy above it run with --pitfall=NAME. --wide shows every column.",
       0);

@@ -23,7 +23,7 @@ std::string TextTable::render() const {
       const std::string& cell = c < cells.size() ? cells[c] : std::string();
       const std::string pad(widths[c] - visible_width(cell), ' ');
       const bool right = c < right_aligned.size() && right_aligned[c];
-      if (c > 0) out += "  ";
+      if (c > 0) out += std::string(gap, ' ');
       out += right ? pad + cell : (c + 1 == widths.size() ? cell : cell + pad);
     }
     out += '\n';

@@ -12,6 +12,7 @@ struct TextTable {
   std::vector<std::string> header;
   std::vector<bool> right_aligned;  // per column; missing means left
   std::vector<std::vector<std::string>> rows;
+  size_t gap = 2;  // spaces between columns
 
   std::string render() const;
 };
