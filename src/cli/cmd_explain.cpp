@@ -9,6 +9,7 @@
 #include "core/status.h"
 #include "report/json.h"
 #include "report/mermaid.h"
+#include "report/sequence.h"
 #include "report/svg.h"
 #include "report/text.h"
 #include "server/trace.h"
@@ -23,24 +24,6 @@ struct ExplainOptions {
   bool json = false;
   std::string diagram;  // "mermaid" or "svg"
 };
-
-// A rehearsal as timeline events: each attempt sent, its steps, its answer.
-std::vector<TimelineEvent> trace_events(const std::vector<TracedAttempt>& attempts) {
-  std::vector<TimelineEvent> events;
-  int64_t at = 0;
-  for (size_t i = 0; i < attempts.size(); ++i) {
-    const int attempt = static_cast<int>(i) + 1;
-    events.push_back({at, "client", 1, attempt, 0, "send", "", attempts[i].label, "", ""});
-    events.push_back({at++, "network", 1, attempt, 0, "delivered", "", "", "", ""});
-    for (const TracedStep& step : attempts[i].steps)
-      events.push_back({at++, "server", 1, attempt, 0, step.step, "", step.values, step.sql, ""});
-    std::string said(outcome_name(attempts[i].answer.outcome));
-    if (attempts[i].answer.replayed) said += " (replayed)";
-    events.push_back({at, "server", 1, attempt, 0, "answer", "", said, "", ""});
-    events.push_back({at++, "client", 1, attempt, 0, "answer", "", said, "", ""});
-  }
-  return events;
-}
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
   std::string out;
@@ -142,7 +125,7 @@ ExitCode run_explain(const ExplainOptions& options) {
     const bool shown = options.pitfall.has_value();
     const std::string title = fmt::format("{}{}: a first attempt and a repeat", info.name,
                                           shown ? pitfall_argument(traced) : "");
-    const auto events = trace_events(shown ? pitfall : safe);
+    const auto events = rehearsal_timeline(shown ? pitfall : safe);
     fmt::print("{}", options.diagram == "svg" ? svg_sequence(events, title, "")
                                               : mermaid_sequence(events, title, ""));
     return ExitCode::kOk;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "lessons/lesson.h"
+#include "report/sequence.h"
 #include "report/svg.h"
 #include "server/trace.h"
 #include "sim/compare.h"
@@ -89,23 +90,6 @@ std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall
   return out + " --format svg";
 }
 
-std::vector<TimelineEvent> rehearsal_events(const std::vector<TracedAttempt>& attempts) {
-  std::vector<TimelineEvent> events;
-  int64_t at = 0;
-  for (size_t i = 0; i < attempts.size(); ++i) {
-    const int attempt = static_cast<int>(i) + 1;
-    events.push_back({at, "client", 1, attempt, 0, "send", "", attempts[i].label, "", ""});
-    events.push_back({at++, "network", 1, attempt, 0, "delivered", "", "", "", ""});
-    for (const TracedStep& step : attempts[i].steps)
-      events.push_back({at++, "server", 1, attempt, 0, step.step, "", step.values, "", ""});
-    std::string said(outcome_name(attempts[i].answer.outcome));
-    if (attempts[i].answer.replayed) said += " (replayed)";
-    events.push_back({at, "server", 1, attempt, 0, "answer", "", said, "", ""});
-    events.push_back({at++, "client", 1, attempt, 0, "answer", "", said, "", ""});
-  }
-  return events;
-}
-
 Status strategy_card(const Strategy& strategy, std::string* out) {
   const StrategyInfo& info = strategy.info();
   std::string card = fmt::format(
@@ -117,7 +101,7 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
     return status;
   card +=
       "<h3>The guard: a first attempt and its repeat</h3>\n" +
-      diagram(svg_sequence(rehearsal_events(rehearsal),
+      diagram(svg_sequence(rehearsal_timeline(rehearsal),
                            std::string(info.name) + ": a first attempt and a repeat", "")) +
       fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p>\n", info.name);
   for (const PitfallInfo& pitfall : info.pitfalls) {

@@ -8,6 +8,8 @@
 #include <map>
 #include <utility>
 
+#include "server/trace.h"
+
 namespace idemlab {
 
 namespace {
@@ -124,6 +126,23 @@ void Builder::add_server(const TimelineEvent& e) {
 Sequence build_sequence(const std::vector<TimelineEvent>& events, std::string_view title,
                         std::string_view verdict) {
   return Builder(events, title, verdict).build(events);
+}
+
+std::vector<TimelineEvent> rehearsal_timeline(const std::vector<TracedAttempt>& attempts) {
+  std::vector<TimelineEvent> events;
+  int64_t at = 0;
+  for (size_t i = 0; i < attempts.size(); ++i) {
+    const int attempt = static_cast<int>(i) + 1;
+    events.push_back({at, "client", 1, attempt, 0, "send", "", attempts[i].label, "", ""});
+    events.push_back({at++, "network", 1, attempt, 0, "delivered", "", "", "", ""});
+    for (const TracedStep& step : attempts[i].steps)
+      events.push_back({at++, "server", 1, attempt, 0, step.step, "", step.values, step.sql, ""});
+    std::string said(outcome_name(attempts[i].answer.outcome));
+    if (attempts[i].answer.replayed) said += " (replayed)";
+    events.push_back({at, "server", 1, attempt, 0, "answer", "", said, "", ""});
+    events.push_back({at++, "client", 1, attempt, 0, "answer", "", said, "", ""});
+  }
+  return events;
 }
 
 }  // namespace idemlab

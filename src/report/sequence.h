@@ -36,4 +36,7 @@ struct Sequence {
 Sequence build_sequence(const std::vector<TimelineEvent>& events, std::string_view title,
                         std::string_view verdict);
 
+// explain's rehearsal (a first attempt and its repeat) as timeline events, one ms a step.
+std::vector<TimelineEvent> rehearsal_timeline(const std::vector<struct TracedAttempt>& attempts);
+
 }  // namespace idemlab
