@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "lessons/lesson.h"
+#include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
 #include "server/trace.h"
@@ -19,21 +20,6 @@
 namespace idemlab {
 
 namespace {
-
-std::string html(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else
-      out += c;
-  }
-  return out;
-}
 
 constexpr const char* kStyle = R"css(
 body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0 auto;max-width:1240px;padding:20px;
@@ -95,7 +81,8 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
   std::string card = fmt::format(
       "<section class=\"card strategy\" id=\"{0}\"><h2>{0}</h2><p>{1}</p><p><b>How:</b> {2}</p>"
       "<p><b>Protects against:</b> {3}</p>\n",
-      html(info.name), html(info.title), html(info.how), html(info.protects));
+      markup_text(info.name), markup_text(info.title), markup_text(info.how),
+      markup_text(info.protects));
   std::vector<TracedAttempt> rehearsal;
   if (Status status = rehearse(strategy, Pitfall::kNone, &rehearsal); !status.is_ok())
     return status;
@@ -107,15 +94,15 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
   for (const PitfallInfo& pitfall : info.pitfalls) {
     std::string svg;
     if (Status status = pitfall_diagram(strategy, pitfall, &svg); !status.is_ok()) return status;
-    card +=
-        fmt::format("<h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. <b>Then:</b> {}.</p>\n",
-                    pitfall_name(pitfall.id), html(pitfall.exposed_by), html(pitfall.reference),
-                    html(pitfall.removes), html(pitfall.goes_wrong));
+    card += fmt::format(
+        "<h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. <b>Then:</b> {}.</p>\n",
+        pitfall_name(pitfall.id), markup_text(pitfall.exposed_by), markup_text(pitfall.reference),
+        markup_text(pitfall.removes), markup_text(pitfall.goes_wrong));
     if (!svg.empty())
       card += diagram(svg) + fmt::format("<p>Reproduce: <code>{}</code></p>\n",
-                                         html(explore_command(info, pitfall)));
+                                         markup_text(explore_command(info, pitfall)));
     card += fmt::format("<p>In the simulator: <code>{}</code></p>\n",
-                        html(pitfall_command(info, pitfall)));
+                        markup_text(pitfall_command(info, pitfall)));
   }
   *out = card + "</section>\n";
   return Status::ok();
@@ -147,7 +134,7 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{}\" font-size=\"11\" "
       "font-family=\"DejaVu Sans, Verdana, sans-serif\"><text x=\"0\" y=\"14\" "
       "font-weight=\"bold\">{}</text>\n",
-      height, html(title));
+      height, markup_text(title));
   int y = 30;
   for (const SimResult& r : results) {
     const double width = largest > 0 ? 300.0 * value(r) / largest : 0;
@@ -155,7 +142,7 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
         "<g class=\"bar-row\"><text x=\"0\" y=\"{}\">{}</text><rect x=\"140\" y=\"{}\" "
         "width=\"{:.1f}\" height=\"14\" fill=\"#7fa7d9\"/><text x=\"{:.1f}\" y=\"{}\">"
         "{:.2f} {}</text></g>\n",
-        y + 11, html(r.strategy), y, width, 146 + width, y + 11, value(r), unit);
+        y + 11, markup_text(r.strategy), y, width, 146 + width, y + 11, value(r), unit);
     y += 20;
   }
   return svg + "</svg>";
@@ -169,7 +156,7 @@ Status build_report(const ReportInput& input, std::string* out) {
       "</title><style>{}</style></head><body>\n<h1>idemlab: idempotent transfers, side by side"
       "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger. "
       "Reproduce the whole page: <code>{}</code></p>\n",
-      kStyle, html(input.command));
+      kStyle, markup_text(input.command));
   for (const Strategy* strategy : input.strategies) {
     std::string card;
     if (Status status = strategy_card(*strategy, &card); !status.is_ok()) return status;
@@ -190,7 +177,8 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
   std::string table =
       "<section class=\"card\" id=\"matrix\"><h2>Every scenario, every "
       "strategy</h2>\n<table class=\"matrix\"><tr><th>scenario</th>";
-  for (const CompareRow& row : rows) table += "<th>" + html(row.strategy->info().name) + "</th>";
+  for (const CompareRow& row : rows)
+    table += "<th>" + markup_text(row.strategy->info().name) + "</th>";
   table += "</tr>\n";
   std::vector<SimResult> charted;  // the first scenario's rows, for the charts
   for (const std::string& name : input.scenarios) {
@@ -201,7 +189,7 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
     std::vector<SimResult> results;
     if (Status status = compare(config, rows, input.jobs, {}, &results); !status.is_ok())
       return status;
-    table += "<tr><th>" + html(name) + "</th>";
+    table += "<tr><th>" + markup_text(name) + "</th>";
     for (const SimResult& r : results) table += matrix_cell(r);
     table += "</tr>\n";
     if (charted.empty()) charted = results;
@@ -216,7 +204,7 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
     *out += fmt::format(
         "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n{}{}{}"
         "</section>\n",
-        html(input.scenarios.front()),
+        markup_text(input.scenarios.front()),
         diagram(bar_chart(
             "attempts per request", charted,
             [](const SimResult& r) { return r.attempts_per_request; }, "")),
@@ -233,8 +221,8 @@ std::string build_report_lessons() {
   std::string out = "<section class=\"card\" id=\"lessons\"><h2>Lessons</h2><ol>\n";
   for (const Lesson& lesson : all_lessons())
     out += fmt::format("<li><b>{}</b> ({}): {} <code>idemlab lesson {}</code></li>\n",
-                       html(lesson.title), html(lesson.reference), html(lesson.takeaway),
-                       lesson.number);
+                       markup_text(lesson.title), markup_text(lesson.reference),
+                       markup_text(lesson.takeaway), lesson.number);
   return out + "</ol></section>\n";
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "report/color.h"
+#include "report/markup.h"
 #include "report/sequence.h"
 
 namespace idemlab {
@@ -18,23 +19,6 @@ constexpr int kTop = 50;            // where lifeline boxes start
 constexpr int kFirstRow = 110;      // y of the first message
 constexpr int kRow = 26;            // one message or note per row
 constexpr double kCharWidth = 6.6;  // 11 px sans-serif, generous
-
-std::string xml(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
 
 int lane_x(size_t lane) {
   return kLeft + 75 + kLane * static_cast<int>(lane);
@@ -57,7 +41,7 @@ class Canvas {
     std::string out = header(bottom + 60) + body_;
     if (!s_.verdict.empty())
       out += fmt::format("<text class=\"verdict\" x=\"{}\" y=\"{}\">{}</text>\n", kLeft,
-                         bottom + 30, xml(s_.verdict));
+                         bottom + 30, markup_text(s_.verdict));
     out += "</svg>\n";
     return out;
   }
@@ -77,14 +61,15 @@ class Canvas {
         "orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#222\"/></marker></defs>\n"
         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
         height, width_);
-    out += fmt::format("<text class=\"title\" x=\"{}\" y=\"28\">{}</text>\n", kLeft, xml(s_.title));
+    out += fmt::format("<text class=\"title\" x=\"{}\" y=\"28\">{}</text>\n", kLeft,
+                       markup_text(s_.title));
     for (size_t lane = 0; lane < s_.ids.size(); ++lane) {
       const int x = lane_x(lane);
       out += fmt::format(
           "<g class=\"lifeline\"><rect class=\"box\" x=\"{}\" y=\"{}\" width=\"150\" "
           "height=\"28\" rx=\"4\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>"
           "<line class=\"life\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/></g>\n",
-          x - 75, kTop, x, kTop + 18, xml(s_.labels[lane]), x, kTop + 28, x, height - 50);
+          x - 75, kTop, x, kTop + 18, markup_text(s_.labels[lane]), x, kTop + 28, x, height - 50);
     }
     return out;
   }
@@ -116,7 +101,8 @@ class Canvas {
     const int direction = x2 > x1 ? 1 : -1;
     const int left = std::min(x1, x2) + 6;
     width_ = std::max(width_, left + text_width(item.text));
-    body_ += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", left, y - 4, xml(item.text));
+    body_ +=
+        fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", left, y - 4, markup_text(item.text));
     if (item.kind == SequenceItem::Kind::kArrow) {
       body_ += fmt::format(
           "<line class=\"msg arrow\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" "
@@ -141,7 +127,7 @@ class Canvas {
     body_ += fmt::format(
         "<g class=\"{0}\"><rect class=\"{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"20\" "
         "rx=\"3\"/><text x=\"{4}\" y=\"{5}\">{6}</text></g>\n",
-        kind, left, y - 14, w, left + 6, y, xml(item.text));
+        kind, left, y - 14, w, left + 6, y, markup_text(item.text));
   }
 
   void close_bar(size_t lane, int end) {
