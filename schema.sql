@@ -5,7 +5,7 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 2;             -- schema version; idemlab refuses files newer than it knows,
+PRAGMA user_version = 3;             -- schema version; idemlab refuses files newer than it knows,
                                      -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
@@ -16,6 +16,15 @@ CREATE TABLE account (
                         CHECK (opening_balance_minor >= 0),
   balance_minor         INTEGER NOT NULL                  -- current balance; never below zero
                         CHECK (balance_minor >= 0)
+) STRICT, WITHOUT ROWID;
+
+-- A payer's per-transfer limit. `idemlab limit --set` and `idemlab http PUT` write it absolutely
+-- (naturally idempotent); `idemlab limit --raise` adds to it (not idempotent); a transfer above it
+-- is refused (over_limit) before any guard runs. No row: no limit.
+CREATE TABLE account_limit (
+  account       TEXT PRIMARY KEY REFERENCES account (name),
+  limit_minor   INTEGER NOT NULL CHECK (limit_minor > 0),
+  updated_at_ms INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 
 -- One row per transfer request a strategy has recorded. The row also stores the answer, so that

@@ -1,5 +1,6 @@
-// Version 1 -> 2. The new tables are created from the embedded schema itself (read back from a
-// scratch in-memory database), so schema.sql stays the only definition of every table.
+// Upgrades, one version at a time: 1 -> 2 (requests gained a source) and 2 -> 3 (account
+// limits). New tables are created from the embedded schema itself (read back from a scratch
+// in-memory database), so schema.sql stays the only definition of every table.
 #include "db/migrate.h"
 
 #include <fmt/format.h>
@@ -44,8 +45,9 @@ INSERT INTO attempt (id, source, biz_seq, strategy, pitfall, outcome, reason, re
 UPDATE lock SET name = 'transfer:api:' || substr(name, 10) WHERE name LIKE 'transfer:%';
 )sql";
 
-// The CREATE statements of the rebuilt tables and their indexes, from the embedded schema.
-Status new_definitions(std::string* out) {
+// The CREATE statements of `tables` and their indexes, from the embedded schema.
+template <size_t N>
+Status new_definitions(const std::array<const char*, N>& tables, std::string* out) {
   Connection scratch;
   ConnectionOptions options;
   options.create = true;
@@ -53,7 +55,7 @@ Status new_definitions(std::string* out) {
     return status;
   if (Status status = scratch.exec_script(kSchemaSql); !status.is_ok()) return status;
   std::string sql;
-  for (const char* table : kRebuilt) {
+  for (const char* table : tables) {
     StepResult found = scratch.query(
         "SELECT sql FROM sqlite_schema WHERE tbl_name = :t AND sql IS NOT NULL "
         "ORDER BY type DESC, name",
@@ -79,7 +81,7 @@ Status set_aside_v1(Connection& connection) {
 
 Status upgrade_1_to_2(Connection& connection) {
   std::string definitions;
-  if (Status status = new_definitions(&definitions); !status.is_ok()) return status;
+  if (Status status = new_definitions(kRebuilt, &definitions); !status.is_ok()) return status;
   if (Status status = set_aside_v1(connection); !status.is_ok()) return status;
   if (Status status = connection.exec_script(definitions.c_str()); !status.is_ok()) return status;
   if (Status status = connection.exec_script(kCopyRows); !status.is_ok()) return status;
@@ -87,6 +89,21 @@ Status upgrade_1_to_2(Connection& connection) {
   for (const char* table : kRebuilt) drop += fmt::format("DROP TABLE {}_v1;\n", table);
   drop += "PRAGMA user_version = 2;\n";
   return connection.exec_script(drop.c_str());
+}
+
+Status upgrade_2_to_3(Connection& connection) {
+  std::string definitions;
+  constexpr std::array<const char*, 1> kAdded{"account_limit"};
+  if (Status status = new_definitions(kAdded, &definitions); !status.is_ok()) return status;
+  definitions += "PRAGMA user_version = 3;\n";
+  return connection.exec_script(definitions.c_str());
+}
+
+Status upgrade(Connection& connection, int64_t version) {
+  Status status = Status::ok();
+  if (version < 2) status = upgrade_1_to_2(connection);
+  if (status.is_ok() && version < 3) status = upgrade_2_to_3(connection);
+  return status;
 }
 
 }  // namespace
@@ -101,7 +118,7 @@ Status schema_version(Connection& connection, int64_t* out) {
 Status migrate_ledger(Connection& connection, int64_t version) {
   if (version >= kSchemaVersion) return Status::ok();
   if (Status status = connection.exec_script("BEGIN IMMEDIATE"); !status.is_ok()) return status;
-  Status status = upgrade_1_to_2(connection);
+  Status status = upgrade(connection, version);
   if (status.is_ok()) status = connection.exec_script("COMMIT");
   connection.rollback_if_open();
   if (!status.is_ok())

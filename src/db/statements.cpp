@@ -28,7 +28,8 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kRollback, "rollback", "ROLLBACK"},
     {Stmt::kCheckAccounts, "check_accounts",
      "SELECT (SELECT count(*) FROM account WHERE name = :from), "
-     "(SELECT count(*) FROM account WHERE name = :to)"},
+     "(SELECT count(*) FROM account WHERE name = :to), "
+     "(SELECT limit_minor FROM account_limit WHERE account = :from)"},
     {Stmt::kSelectFlow, "select_flow",
      "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
      "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},

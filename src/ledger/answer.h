@@ -34,6 +34,7 @@ inline constexpr std::string_view kRequestLost = "request_lost";
 inline constexpr std::string_view kResponseLost = "response_lost";
 inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch
 inline constexpr std::string_view kMissingKey = "missing_key";  // the request carried no key
+inline constexpr std::string_view kOverLimit = "over_limit";    // above the payer's account limit
 }  // namespace reason
 
 struct Answer {

@@ -27,13 +27,18 @@ Task<Answer> serve(Session& session, const Strategy& strategy, const TransferReq
   if (!accounts.ok()) co_return co_await fail(session, accounts);
   if (!accounts.row || as_int((*accounts.row)[0]) == 0 || as_int((*accounts.row)[1]) == 0)
     co_return Answer::of(Outcome::kRejected, reason::kUnknownAccount);
+  // Like an unknown account, an amount above the payer's limit is refused before the guards,
+  // so nothing is recorded: a repeat after the limit changed is served afresh.
+  const Value& limit = (*accounts.row)[2];
+  if (!is_null(limit) && request.amount_minor > as_int(limit))
+    co_return Answer::of(Outcome::kRejected, reason::kOverLimit);
   co_return co_await strategy.attempt(session, request);
 }
 
 bool is_input_rejection(const Answer& answer) {
   return answer.outcome == Outcome::kRejected && !answer.replayed &&
          (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount ||
-          answer.reason == reason::kMissingKey);
+          answer.reason == reason::kMissingKey || answer.reason == reason::kOverLimit);
 }
 
 Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, Pitfall pitfall) {

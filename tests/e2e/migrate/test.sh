@@ -21,7 +21,7 @@ journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side |
 
 # A reader upgrades it; nothing is lost.
 expect_exit 0 "$IDEMLAB" history --db "$v1" --json
-expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 2 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 3 "schema version after upgrade"
 expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
   "$journal_before" "journal kept"
 expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
@@ -40,6 +40,22 @@ expect_exit 0 "$IDEMLAB" audit --db "$v1"
 expect_exit 0 "$IDEMLAB" select-insert --db "$v1" --source batch --biz-seq m1 --from alice --to bob --amount 1 --json
 expect_contains "$out" '"outcome":"applied","replayed":false'
 expect_exit 0 "$IDEMLAB" audit --db "$v1"
+
+# A version-2 ledger (before account limits) gains the empty account_limit table, defined as a
+# fresh ledger defines it, and keeps everything else.
+v2=$work/v2.db
+expect_exit 0 "$IDEMLAB" init --db "$v2"
+expect_exit 0 "$IDEMLAB" select-insert --db "$v2" --biz-seq a1 --from alice --to bob --amount 3
+sqlite3 "$v2" "DROP TABLE account_limit; PRAGMA user_version = 2"
+expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice
+expect_equal "$out" "limit: alice none" "no limit after the upgrade"
+expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 3 "version 2 upgraded"
+expect_exit 0 "$IDEMLAB" init --db "$work/fresh.db"
+schema_of() { sqlite3 "$1" "SELECT type, name, sql FROM sqlite_schema ORDER BY name"; }
+expect_equal "$(schema_of "$v2")" "$(schema_of "$work/fresh.db")" "upgraded schema is the fresh one"
+expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice --set 2
+expect_exit 3 "$IDEMLAB" select-insert --db "$v2" --biz-seq a2 --from alice --to bob --amount 3
+expect_exit 0 "$IDEMLAB" audit --db "$v2"
 
 # A read-only version-1 file cannot be upgraded: an error, and the file is unchanged.
 ro=$work/ro.db
