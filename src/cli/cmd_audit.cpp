@@ -61,11 +61,13 @@ ExitCode run_audit(const AuditOptions& options) {
                                {"journal_entries", report.journal_entries}};
     print_json(out);
   } else if (report.ok()) {
-    fmt::print(
-        "ok: {} applied, {}; money conserved, every biz_seq applied at most once, flows agree "
-        "with the journal, integrity ok\n",
-        count_of(report.requests_applied, "transfer"),
-        count_of(report.journal_entries, "journal entry", "journal entries"));
+    fmt::print("{}", wrap(fmt::format(
+                              "ok: {} applied, {}; money conserved, every biz_seq "
+                              "applied at most once, flows agree with the journal, "
+                              "integrity ok",
+                              count_of(report.requests_applied, "transfer"),
+                              count_of(report.journal_entries, "journal entry", "journal entries")),
+                          0));
   } else {
     fmt::print("{}", findings_table("violation", report.violations));
   }

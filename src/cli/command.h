@@ -53,6 +53,8 @@ void register_compare(CLI::App& app, CommandResult& result);
 void register_explore(CLI::App& app, CommandResult& result);
 void register_faults(CLI::App& app, CommandResult& result);
 void register_scenarios(CLI::App& app, CommandResult& result);
+void register_limit(CLI::App& app, CommandResult& result);
+void register_http(CLI::App& app, CommandResult& result);
 void register_lesson(CLI::App& app, CommandResult& result);
 void register_report(CLI::App& app, CommandResult& result);
 

@@ -17,6 +17,8 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"audit", "check the ledger's invariants", register_audit},
       CommandEntry{"history", "attempts and their answers", register_history},
       CommandEntry{"query", "a request's state, asked before retrying", register_query},
+      CommandEntry{"limit", "a payer's limit: set (idempotent) or raise (not)", register_limit},
+      CommandEntry{"http", "one HTTP request: GET, PUT, DELETE, POST", register_http},
       CommandEntry{"explain", "what a strategy does, its SQL and its pitfall", register_explain},
       CommandEntry{"simulate", "many requests against one strategy, seeded", register_simulate},
       CommandEntry{"compare", "the same schedule against every strategy", register_compare},

@@ -135,6 +135,72 @@ Lesson dedup_is_not_idempotence() {
           "Store the answer with the record and replay it; a rejection replays as a rejection."};
 }
 
+Lesson natural_idempotence() {
+  return {0,
+          "natural-idempotence",
+          "Naturally idempotent operations: an absolute SET against a relative increment",
+          "002 §3; 003 §2",
+          "Some writes need no guard. Setting a value absolutely (UPDATE ... SET limit = 50) "
+          "leaves the same state however often it runs; adding to it (SET limit = limit + 10) "
+          "does not. Here the value is alice's per-transfer limit, which transfers obey.",
+          {step("A ledger.", "init --db l.db"),
+           step("Set alice's limit to 50.00. The change commits, but its answer is lost.",
+                "limit --db l.db --account alice --set 50 --fault response-lost", 75),
+           step("The retry sets it to 50.00 again: the same state, nothing to guard.",
+                "limit --db l.db --account alice --set 50"),
+           step("Now raise it by 10.00, meaning 60.00. Again the answer is lost.",
+                "limit --db l.db --account alice --raise 10 --fault response-lost", 75),
+           step("The retry raises it again: 70.00, not 60.00.",
+                "limit --db l.db --account alice --raise 10"),
+           step("So a transfer of 65.00, which 60.00 would have refused, goes through.",
+                "select-insert --db l.db --biz-seq n1 --from alice --to bob --amount 65"),
+           step("With the limit set absolutely, the same transfer is refused (over_limit).",
+                "limit --db l.db --account alice --set 60"),
+           step("", "select-insert --db l.db --biz-seq n2 --from alice --to bob --amount 65", 3)},
+          "Reads, deletes and absolute sets are idempotent by nature; an increment, an insert "
+          "or a transfer needs a request id and one of the guards of lessons 4 to 11."};
+}
+
+Lesson http_methods() {
+  return {0,
+          "http-methods",
+          "HTTP methods: GET, PUT and DELETE against POST",
+          "004 §6; 001 §2",
+          "HTTP promises that GET, PUT and DELETE are idempotent and makes no promise for POST: "
+          "each POST creates a new resource. idemlab http serves these methods on the ledger.",
+          {step("A ledger.", "init --db l.db"),
+           step("GET reads and changes nothing.", "http --db l.db GET /accounts/alice"),
+           step("PUT sets a limit; its answer is lost.",
+                "http --db l.db PUT /accounts/alice/limit --data amount=50.00 "
+                "--fault response-lost",
+                75),
+           step("Repeating the PUT leaves the same limit.",
+                "http --db l.db PUT /accounts/alice/limit --data amount=50.00"),
+           step("DELETE removes it...", "http --db l.db DELETE /accounts/alice/limit"),
+           step("...and a repeat finds nothing to remove (404): a different answer, the same "
+                "state.",
+                "http --db l.db DELETE /accounts/alice/limit", 9),
+           step("POST creates a transfer; its answer is lost.",
+                "http --db l.db POST /transfers --data from=alice&to=bob&amount=10.00 "
+                "--fault response-lost",
+                75),
+           step("The retried POST creates a second transfer, with an id of its own.",
+                "http --db l.db POST /transfers --data from=alice&to=bob&amount=10.00"),
+           step("alice paid 20.00, and no audit can tell: these are two requests.",
+                "http --db l.db GET /accounts/alice"),
+           step("With an Idempotency-Key the POST names its transfer; its answer is lost.",
+                "http --db l.db POST /transfers --data from=alice&to=bob&amount=10.00 "
+                "--idempotency-key k1 --fault response-lost",
+                75),
+           step("The retry with the same key is a replay: nothing moves again.",
+                "http --db l.db POST /transfers --data from=alice&to=bob&amount=10.00 "
+                "--idempotency-key k1"),
+           step("", "http --db l.db GET /accounts/alice")},
+          "GET, PUT and DELETE act on a resource the client names, so repeating them is safe. "
+          "POST lets the server name it: make it idempotent with a key the client sends on "
+          "every retry."};
+}
+
 Lesson redelivery() {
   return {0,
           "mq-redelivery",
@@ -166,6 +232,8 @@ std::vector<Lesson> build() {
   for (const Strategy* strategy : all_strategies())
     if (!strategy->info().pitfalls.empty()) out.push_back(strategy_lesson(strategy->info()));
   out.push_back(dedup_is_not_idempotence());
+  out.push_back(natural_idempotence());
+  out.push_back(http_methods());
   out.push_back(redelivery());
   out.push_back(interleavings());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "lessons/lesson.h"
+#include "report/color.h"
 #include "report/text.h"
 #include "report/width.h"
 
@@ -52,21 +53,62 @@ Status run_command(const std::string& binary, const std::string& folder,
   return Status::ok();
 }
 
+// The child's output, indented; a line wider than what remains (an error line is one line by
+// contract) is wrapped for the reader, its continuation indented two more.
 std::string indented(const std::string& text, size_t spaces) {
+  const size_t room = static_cast<size_t>(output_width()) - spaces;
   std::string out;
   size_t start = 0;
   while (start < text.size()) {
     const size_t end = std::min(text.find('\n', start), text.size());
-    out += std::string(spaces, ' ') + text.substr(start, end - start) + "\n";
+    const std::string line = text.substr(start, end - start);
     start = end + 1;
+    if (visible_width(line) <= room) {
+      out += std::string(spaces, ' ') + line + "\n";
+      continue;
+    }
+    const std::string first = wrap(line, 0, room);
+    const size_t cut = first.find('\n');
+    out += std::string(spaces, ' ') + first.substr(0, cut + 1);
+    out += wrap(line.substr(std::min(line.size(), cut + 1)), spaces + 2);
   }
   return out;
 }
 
+// An argument as a shell reads it back: quoted when it holds anything but plain characters.
+std::string shell_word(const std::string& arg) {
+  const bool plain = !arg.empty() && arg.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_./:=,@%+-") == std::string::npos;
+  return plain ? arg : "'" + arg + "'";
+}
+
 std::string command_line(const std::vector<std::string>& args) {
   std::string out = "idemlab";
-  for (const std::string& arg : args) out += " " + arg;
+  for (const std::string& arg : args) out += " " + shell_word(arg);
   return out;
+}
+
+// A command that fits stays on one line; a longer one breaks between words with a trailing
+// backslash, so that it still pastes into a shell as one command.
+std::string wrap_command(const std::string& command, size_t indent) {
+  const size_t width = static_cast<size_t>(output_width());
+  std::string out;
+  std::string current(indent, ' ');
+  size_t fresh = indent;  // where the words of the current line start
+  for (size_t start = 0; start < command.size();) {
+    const size_t end = std::min(command.find(' ', start), command.size());
+    const std::string word = command.substr(start, end - start);
+    start = end + 1;
+    if (current.size() > fresh && current.size() + 1 + word.size() + 2 > width) {
+      out += current + " \\\n";
+      fresh = indent + 4;
+      current.assign(fresh, ' ');
+    }
+    if (current.size() > fresh) current += ' ';
+    current += word;
+  }
+  return out + current + "\n";
 }
 
 }  // namespace
@@ -74,12 +116,12 @@ std::string command_line(const std::vector<std::string>& args) {
 Status run_lesson(const Lesson& lesson, const std::string& binary) {
   std::string folder = (std::filesystem::temp_directory_path() / "idemlab-lesson-XXXXXX").string();
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
-  fmt::print("Lesson {}: {}\n{}\n{}\n", lesson.number, lesson.title,
+  fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
     if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
-    fmt::print("{}", wrap("$ " + command_line(step.args), 2));
+    fmt::print("{}", wrap_command("$ " + command_line(step.args), 2));
     // The child's output is shown indented by 4: it is told to fit in what remains.
     std::vector<std::string> args = step.args;
     args.push_back("--width");
@@ -99,7 +141,8 @@ Status run_lesson(const Lesson& lesson, const std::string& binary) {
   std::filesystem::remove_all(folder);
   if (!result.is_ok()) return result;
   fmt::print("{}\nRun it again, in an empty folder:\n", wrap("So: " + lesson.takeaway, 0));
-  for (const LessonStep& step : lesson.steps) fmt::print("{}", wrap(command_line(step.args), 2));
+  for (const LessonStep& step : lesson.steps)
+    fmt::print("{}", wrap_command(command_line(step.args), 2));
   return Status::ok();
 }
 

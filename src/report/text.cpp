@@ -10,6 +10,25 @@
 
 namespace idemlab {
 
+namespace {
+
+// The last column's cell as lines of at most `room` columns (a cell with colour escapes is
+// left whole: its visible width is not what wrap() counts).
+std::vector<std::string> last_cell_lines(const std::string& cell, size_t room) {
+  if (room == 0 || visible_width(cell) <= room || cell.find('\x1b') != std::string::npos)
+    return {cell};
+  std::vector<std::string> lines;
+  const std::string wrapped = wrap(cell, 0, room);
+  for (size_t start = 0; start < wrapped.size();) {
+    const size_t end = wrapped.find('\n', start);
+    lines.push_back(wrapped.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
 std::string TextTable::render() const {
   // Widths are what a terminal shows: UTF-8 characters, colour escapes left out.
   std::vector<size_t> widths(header.size(), 0);
@@ -17,18 +36,34 @@ std::string TextTable::render() const {
   for (const auto& row : rows)
     for (size_t c = 0; c < row.size() && c < widths.size(); ++c)
       widths[c] = std::max(widths[c], visible_width(row[c]));
+  // A table wider than the output wraps its last column, when that is left-aligned text and
+  // at least kMinLastColumn columns remain for it; the other columns are kept whole.
+  constexpr size_t kMinLastColumn = 16;
+  size_t last_start = 0;
+  for (size_t c = 0; c + 1 < widths.size(); ++c) last_start += widths[c] + gap;
+  const bool last_right =
+      !widths.empty() && widths.size() <= right_aligned.size() && right_aligned[widths.size() - 1];
+  size_t room = 0;
+  if (!widths.empty() && !last_right && last_start + widths.back() > output_width() &&
+      last_start + kMinLastColumn <= output_width())
+    room = output_width() - last_start;
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
-    for (size_t c = 0; c < widths.size(); ++c) {
+    for (size_t c = 0; c + 1 < widths.size(); ++c) {
       const std::string& cell = c < cells.size() ? cells[c] : std::string();
       const std::string pad(widths[c] - visible_width(cell), ' ');
       const bool right = c < right_aligned.size() && right_aligned[c];
-      if (c > 0) out += std::string(gap, ' ');
-      out += right ? pad + cell : (c + 1 == widths.size() ? cell : cell + pad);
+      out += (right ? pad + cell : cell + pad) + std::string(gap, ' ');
     }
-    out += '\n';
+    const size_t last = widths.size() - 1;
+    const std::string& cell = last < cells.size() ? cells[last] : std::string();
+    if (last_right) return out + std::string(widths[last] - visible_width(cell), ' ') + cell + '\n';
+    const std::vector<std::string> parts = last_cell_lines(cell, room);
+    out += parts[0] + '\n';
+    for (size_t i = 1; i < parts.size(); ++i) out += std::string(last_start, ' ') + parts[i] + '\n';
     return out;
   };
+  if (widths.empty()) return "";
   std::string out = line(header);
   for (const auto& row : rows) out += line(row);
   return out;

@@ -17,6 +17,19 @@ first=$out
 expect_exit 0 "$IDEMLAB" lesson same-answer
 expect_equal "$out" "$first" "lesson same-answer twice"
 expect_contains "$out" "+success-on-duplicate"
+# Lessons 6 and 7 of the topics: an absolute set against an increment, and HTTP methods.
+expect_exit 0 "$IDEMLAB" lesson natural-idempotence
+expect_contains "$out" "limit: alice 70.00 (was 60.00)"
+expect_contains "$out" "rejected: over_limit (n2)"
+expect_exit 0 "$IDEMLAB" lesson http-methods
+expect_contains "$out" "Location: /transfers/p2"
+expect_contains "$out" "Idempotent-Replayed: true"
+# Every lesson fits a projector's 80 columns (characters, not bytes).
+for n in $(seq 1 "$count"); do
+  expect_exit 0 "$IDEMLAB" lesson "$n" --width 80
+  widest=$(printf '%s\n' "$out" | python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in sys.stdin))')
+  [ "$widest" -le 80 ] || fail "lesson $n is $widest columns wide at --width 80"
+done
 expect_exit 2 "$IDEMLAB" lesson 99
 expect_one_error_line
 finish
