@@ -21,20 +21,29 @@ namespace idemlab {
 
 namespace {
 
+// Every figure, card introduction and section fits a 1280x720 slide: a diagram is at most
+// 540 px tall (scaled, never cropped), charts sit side by side, lessons in two columns.
 constexpr const char* kStyle = R"css(
 body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0 auto;max-width:1240px;padding:20px;
 color:#222}
-h1{font-size:28px}h2{font-size:22px;margin:0 0 8px}h3{font-size:16px;margin:16px 0 4px}
-section{page-break-inside:avoid;break-inside:avoid;margin:0 0 28px}
+h1{font-size:28px}h2{font-size:22px;margin:0 0 8px}h3{font-size:16px;margin:0 0 4px}
+p{margin:4px 0}
+section{margin:0 0 28px}
 .card{border:1px solid #c8d0da;border-radius:8px;padding:16px 20px;background:#fbfcfe}
+.figure{break-inside:avoid;page-break-inside:avoid;margin:18px 0 0}
 .diagram{overflow-x:auto;border:1px solid #e3e7ec;background:white;margin:6px 0}
-.diagram svg{display:block;max-width:100%;height:auto}
+.diagram svg{display:block;max-width:100%;max-height:540px;width:auto;height:auto}
+.charts{display:flex;flex-wrap:wrap;gap:8px}
 code{background:#eef2f7;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}
 table.matrix{border-collapse:collapse;font-size:12px}
 table.matrix td,table.matrix th{border:1px solid #c8d0da;padding:3px 6px;text-align:center}
 td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
-@media print{body{max-width:none}.card{background:white}}
+#lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}#lessons li{break-inside:avoid}
+@media print{body{max-width:none}.card{background:white}section{break-inside:avoid}}
 )css";
+
+// How many requests the simulated pitfall diagrams run, to find the first that breaks.
+constexpr int64_t kSimulatedDiagramRequests = 40;
 
 std::string diagram(const std::string& svg) {
   return "<div class=\"diagram\">" + svg + "</div>\n";
@@ -63,6 +72,43 @@ Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std
   return Status::ok();
 }
 
+// A pitfall two concurrent duplicates cannot show (it needs two sources, or a client that
+// leaves the key out): the simulation its `shown_by` names, drawn for the first request the
+// pitfall's verdict counts. Empty when that run has none.
+Status simulated_pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall,
+                                 std::string* svg, std::string* command) {
+  svg->clear();
+  const std::string_view shown = pitfall.shown_by;
+  const size_t at = shown.find("--scenario ");
+  if (!shown.starts_with("simulate") || at == std::string_view::npos) return Status::ok();
+  const std::string scenario(shown.substr(at + 11, shown.find(' ', at + 11) - at - 11));
+  SimConfig config;
+  if (Status status = load_scenario(scenario, &config, nullptr); !status.is_ok()) return status;
+  config.requests = kSimulatedDiagramRequests;
+  SimOptions options;
+  options.find_first = pitfall.verdict;
+  SimResult found;
+  if (Status status = simulate(config, strategy, pitfall.id, options, &found); !status.is_ok())
+    return status;
+  if (found.first_found == 0) return Status::ok();
+  options = SimOptions{};
+  options.timeline = true;
+  options.timeline_request = found.first_found;
+  SimResult traced;
+  if (Status status = simulate(config, strategy, pitfall.id, options, &traced); !status.is_ok())
+    return status;
+  *svg = svg_sequence(traced.timeline,
+                      fmt::format("{}{}: request {}", strategy.info().name,
+                                  pitfall_argument(pitfall.id), found.first_found),
+                      traced.traced_verdict);
+  *command = fmt::format(
+      "idemlab simulate --strategy {}{} --scenario {} --requests {} --timeline-request {} "
+      "--format svg",
+      strategy.info().name, pitfall_argument(pitfall.id), scenario, config.requests,
+      found.first_found);
+  return Status::ok();
+}
+
 // The explore command pitfall_diagram runs, for the page's reader.
 std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall) {
   std::string out =
@@ -79,29 +125,35 @@ std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall
 Status strategy_card(const Strategy& strategy, std::string* out) {
   const StrategyInfo& info = strategy.info();
   std::string card = fmt::format(
-      "<section class=\"card strategy\" id=\"{0}\"><h2>{0}</h2><p>{1}</p><p><b>How:</b> {2}</p>"
-      "<p><b>Protects against:</b> {3}</p>\n",
+      "<section class=\"card strategy\" id=\"{0}\"><div class=\"intro\"><h2>{0}</h2><p>{1}</p>"
+      "<p><b>How:</b> {2}</p><p><b>Protects against:</b> {3}</p></div>\n",
       markup_text(info.name), markup_text(info.title), markup_text(info.how),
       markup_text(info.protects));
   std::vector<TracedAttempt> rehearsal;
   if (Status status = rehearse(strategy, Pitfall::kNone, &rehearsal); !status.is_ok())
     return status;
-  card +=
-      "<h3>The guard: a first attempt and its repeat</h3>\n" +
-      diagram(svg_sequence(rehearsal_timeline(rehearsal),
-                           std::string(info.name) + ": a first attempt and a repeat", "")) +
-      fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p>\n", info.name);
+  card += "<div class=\"figure\"><h3>The guard: a first attempt and its repeat</h3>\n" +
+          diagram(svg_sequence(rehearsal_timeline(rehearsal),
+                               std::string(info.name) + ": a first attempt and a repeat", "")) +
+          fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p></div>\n",
+                      info.name);
   for (const PitfallInfo& pitfall : info.pitfalls) {
     std::string svg;
     if (Status status = pitfall_diagram(strategy, pitfall, &svg); !status.is_ok()) return status;
     card += fmt::format(
-        "<h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. <b>Then:</b> {}.</p>\n",
+        "<div class=\"figure\"><h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. "
+        "<b>Then:</b> {}.</p>\n",
         pitfall_name(pitfall.id), markup_text(pitfall.exposed_by), markup_text(pitfall.reference),
         markup_text(pitfall.removes), markup_text(pitfall.goes_wrong));
+    std::string command = explore_command(info, pitfall);
+    if (svg.empty())
+      if (Status status = simulated_pitfall_diagram(strategy, pitfall, &svg, &command);
+          !status.is_ok())
+        return status;
     if (!svg.empty())
-      card += diagram(svg) + fmt::format("<p>Reproduce: <code>{}</code></p>\n",
-                                         markup_text(explore_command(info, pitfall)));
-    card += fmt::format("<p>In the simulator: <code>{}</code></p>\n",
+      card +=
+          diagram(svg) + fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(command));
+    card += fmt::format("<p>In the simulator: <code>{}</code></p></div>\n",
                         markup_text(pitfall_command(info, pitfall)));
   }
   *out = card + "</section>\n";
@@ -131,13 +183,13 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
   for (const SimResult& r : results) largest = std::max(largest, value(r));
   const int height = 30 + 20 * static_cast<int>(results.size());
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{}\" font-size=\"11\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"{}\" font-size=\"11\" "
       "font-family=\"DejaVu Sans, Verdana, sans-serif\"><text x=\"0\" y=\"14\" "
       "font-weight=\"bold\">{}</text>\n",
       height, markup_text(title));
   int y = 30;
   for (const SimResult& r : results) {
-    const double width = largest > 0 ? 300.0 * value(r) / largest : 0;
+    const double width = largest > 0 ? 150.0 * value(r) / largest : 0;
     svg += fmt::format(
         "<g class=\"bar-row\"><text x=\"0\" y=\"{}\">{}</text><rect x=\"140\" y=\"{}\" "
         "width=\"{:.1f}\" height=\"14\" fill=\"#7fa7d9\"/><text x=\"{:.1f}\" y=\"{}\">"
@@ -202,8 +254,8 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
                      input.requests, input.seed, input.requests, input.seed);
   if (!charted.empty())
     *out += fmt::format(
-        "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n{}{}{}"
-        "</section>\n",
+        "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n"
+        "<div class=\"charts\">{}{}{}</div></section>\n",
         markup_text(input.scenarios.front()),
         diagram(bar_chart(
             "attempts per request", charted,

@@ -17,7 +17,7 @@ constexpr int kLane = 170;          // distance between lifelines
 constexpr int kLeft = 20;           // margin before the first lifeline's box
 constexpr int kTop = 50;            // where lifeline boxes start
 constexpr int kFirstRow = 110;      // y of the first message
-constexpr int kRow = 26;            // one message or note per row
+constexpr int kRow = 20;            // one message or note per row
 constexpr double kCharWidth = 6.6;  // 11 px sans-serif, generous
 
 int lane_x(size_t lane) {
@@ -125,9 +125,9 @@ class Canvas {
     width_ = std::max(width_, left + w + 10);
     const char* kind = item.kind == SequenceItem::Kind::kMoneyMoved ? "money" : "note";
     body_ += fmt::format(
-        "<g class=\"{0}\"><rect class=\"{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"20\" "
+        "<g class=\"{0}\"><rect class=\"{0}\" x=\"{1}\" y=\"{2}\" width=\"{3}\" height=\"17\" "
         "rx=\"3\"/><text x=\"{4}\" y=\"{5}\">{6}</text></g>\n",
-        kind, left, y - 14, w, left + 6, y, markup_text(item.text));
+        kind, left, y - 13, w, left + 6, y - 1, markup_text(item.text));
   }
 
   void close_bar(size_t lane, int end) {

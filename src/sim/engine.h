@@ -56,6 +56,8 @@ struct SimResult {
   std::vector<TimelineEvent> timeline;
   // With a timeline of one request (--timeline-request N): what became of it, in words.
   std::string traced_verdict;
+  // With SimOptions::find_first: the first request (1-based) that verdict counts, or 0.
+  int64_t first_found = 0;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it
@@ -70,6 +72,7 @@ struct SimOptions {
   std::vector<RecordedStatement>* record = nullptr;
   bool timeline = false;
   int64_t timeline_request = 0;  // 0: every request
+  std::string_view find_first;   // a verdict's name: fills SimResult::first_found
   std::function<void(int64_t done, int64_t total)> progress;
 };
 

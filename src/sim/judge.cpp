@@ -14,6 +14,14 @@ RequestVerdicts judge(const RequestFacts& facts) {
   return out;
 }
 
+bool has_verdict(const RequestVerdicts& verdicts, std::string_view name) {
+  return (name == "moved_twice_or_more" && verdicts.moved_twice_or_more) ||
+         (name == "never_moved" && verdicts.never_moved) || (name == "stuck" && verdicts.stuck) ||
+         (name == "unknown_to_client" && verdicts.unknown_to_client) ||
+         (name == "refused" && verdicts.refused) ||
+         (name == "inconsistent_answers" && verdicts.inconsistent_answers);
+}
+
 std::vector<std::string_view> broken_invariants(const RequestVerdicts& verdicts) {
   std::vector<std::string_view> out;
   if (verdicts.moved_twice_or_more) out.push_back("moved_twice_or_more");

@@ -27,6 +27,9 @@ struct RequestVerdicts {
 
 RequestVerdicts judge(const RequestFacts& facts);
 
+// Whether `verdicts` counts the verdict named `name` (its JSON key, e.g. "refused").
+bool has_verdict(const RequestVerdicts& verdicts, std::string_view name);
+
 // The names of the verdicts that break a guarantee (explore's invariants), in a fixed order.
 std::vector<std::string_view> broken_invariants(const RequestVerdicts& verdicts);
 

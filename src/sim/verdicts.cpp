@@ -69,6 +69,9 @@ Status Simulation::verdicts(SimResult* out) {
     result.unknown_to_client += verdict.unknown_to_client;
     result.refused += verdict.refused;
     result.inconsistent_answers += verdict.inconsistent_answers;
+    if (result.first_found == 0 && !options_.find_first.empty() &&
+        has_verdict(verdict, options_.find_first))
+      result.first_found = static_cast<int64_t>(i) + 1;
     if (options_.timeline_request == static_cast<int64_t>(i) + 1)
       result.traced_verdict = request_verdict(pairs[i], state);
   }

@@ -1,7 +1,7 @@
 # e2e: the report and an SVG diagram in a real browser (headless Chromium, which
 # scripts/install-deps installs): they load with no console error and no network request, the
-# expected elements are there, no text overflows its box, and screenshots at 1280x720 and
-# 1920x1080 are not blank.
+# expected elements are there, no text overflows its box, every figure and section fits a
+# 1280x720 slide, and screenshots at 1280x720 and 1920x1080 are not blank.
 source "$(dirname "$0")/../lib.sh"
 browser=$(command -v chromium || command -v chromium-browser) || { fail "chromium is not installed (scripts/install-deps installs it)"; finish; }
 chrome() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
@@ -31,7 +31,16 @@ window.addEventListener('load', () => {
       if (box.x < -1 || box.x + box.width > width + 1) overflow.push('svg text:' + text.textContent.slice(0, 40));
     }
   }
+  // Slides: every figure, card introduction and section fits 1280x720.
+  const oversize = [];
+  for (const el of document.querySelectorAll('.figure, .intro, section.card:not(.strategy)')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 1280 || r.height > 720)
+      oversize.push(Math.round(r.width) + 'x' + Math.round(r.height) + ':' + el.textContent.slice(0, 40));
+  }
   document.title = JSON.stringify({
+    figures: document.querySelectorAll('.figure').length,
+    oversize: oversize.slice(0, 10),
     cards: document.querySelectorAll('.card.strategy').length,
     diagrams: document.querySelectorAll('.diagram svg').length,
     lifelines: document.querySelectorAll('g.lifeline').length,
@@ -43,7 +52,7 @@ window.addEventListener('load', () => {
 </script>"""
 open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", probe + "</body>"))
 PY
-chrome --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom \
+chrome --enable-logging=stderr --v=0 --virtual-time-budget=5000 --window-size=1280,720 --dump-dom \
   "file://$work/probe.html" >"$work/dom.html"
 python3 - "$work/dom.html" <<'PY' || fail "report in the browser: $(head -c 300 "$work/dom.html")"
 import html, json, re, sys
@@ -57,6 +66,8 @@ assert found["lifelines"] >= 9 * 4, found
 assert found["arrows"] >= 100, found
 assert found["matrix"] >= 16 * 9, found
 assert not found["overflow"], found["overflow"]
+assert found["figures"] == 9 + 21, found          # a guard and every pitfall, each a figure
+assert not found["oversize"], found["oversize"]   # each fits a 1280x720 slide
 PY
 
 # No console message at all (the report has no script; the probe logs nothing).

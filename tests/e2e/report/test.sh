@@ -21,11 +21,28 @@ assert "@import" not in page and "url(http" not in page
 cards = [c for c in parser.classes if c == "card strategy"]
 assert len(cards) == 9, f"{len(cards)} strategy cards"
 assert parser.classes.count("matrix") == 1
-assert parser.tags.count("svg") >= 9 + 18 + 3, parser.tags.count("svg")  # guards, pitfalls, charts
+# A guard diagram per strategy, one per pitfall (21), three charts.
+assert parser.tags.count("svg") == 9 + 21 + 3, parser.tags.count("svg")
+for section in page.split("<h3>--pitfall=")[1:]:
+    assert section.index('class="diagram"') < section.index("In the simulator"), section[:80]
 assert page.count('class="lifeline"') >= 9 * 4
 assert 'class="bad"' in page and 'class="good"' in page
 assert "idemlab lesson 14" in page
 assert len(page) < 5 * 1024 * 1024, len(page)
+PY
+# Each kind of Reproduce line draws the very diagram the page shows: explain's, explore's, and a
+# simulation's for the pitfalls only the simulator shows (two sources, a missing key).
+python3 - "$work/r.html" "$IDEMLAB" <<'PY' || fail "a Reproduce line draws another diagram"
+import html, re, subprocess, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+commands = [html.unescape(c) for c in re.findall(r"Reproduce: <code>(idemlab [^<]*)</code>", page)]
+picked = [c for c in commands if "key-without-source" in c or "missing-key" in c]
+assert len(picked) == 3, picked
+picked += [next(c for c in commands if c.startswith(k)) for k in ("idemlab explain", "idemlab explore")]
+for command in picked:
+    svg = subprocess.run([sys.argv[2]] + command.split()[1:], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert svg.startswith("<svg") and svg in page, command
 PY
 cp "$work/r.html" "$work/first.html"
 expect_exit 0 "$IDEMLAB" report --out "$work/r.html" --requests 60 --jobs 1
