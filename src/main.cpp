@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/help_format.h"
 #include "core/exit_code.h"
 #include "core/status.h"
 #include "report/color.h"
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   // so it paid a brk() and its page faults about 5 times a request (strace -c). Keep 64 MiB.
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
   CLI::App app{"idemlab: a lab for idempotent money transfers on a SQLite ledger", "idemlab"};
+  app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands copy it
   app.set_version_flag("--version", IDEMLAB_VERSION);
   app.footer(exit_code_help());
   app.require_subcommand(1);

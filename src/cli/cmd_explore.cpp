@@ -37,6 +37,34 @@ ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result
   return ExitCode::kOk;
 }
 
+// The counts, then the first breaking interleaving as a timeline.
+void print_explore_text(const ExploreOptions& options, const ExploreResult& result) {
+  fmt::print("{}",
+             wrap(fmt::format(
+                      "{}{}: {}, {}{}, {} breaking", result.strategy,
+                      pitfall_argument(result.pitfall), count_of(result.duplicates, "duplicate"),
+                      count_of(result.interleavings, "interleaving"),
+                      result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking),
+                  0));
+  for (const auto& [invariant, count] : result.by_invariant)
+    fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
+  if (!result.first_breaking.empty()) {
+    std::vector<int> schedule;
+    for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
+    const CrashPoint& crash = result.first_breaking_crash;
+    const std::string heading = fmt::format(
+        "First breaking interleaving (attempt per step: {}{}), breaks {}:",
+        fmt::join(schedule, " "),
+        crash.attempt < 0 ? std::string()
+                          : fmt::format("; attempt {} dies after its statement {}, then "
+                                        "a late retry",
+                                        crash.attempt + 1, crash.after),
+        fmt::join(result.first_breaking_invariants, ", "));
+    fmt::print("\n{}{}", wrap(heading, 0),
+               timeline_legend() + timeline_text(result.first_breaking, options.sql));
+  }
+}
+
 ExitCode run_explore(const ExploreOptions& options) {
   install_interrupt_handlers();
   ExploreResult result;
@@ -76,25 +104,7 @@ ExitCode run_explore(const ExploreOptions& options) {
     print_json(out);
     return explore_exit(options, result);
   }
-  fmt::print("{}{}: {}, {}{}, {} breaking\n", result.strategy, pitfall_argument(result.pitfall),
-             count_of(result.duplicates, "duplicate"),
-             count_of(result.interleavings, "interleaving"),
-             result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking);
-  for (const auto& [invariant, count] : result.by_invariant)
-    fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
-  if (!result.first_breaking.empty()) {
-    std::vector<int> schedule;
-    for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
-    const CrashPoint& crash = result.first_breaking_crash;
-    fmt::print("\nFirst breaking interleaving (attempt per step: {}{}), breaks {}:\n{}",
-               fmt::join(schedule, " "),
-               crash.attempt < 0 ? std::string()
-                                 : fmt::format("; attempt {} dies after its statement {}, then "
-                                               "a late retry",
-                                               crash.attempt + 1, crash.after),
-               fmt::join(result.first_breaking_invariants, ", "),
-               timeline_legend() + timeline_text(result.first_breaking, options.sql));
-  }
+  print_explore_text(options, result);
   return explore_exit(options, result);
 }
 

@@ -141,8 +141,9 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);
-  std::string footer = "How it works:\n" + wrap(info.how, 2);
-  if (!info.notes.empty()) footer += "SQLite notes:\n" + wrap(info.notes, 2);
+  // One line a paragraph: --help wraps it to the width in force when it prints.
+  std::string footer = fmt::format("How it works:\n  {}\n", info.how);
+  if (!info.notes.empty()) footer += fmt::format("SQLite notes:\n  {}\n", info.notes);
   command->footer(footer + exit_code_help());
   command->callback([options, &result, command] {
     if (!command->get_subcommands().empty()) return;  // `token issue` ran instead

@@ -221,8 +221,15 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 std::string result_text(const SimResult& r, const std::string& command) {
   std::string out = fmt::format("{}{}: {} requests, seed {}\n", r.strategy,
                                 pitfall_argument(r.pitfall), r.requests, r.seed);
+  // Label, value, meaning: a meaning too long for the width wraps under itself.
   auto line = [&](const char* label, const std::string& value, const char* meaning) {
-    out += fmt::format("  {:<24}{:>10}  {}\n", label, value, meaning);
+    const std::string start = fmt::format("  {:<24}{:>10}  ", label, value);
+    if (start.size() + 20 > output_width()) {  // a long value (the audit's findings)
+      out += wrap(fmt::format("{} {}", label, value), 2) + wrap(meaning, 4);
+      return;
+    }
+    const std::string wrapped = wrap(meaning, start.size());
+    out += start + (wrapped.empty() ? "\n" : wrapped.substr(start.size()));
   };
   line("moved_once", std::to_string(r.moved_once), "the journal shows exactly one transfer");
   line("moved_twice_or_more", std::to_string(r.moved_twice_or_more), "money moved more than once");
