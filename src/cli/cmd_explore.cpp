@@ -37,7 +37,48 @@ ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result
   return ExitCode::kOk;
 }
 
-// The counts, then the first breaking interleaving as a timeline.
+// The interleaving a run shows: the one --interleaving picked, else the first breaking one.
+struct Shown {
+  std::string label;  // "First breaking interleaving", "Interleaving 7"
+  const std::vector<int>* schedule;
+  CrashPoint crash;
+  const std::vector<std::string>* invariants;
+  const std::vector<TimelineEvent>* timeline;
+};
+
+Shown first_breaking_of(const ExploreResult& r) {
+  return {"First breaking interleaving", &r.first_breaking_schedule, r.first_breaking_crash,
+          &r.first_breaking_invariants, &r.first_breaking};
+}
+
+Shown shown_of(const ExploreResult& r) {
+  if (r.picked_index == 0) return first_breaking_of(r);
+  return {fmt::format("Interleaving {}", r.picked_index), &r.picked_schedule, r.picked_crash,
+          &r.picked_invariants, &r.picked};
+}
+
+std::string breaks_text(const Shown& shown) {
+  return shown.invariants->empty() ? std::string("breaks nothing")
+                                   : fmt::format("breaks {}", fmt::join(*shown.invariants, ", "));
+}
+
+std::vector<int> one_based(const std::vector<int>& schedule) {
+  std::vector<int> out;
+  for (int attempt : schedule) out.push_back(attempt + 1);
+  return out;
+}
+
+nlohmann::ordered_json shown_json(const Shown& shown) {
+  const CrashPoint& crash = shown.crash;
+  return {{"schedule", one_based(*shown.schedule)},
+          {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
+                                      : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
+                                                               {"after_statement", crash.after}}},
+          {"invariants", *shown.invariants},
+          {"timeline", timeline_json(*shown.timeline)}};
+}
+
+// The counts, then the shown interleaving as a timeline.
 void print_explore_text(const ExploreOptions& options, const ExploreResult& result) {
   fmt::print("{}",
              wrap(fmt::format(
@@ -48,21 +89,45 @@ void print_explore_text(const ExploreOptions& options, const ExploreResult& resu
                   0));
   for (const auto& [invariant, count] : result.by_invariant)
     fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
-  if (!result.first_breaking.empty()) {
-    std::vector<int> schedule;
-    for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
-    const CrashPoint& crash = result.first_breaking_crash;
-    const std::string heading = fmt::format(
-        "First breaking interleaving (attempt per step: {}{}), breaks {}:",
-        fmt::join(schedule, " "),
-        crash.attempt < 0 ? std::string()
-                          : fmt::format("; attempt {} dies after its statement {}, then "
-                                        "a late retry",
-                                        crash.attempt + 1, crash.after),
-        fmt::join(result.first_breaking_invariants, ", "));
-    fmt::print("\n{}{}", wrap(heading, 0),
-               timeline_legend() + timeline_text(result.first_breaking, options.sql));
+  const Shown shown = shown_of(result);
+  if (shown.timeline->empty()) return;
+  const std::string heading = fmt::format(
+      "{} (attempt per step: {}{}), {}:", shown.label, fmt::join(one_based(*shown.schedule), " "),
+      shown.crash.attempt < 0 ? std::string()
+                              : fmt::format("; attempt {} dies after its statement {}, then a "
+                                            "late retry",
+                                            shown.crash.attempt + 1, shown.crash.after),
+      breaks_text(shown));
+  fmt::print("\n{}{}", wrap(heading, 0),
+             timeline_legend() + timeline_text(*shown.timeline, options.sql));
+}
+
+void print_explore_diagram(const ExploreOptions& options, const ExploreResult& result) {
+  const Shown shown = shown_of(result);
+  const std::string verdict = shown.timeline->empty()
+                                  ? std::string("no interleaving breaks an invariant")
+                                  : breaks_text(shown);
+  const std::string title =
+      fmt::format("{}{}: {}", result.strategy, pitfall_argument(result.pitfall),
+                  result.picked_index > 0 ? fmt::format("interleaving {}", result.picked_index)
+                                          : std::string("the first breaking interleaving"));
+  fmt::print("{}", options.diagram == "svg" ? svg_sequence(*shown.timeline, title, verdict)
+                                            : mermaid_sequence(*shown.timeline, title, verdict));
+}
+
+void print_explore_json(const ExploreResult& result) {
+  nlohmann::ordered_json out{
+      {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
+      {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
+      {"breaking", result.breaking},        {"truncated", result.truncated},
+      {"by_invariant", result.by_invariant}};
+  if (!result.first_breaking_schedule.empty())
+    out["first_breaking"] = shown_json(first_breaking_of(result));
+  if (result.picked_index > 0) {
+    out["interleaving"] = result.picked_index;
+    out["picked"] = shown_json(shown_of(result));
   }
+  print_json(out);
 }
 
 ExitCode run_explore(const ExploreOptions& options) {
@@ -71,40 +136,16 @@ ExitCode run_explore(const ExploreOptions& options) {
   const Strategy& strategy = *find_strategy(options.strategy);
   throw_if_error(
       explore(strategy, pitfall_option(strategy.info(), options.pitfall), options.config, &result));
-  if (!options.diagram.empty()) {
-    const std::string verdict =
-        result.first_breaking.empty()
-            ? std::string("no interleaving breaks an invariant")
-            : fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", "));
-    const std::string title = fmt::format("{}{}: the first breaking interleaving", result.strategy,
-                                          pitfall_argument(result.pitfall));
-    fmt::print("{}", options.diagram == "svg"
-                         ? svg_sequence(result.first_breaking, title, verdict)
-                         : mermaid_sequence(result.first_breaking, title, verdict));
-    return explore_exit(options, result);
-  }
-  if (options.json) {
-    nlohmann::ordered_json out{
-        {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
-        {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
-        {"breaking", result.breaking},        {"truncated", result.truncated},
-        {"by_invariant", result.by_invariant}};
-    if (!result.first_breaking_schedule.empty()) {
-      std::vector<int> schedule;
-      for (int attempt : result.first_breaking_schedule) schedule.push_back(attempt + 1);
-      const CrashPoint& crash = result.first_breaking_crash;
-      out["first_breaking"] = {
-          {"schedule", schedule},
-          {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
-                                      : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
-                                                               {"after_statement", crash.after}}},
-          {"invariants", result.first_breaking_invariants},
-          {"timeline", timeline_json(result.first_breaking)}};
-    }
-    print_json(out);
-    return explore_exit(options, result);
-  }
-  print_explore_text(options, result);
+  if (options.config.pick > 0 && result.picked_index == 0)
+    throw_if_error(
+        Status::usage(fmt::format("--interleaving {}: explore tried only {}", options.config.pick,
+                                  count_of(result.interleavings, "interleaving"))));
+  if (!options.diagram.empty())
+    print_explore_diagram(options, result);
+  else if (options.json)
+    print_explore_json(result);
+  else
+    print_explore_text(options, result);
   return explore_exit(options, result);
 }
 
@@ -140,13 +181,18 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command
       ->add_option_function<std::string>(
           "--format", [options](const std::string& format) { options->diagram = format; },
-          "mermaid: the first breaking interleaving as a sequence diagram")
+          "mermaid or svg: the shown interleaving as a sequence diagram")
       ->check(CLI::IsMember({"mermaid", "svg"}));
+  command
+      ->add_option("--interleaving", options->config.pick,
+                   "show interleaving N (in the order they are tried) instead of the first "
+                   "breaking one")
+      ->check(whole_number(1, limits::kMaxInterleavings));
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(
-      "A step is one statement outside a transaction, or one whole write transaction: while an\n"
-      "attempt holds SQLite's write lock, other writes wait and other reads see the same\n"
+      "A step is one statement outside a transaction, or one whole write transaction: while an "
+      "attempt holds SQLite's write lock, other writes wait and other reads see the same "
       "snapshot, so interleaving inside it would change nothing.\n" +
       sim_exit_code_help());
   command->callback([options, &result] { result.exit_code = run_explore(*options); });

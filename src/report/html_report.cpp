@@ -49,9 +49,9 @@ std::string diagram(const std::string& svg) {
   return "<div class=\"diagram\">" + svg + "</div>\n";
 }
 
-// A pitfall's diagram: explore's first breaking interleaving, with crashes when a crash is what
-// exposes it; empty when two concurrent duplicates cannot show it (it needs the simulator).
-Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std::string* out) {
+// How explore exposes a pitfall: with crashes when a crash is what exposes it, an overdraw for
+// a lie about a rejection, a lock TTL the work outlasts. The guard runs under the same.
+ExploreConfig explore_config(const PitfallInfo& pitfall) {
   ExploreConfig config;
   config.max_interleavings = 20000;
   config.crash =
@@ -60,8 +60,30 @@ Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std
   if (pitfall.id == Pitfall::kTtlTooLong) config.lock_ttl_ms = 20;
   if (pitfall.id == Pitfall::kNoOwnerCheck || pitfall.id == Pitfall::kTtlTooShort)
     config.lock_ttl_ms = 3;  // the clock moves 1 ms a statement: the lock lapses mid-work
+  return config;
+}
+
+// The explore command that draws what explore_config(pitfall) finds, for `shown` (the
+// pitfall itself, or kNone for the guard) and interleaving `number` (0: the first breaking).
+std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall, Pitfall shown,
+                            int64_t number) {
+  const ExploreConfig config = explore_config(pitfall);
+  std::string out =
+      fmt::format("idemlab explore --strategy {}{}", info.name, pitfall_argument(shown));
+  if (config.crash) out += " --crash";
+  if (config.overdraw) out += " --overdraw";
+  if (config.lock_ttl_ms != ExploreConfig{}.lock_ttl_ms)
+    out += fmt::format(" --lock-ttl-ms {}", config.lock_ttl_ms);
+  if (number > 0) out += fmt::format(" --interleaving {}", number);
+  return out + " --format svg";
+}
+
+// A pitfall's diagram: explore's first breaking interleaving; empty when two concurrent
+// duplicates cannot show it (it needs the simulator).
+Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std::string* out) {
   ExploreResult result;
-  if (Status status = explore(strategy, pitfall.id, config, &result); !status.is_ok())
+  if (Status status = explore(strategy, pitfall.id, explore_config(pitfall), &result);
+      !status.is_ok())
     return status;
   out->clear();
   if (result.first_breaking.empty()) return Status::ok();
@@ -69,6 +91,33 @@ Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std
                       fmt::format("{} --pitfall={}: the first breaking interleaving",
                                   strategy.info().name, pitfall_name(pitfall.id)),
                       fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", ")));
+  return Status::ok();
+}
+
+// The guard under what exposes its main pitfall: the interleaving whose attempts take turns
+// most often, which it survives (or, if it did not, says what broke).
+Status guard_race_figure(const Strategy& strategy, std::string* out) {
+  const StrategyInfo& info = strategy.info();
+  const PitfallInfo& main = info.pitfalls.front();
+  ExploreConfig config = explore_config(main);
+  config.pick = kTightestRace;
+  ExploreResult result;
+  if (Status status = explore(strategy, Pitfall::kNone, config, &result); !status.is_ok())
+    return status;
+  // The caption is the one `explore --interleaving N --format svg` draws, byte for byte.
+  const std::string verdict =
+      result.picked_invariants.empty()
+          ? std::string("breaks nothing")
+          : fmt::format("breaks {}", fmt::join(result.picked_invariants, ", "));
+  *out = fmt::format(
+      "<div class=\"figure\"><h3>The guard in the tightest race</h3><p>Under what exposes "
+      "--pitfall={}: {}. Of the {} interleavings tried ({} breaking), the one whose attempts "
+      "take turns most often.</p>\n{}<p>Reproduce: <code>{}</code></p></div>\n",
+      pitfall_name(main.id), markup_text(main.exposed_by), result.interleavings, result.breaking,
+      diagram(svg_sequence(result.picked,
+                           fmt::format("{}: interleaving {}", info.name, result.picked_index),
+                           verdict)),
+      markup_text(explore_command(info, main, Pitfall::kNone, result.picked_index)));
   return Status::ok();
 }
 
@@ -109,19 +158,6 @@ Status simulated_pitfall_diagram(const Strategy& strategy, const PitfallInfo& pi
   return Status::ok();
 }
 
-// The explore command pitfall_diagram runs, for the page's reader.
-std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall) {
-  std::string out =
-      fmt::format("idemlab explore --strategy {}{}", info.name, pitfall_argument(pitfall.id));
-  if (pitfall.verdict == std::string_view("stuck") || pitfall.id == Pitfall::kSuccessOnDuplicate)
-    out += " --crash";
-  if (pitfall.id == Pitfall::kSuccessOnDuplicate) out += " --overdraw";
-  if (pitfall.id == Pitfall::kTtlTooLong) out += " --lock-ttl-ms 20";
-  if (pitfall.id == Pitfall::kNoOwnerCheck || pitfall.id == Pitfall::kTtlTooShort)
-    out += " --lock-ttl-ms 3";
-  return out + " --format svg";
-}
-
 Status strategy_card(const Strategy& strategy, std::string* out) {
   const StrategyInfo& info = strategy.info();
   std::string card = fmt::format(
@@ -137,6 +173,11 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
                                std::string(info.name) + ": a first attempt and a repeat", "")) +
           fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p></div>\n",
                       info.name);
+  if (!info.pitfalls.empty()) {
+    std::string race;
+    if (Status status = guard_race_figure(strategy, &race); !status.is_ok()) return status;
+    card += race;
+  }
   for (const PitfallInfo& pitfall : info.pitfalls) {
     std::string svg;
     if (Status status = pitfall_diagram(strategy, pitfall, &svg); !status.is_ok()) return status;
@@ -145,7 +186,7 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
         "<b>Then:</b> {}.</p>\n",
         pitfall_name(pitfall.id), markup_text(pitfall.exposed_by), markup_text(pitfall.reference),
         markup_text(pitfall.removes), markup_text(pitfall.goes_wrong));
-    std::string command = explore_command(info, pitfall);
+    std::string command = explore_command(info, pitfall, pitfall.id, 0);
     if (svg.empty())
       if (Status status = simulated_pitfall_diagram(strategy, pitfall, &svg, &command);
           !status.is_ok())

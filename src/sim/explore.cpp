@@ -243,6 +243,27 @@ std::vector<int> next_prefix(const Run& run) {
   return {};
 }
 
+// How often the attempts take turns in a schedule.
+int switches(const std::vector<int>& schedule) {
+  int out = 0;
+  for (size_t i = 1; i < schedule.size(); ++i) out += schedule[i] != schedule[i - 1];
+  return out;
+}
+
+// Keeps `run` as the picked interleaving if it is the one ExploreConfig::pick asks for.
+void consider_pick(const Run& run, CrashPoint crash, const ExploreConfig& config,
+                   ExploreResult* result) {
+  const bool wanted =
+      config.pick == kTightestRace
+          ? result->picked_index == 0 || switches(run.schedule) > switches(result->picked_schedule)
+          : config.pick == result->interleavings;
+  if (!wanted) return;
+  result->picked_index = result->interleavings;
+  result->picked_schedule = run.schedule;
+  result->picked_crash = crash;
+  result->picked_invariants = run.broken;
+}
+
 // Every interleaving with one crash point (or none). Sets `reached` when some run crashed.
 Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConfig& config,
                          ExploreResult* result, bool* reached) {
@@ -257,6 +278,7 @@ Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConf
     if (Status status = explorer.run(prefix, crash, false, &run); !status.is_ok()) return status;
     ++result->interleavings;
     *reached |= run.crashed;
+    if (config.pick != 0) consider_pick(run, crash, config, result);
     if (!run.broken.empty()) {
       ++result->breaking;
       for (const auto& invariant : run.broken) ++result->by_invariant[invariant];
@@ -301,6 +323,13 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
         !status.is_ok())
       return status;
     result.first_breaking = std::move(replay.timeline);
+  }
+  if (result.picked_index > 0) {
+    Run replay;
+    if (Status status = explorer.run(result.picked_schedule, result.picked_crash, true, &replay);
+        !status.is_ok())
+      return status;
+    result.picked = std::move(replay.timeline);
   }
   *out = std::move(result);
   return Status::ok();

@@ -27,7 +27,12 @@ struct ExploreConfig {
   // --overdraw: the request asks for more than the payer holds, so its first attempt is
   // rejected, and every repeat must be rejected too.
   bool overdraw = false;
+  // Which interleaving to replay as `picked`: 0, none (the first breaking one is always
+  // replayed); N > 0, the Nth tried; kTightestRace, the first of those whose attempts take
+  // turns most often.
+  int64_t pick = 0;
 };
+inline constexpr int64_t kTightestRace = -1;
 
 // Where a crash hits: attempt (0-based) dies right after its `after`-th statement.
 struct CrashPoint {
@@ -47,6 +52,12 @@ struct ExploreResult {
   CrashPoint first_breaking_crash;              // with --crash: where it crashed
   std::vector<std::string> first_breaking_invariants;
   std::vector<TimelineEvent> first_breaking;
+  // The interleaving ExploreConfig::pick asked for (picked_index 0: none was).
+  int64_t picked_index = 0;  // 1-based, in the order they were tried
+  std::vector<int> picked_schedule;
+  CrashPoint picked_crash;
+  std::vector<std::string> picked_invariants;  // empty: it breaks nothing
+  std::vector<TimelineEvent> picked;
 };
 
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,

@@ -66,7 +66,7 @@ assert found["lifelines"] >= 9 * 4, found
 assert found["arrows"] >= 100, found
 assert found["matrix"] >= 16 * 9, found
 assert not found["overflow"], found["overflow"]
-assert found["figures"] == 9 + 21, found          # a guard and every pitfall, each a figure
+assert found["figures"] == 9 + 8 + 21, found      # guards, races, every pitfall: a figure each
 assert not found["oversize"], found["oversize"]   # each fits a 1280x720 slide
 PY
 

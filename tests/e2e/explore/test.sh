@@ -26,6 +26,29 @@ expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall --json
 [ "$(json_field "$out" breaking)" -ge 1 ] || fail "optimistic-lock --pitfall"
 printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin)['first_breaking']; assert d['timeline'] and d['schedule']" ||
   fail "first_breaking lacks a timeline"
+# --interleaving N shows the Nth tried: the first breaking one is the same as its number.
+expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall --json
+first=$(printf '%s' "$out" | python3 -c "import json,sys; print(json.load(sys.stdin)['first_breaking']['schedule'])")
+number=$(python3 - "$IDEMLAB" <<'PY'
+import json, subprocess, sys
+for n in range(1, 200):
+    run = subprocess.run([sys.argv[1], "explore", "--strategy", "optimistic-lock", "--pitfall",
+                          "--interleaving", str(n), "--json"], capture_output=True, text=True)
+    picked = json.loads(run.stdout)["picked"]
+    if picked["invariants"]:
+        print(n, picked["schedule"]); break
+PY
+)
+expect_equal "${number#* }" "$first" "the first breaking interleaving is the first --interleaving that breaks"
+expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall --interleaving "${number%% *}"
+expect_contains "$out" "Interleaving ${number%% *} (attempt per step"
+expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --interleaving 1 --format svg
+expect_contains "$out" "optimistic-lock: interleaving 1"
+expect_contains "$out" "breaks nothing"
+expect_exit 2 "$IDEMLAB" explore --strategy optimistic-lock --interleaving 100000
+expect_one_error_line
+expect_contains "$err" "tried only 70 interleavings"
+expect_exit 2 "$IDEMLAB" explore --strategy optimistic-lock --interleaving 0
 expect_exit 0 "$IDEMLAB" explore --strategy select-for-update --duplicates 3 --json
 expect_equal "$(json_field "$out" interleavings)" 90 "select-for-update, three duplicates: 6!/(2!2!2!)"
 expect_equal "$(json_field "$out" breaking)" 0 "select-for-update, three duplicates"

@@ -21,8 +21,10 @@ assert "@import" not in page and "url(http" not in page
 cards = [c for c in parser.classes if c == "card strategy"]
 assert len(cards) == 9, f"{len(cards)} strategy cards"
 assert parser.classes.count("matrix") == 1
-# A guard diagram per strategy, one per pitfall (21), three charts.
-assert parser.tags.count("svg") == 9 + 21 + 3, parser.tags.count("svg")
+# Per strategy a guard's first attempt and repeat, and (8 with pitfalls) the guard in the
+# tightest race; one per pitfall (21); three charts.
+assert parser.tags.count("svg") == 9 + 8 + 21 + 3, parser.tags.count("svg")
+assert page.count("The guard in the tightest race") == 8
 for section in page.split("<h3>--pitfall=")[1:]:
     assert section.index('class="diagram"') < section.index("In the simulator"), section[:80]
 assert page.count('class="lifeline"') >= 9 * 4
