@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "server/trace.h"
@@ -61,6 +63,11 @@ class Builder {
     out_.labels.push_back("server " + who(e));
     return servers_[key] = out_.ids.size() - 1;
   }
+  // "r1#2" for a server lifeline labelled "server r1#2".
+  std::string who_of(size_t lifeline) const {
+    const std::string& label = out_.labels[lifeline];
+    return label.substr(label.find(' ') + 1);
+  }
   void item(SequenceItem::Kind kind, size_t from, size_t to, std::string text) {
     out_.items.push_back({kind, from, to, std::move(text)});
   }
@@ -73,8 +80,14 @@ class Builder {
     active_.erase(held);
   }
 
+  void track_lock(const TimelineEvent& e, size_t id);
+
   Sequence out_;
   size_t ledger_ = 0;
+  // The lock row's holder (a lifeline) and when its lock lapses, to mark the moment a twin
+  // takes over a lock that expired under its holder.
+  std::optional<size_t> lock_holder_;
+  int64_t lock_until_ms_ = 0;
   std::map<std::pair<int, int>, size_t> servers_;
   std::vector<size_t> active_;
   std::string lost_answer_;  // the answer the next "response lost" event carries
@@ -116,9 +129,24 @@ void Builder::add_server(const TimelineEvent& e) {
     active_.push_back(id);
   }
   if (e.result == "committed" || e.result == "rolled back") release(id);
+  track_lock(e, id);
   if (e.result.find("money moved") != std::string::npos)
     item(Kind::kMoneyMoved, ledger_, ledger_,
          "money moved (" + out_.labels[id].substr(out_.labels[id].find(' ') + 1) + ")");
+}
+
+void Builder::track_lock(const TimelineEvent& e, size_t id) {
+  constexpr std::string_view kHeld = "lock held by ";
+  if (e.result.starts_with("lock released")) lock_holder_.reset();
+  if (!e.result.starts_with(kHeld)) return;
+  const size_t until = e.result.find(" until ");
+  const int64_t until_ms = until == std::string::npos ? 0 : std::atoll(&e.result[until + 7]);
+  if (lock_holder_ && *lock_holder_ != id)
+    item(SequenceItem::Kind::kNote, ledger_, ledger_,
+         fmt::format("the lock of {} expired at {} ms; {} takes it", who_of(*lock_holder_),
+                     lock_until_ms_, who_of(id)));
+  lock_holder_ = id;
+  lock_until_ms_ = until_ms;
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ std::string money(const Binds& binds, const StepResult& result, bool debit) {
 }
 
 // Statements whose outcome is "did it change a row".
-std::string changed(Stmt stmt, const Binds& binds, const StepResult& result) {
+std::string changed(Stmt stmt, const Binds& binds, const StepResult& result, int64_t origin_ms) {
   const bool one = result.changes > 0;
   switch (stmt) {
     case Stmt::kClaimFlowGuarded:
@@ -60,7 +60,7 @@ std::string changed(Stmt stmt, const Binds& binds, const StepResult& result) {
       return one ? "token used" : "token not usable (unknown, used or expired)";
     case Stmt::kAcquireLock:
       return one ? fmt::format("lock held by {} until {} ms", text_of(bound(binds, ":owner")),
-                               text_of(bound(binds, ":until")))
+                               as_int(bound(binds, ":until")) - origin_ms)
                  : "lock held by someone else";
     case Stmt::kReleaseLock:
       return one ? "lock released" : "lock not ours any more: left alone";
@@ -73,7 +73,8 @@ std::string changed(Stmt stmt, const Binds& binds, const StepResult& result) {
 
 }  // namespace
 
-std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result) {
+std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result,
+                            int64_t origin_ms) {
   if (result.code == StepCode::kConstraint) return "unique key taken: a repeat";
   if (!result.ok()) return describe_result(stmt, result);
   switch (stmt) {
@@ -112,7 +113,7 @@ std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& res
     case Stmt::kRollback:
       return "rolled back";
     default:
-      return changed(stmt, binds, result);
+      return changed(stmt, binds, result, origin_ms);
   }
 }
 

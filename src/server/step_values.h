@@ -9,7 +9,9 @@
 
 namespace idemlab {
 
-// `binds` are the values the statement ran with, `result` what it returned.
-std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result);
+// `binds` are the values the statement ran with, `result` what it returned. Times are shown
+// from `origin_ms`, where the timeline's clock starts.
+std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result,
+                            int64_t origin_ms = 0);
 
 }  // namespace idemlab

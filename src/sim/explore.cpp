@@ -130,7 +130,7 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
     if (record)
       run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
                               std::string(step.step), "",
-                              describe_values(step.stmt, binds, step.result),
+                              describe_values(step.stmt, binds, step.result, kStartMs),
                               std::string(statement_sql(step.stmt)), ""});
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
@@ -182,7 +182,7 @@ Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper&
     if (record)
       run->timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
                                std::string(step.step), "",
-                               describe_values(step.stmt, binds, step.result),
+                               describe_values(step.stmt, binds, step.result, kStartMs),
                                std::string(statement_sql(step.stmt)), "late retry"});
   }
   return Status::ok();

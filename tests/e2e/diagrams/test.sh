@@ -58,4 +58,9 @@ expect_exit 2 "$IDEMLAB" compare --requests 10 --format mermaid
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" compare --requests 10 --format svg
 expect_one_error_line
+# The moment a lock expired under its holder is marked where the twin takes it over, on the
+# timeline's own clock.
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall --lock-ttl-ms 3 --format mermaid
+expect_contains "$out" "acquire_lock: lock held by attempt-1 until 4 ms"
+expect_contains "$out" "Note over L: the lock of r1#35;1 expired at 4 ms#59; r1#35;2 takes it"
 finish
