@@ -9,7 +9,10 @@
 // Prints medians per strategy, as requests/s and as ratios of the simulation to each.
 // A benchmark, not a test: it reads the wall clock.
 //
-// usage: bench_sim [--requests N] [--scenario NAME]
+// The last line, "limit_all <requests/s>", is the limit over every strategy together (all
+// their requests over all their limit time): what scripts/bench-sim divides compare by.
+//
+// usage: bench_sim [--requests N] [--scenario NAME] [--seed S] [--fault SPEC ...]
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "sim/engine.h"
@@ -73,17 +77,28 @@ double median(std::vector<double> runs) {
 
 int main(int argc, char** argv) {
   int64_t requests = 20000;
-  std::string scenario = "mixed";
+  std::string scenario;  // "": idemlab's defaults, as with no --scenario
+  std::optional<uint64_t> seed;
+  std::vector<FaultSpec> faults;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--requests") == 0) requests = std::stoll(argv[i + 1]);
     if (std::strcmp(argv[i], "--scenario") == 0) scenario = argv[i + 1];
+    if (std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[i + 1]);
+    if (std::strcmp(argv[i], "--fault") == 0) {
+      FaultSpec fault;
+      throw_if_error(parse_fault(argv[i + 1], &fault));
+      faults.push_back(fault);
+    }
   }
   SimConfig config;
-  throw_if_error(load_scenario(scenario, &config, nullptr));
+  if (!scenario.empty()) throw_if_error(load_scenario(scenario, &config, nullptr));
   config.requests = requests;
+  if (seed) config.seed = *seed;
+  if (!faults.empty()) config.faults = faults;  // --fault replaces the scenario's, as in idemlab
   fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>9} {:>10}\n", "strategy", "statements",
              "sim_req/s", "limit_req/s", "replay_req/s", "vs_limit", "vs_replay");
   double worst = 1e9;
+  double limit_total = 0;
   const double count = static_cast<double>(requests);
   for (const Strategy* strategy : all_strategies()) {
     // The recording run comes first and is not timed; it also warms caches for the timed one.
@@ -105,10 +120,13 @@ int main(int argc, char** argv) {
     const double limit = median(limit_runs);
     const double replayed = median(replay_runs);
     worst = std::min(worst, limit / simulated);
+    limit_total += limit;
     fmt::print("{:<18} {:>9} {:>11.0f} {:>11.0f} {:>11.0f} {:>9.2f} {:>10.2f}\n",
                strategy->info().name, statements.size(), count / simulated, count / limit,
                count / replayed, limit / simulated, replayed / simulated);
   }
   fmt::print("worst ratio to the limit: {:.2f} (target: at least 0.5)\n", worst);
+  fmt::print("limit_all {:.0f}\n",
+             count * static_cast<double>(all_strategies().size()) / limit_total);
   return 0;
 }

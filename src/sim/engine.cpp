@@ -4,6 +4,10 @@
 // strategy runs. The parts live beside it (simulation.h lists them).
 #include "sim/engine.h"
 
+#include <unistd.h>
+
+#include <atomic>
+
 #include "core/interrupt.h"
 #include "db/ledger_file.h"
 #include "server/serve.h"
@@ -15,17 +19,26 @@ namespace idemlab {
 
 namespace sim {
 
+// Past this size a simulation ledger's main file spills from memory to a temporary file
+// (db/mem_vfs.h): about 300,000 requests' worth.
+constexpr int64_t kLedgerMemoryBytes = 96LL << 20;
+
+// The ledger lives in the in-memory VFS, under a name no other run in this process uses; the
+// client's connection creates it.
 Status Simulation::open_ledger_files() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-sim-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    return Status::internal("cannot create a temporary folder for the simulation ledger");
-  folder_ = pattern;
-  path_ = folder_ + "/sim.db";
-  if (Status status = create_sim_ledger(path_); !status.is_ok()) return status;
-  for (Connection* connection : {&client_, &busy_})
-    if (Status status = Connection::open(path_, sim_connection_options(), connection);
-        !status.is_ok())
-      return status;
+  static std::atomic<uint64_t> runs{0};
+  if (Status status = register_mem_vfs(kLedgerMemoryBytes); !status.is_ok()) return status;
+  ledger_name_ = fmt::format("idemlab-sim-{}-{}.db", ::getpid(), runs++);
+  path_ = mem_vfs_uri(ledger_name_);
+  ConnectionOptions create = sim_connection_options();
+  create.create = true;
+  if (Status status = Connection::open(path_, create, &client_); !status.is_ok()) return status;
+  if (Status status = create_schema(client_, sim_opening_balances()); !status.is_ok())
+    return status;
+  if (Status status = client_.exec_script("PRAGMA journal_mode = WAL"); !status.is_ok())
+    return status;
+  if (Status status = Connection::open(path_, sim_connection_options(), &busy_); !status.is_ok())
+    return status;
   if (options_.record) {
     stepper_.on_run = [this](const Connection& connection, const PendingStep& step) {
       record(connection, step.stmt, step.binds);
@@ -147,6 +160,7 @@ Status create_sim_ledger(const std::string& path) {
 
 ConnectionOptions sim_connection_options() {
   ConnectionOptions options;
+  options.uri = true;           // the ledger is in the in-memory VFS
   options.busy_timeout_ms = 0;  // a busy lock is a wait in virtual time, not a real sleep
   options.synchronous_off = true;
   options.cache_kib = 128;

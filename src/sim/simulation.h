@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "db/mem_vfs.h"
 #include "server/phase.h"
 #include "sim/engine.h"
 #include "sim/stepper.h"
@@ -118,7 +119,7 @@ class Simulation {
     pool_.clear();
     client_ = Connection();
     busy_ = Connection();
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
+    if (!ledger_name_.empty()) mem_vfs_remove(ledger_name_);
   }
 
   Status run(SimResult* out);
@@ -209,10 +210,10 @@ class Simulation {
   const SimOptions& options_;
   int64_t short_ttl_ms_ = 0;
   ManualClock clock_{0};
-  std::string folder_;
-  std::string path_;
-  Connection client_;  // tokens and status queries
-  Connection busy_;    // the other writer of the busy fault
+  std::string ledger_name_;  // in the in-memory VFS (db/mem_vfs.h)
+  std::string path_;         // its URI
+  Connection client_;        // tokens and status queries
+  Connection busy_;          // the other writer of the busy fault
   bool busy_held_ = false;
   std::vector<std::unique_ptr<Connection>> pool_;
   std::vector<Connection*> free_connections_;
