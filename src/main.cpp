@@ -11,6 +11,7 @@
 #include "cli/help_format.h"
 #include "core/exit_code.h"
 #include "core/status.h"
+#include "db/connection.h"
 #include "report/color.h"
 #include "report/width.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   // simulation commits thousands of times a second, freeing and reallocating SQLite's buffers,
   // so it paid a brk() and its page faults about 5 times a request (strace -c). Keep 64 MiB.
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  configure_sqlite();
   CLI::App app{"idemlab: a lab for idempotent money transfers on a SQLite ledger", "idemlab"};
   app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands copy it
   app.set_version_flag("--version", IDEMLAB_VERSION);

@@ -76,6 +76,7 @@ double median(std::vector<double> runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  configure_sqlite();  // as idemlab's main() does
   int64_t requests = 20000;
   std::string scenario;  // "": idemlab's defaults, as with no --scenario
   std::optional<uint64_t> seed;

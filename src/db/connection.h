@@ -47,6 +47,9 @@ struct ConnectionOptions {
   int cache_kib = 0;  // read `path` as a SQLite URI (internal databases only; never a user's path)
 };
 
+// Process-wide SQLite settings; main() calls it first, before SQLite initialises.
+void configure_sqlite();
+
 class Connection {
  public:
   Connection() = default;
