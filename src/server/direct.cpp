@@ -18,7 +18,7 @@ class DirectDriver final : public Driver {
  public:
   DirectDriver(const AttemptSetup& setup) : setup_(setup) {}
 
-  bool run_inline(Session& session) override {
+  bool park(Session& session, std::coroutine_handle<>) override {
     PendingStep& step = session.pending();
     for (const FaultSpec& fault : setup_.faults) {
       if (fault.kind == FaultKind::kSlow && slow_before(fault, step)) pause(fault);
@@ -32,11 +32,7 @@ class DirectDriver final : public Driver {
       if (fault.kind == FaultKind::kCrash && (committed || step.step == fault.step)) crash();
       if (fault.kind == FaultKind::kSlow && committed) pause(fault);
     }
-    return true;
-  }
-
-  void park(Session&, std::coroutine_handle<>) override {
-    std::abort();  // run_inline always runs the step
+    return false;  // ran: the attempt goes on
   }
 
  private:

@@ -23,10 +23,9 @@ std::string text_of(const Value& value) {
 }
 
 std::string flow_row(const StepResult& result) {
-  if (!result.row) return "no flow row";
-  const Row& row = *result.row;
-  return fmt::format("flow row: status {}, version {}", as_int(row[kFlowStatus]),
-                     as_int(row[kFlowVersion]));
+  const std::optional<FlowRow> row = flow_of(result);
+  if (!row) return "no flow row";
+  return fmt::format("flow row: status {}, version {}", row->status, row->version);
 }
 
 std::string finish(const Binds& binds, std::string_view version) {

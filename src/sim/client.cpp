@@ -106,7 +106,7 @@ void Simulation::retry(uint32_t request) {
     ++state.statements;
     std::string found = "no flow row";
     if (flow.ok() && flow.row) {
-      const int64_t status = as_int((*flow.row)[kFlowStatus]);
+      const int64_t status = flow_of(flow)->status;
       found = fmt::format("status {}", status);
       if (status == kSucceeded || status == kFailed) {
         note(request, state.attempts_sent, 0, "client", "query", "", found);

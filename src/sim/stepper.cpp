@@ -33,9 +33,10 @@ void Stepper::release(size_t index) {
   free_.push_back(index);
 }
 
-void Stepper::park(Session& session, std::coroutine_handle<> handle) {
+bool Stepper::park(Session& session, std::coroutine_handle<> resume) {
   for (Attempt& attempt : attempts_)
-    if (attempt.live && attempt.session.get() == &session) attempt.parked = handle;
+    if (attempt.live && attempt.session.get() == &session) attempt.parked = resume;
+  return true;
 }
 
 void Stepper::settle(Attempt& attempt) {

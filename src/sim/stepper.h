@@ -55,9 +55,8 @@ class Stepper final : public Driver {
   // Called after each statement runs, before the attempt resumes (bench-sim's recorder).
   std::function<void(const Connection&, const PendingStep&)> on_run;
 
-  // Driver
-  bool run_inline(Session&) override { return false; }
-  void park(Session& session, std::coroutine_handle<> handle) override;
+  // Driver: every step waits for advance().
+  bool park(Session& session, std::coroutine_handle<> resume) override;
 
  private:
   void settle(Attempt& attempt);

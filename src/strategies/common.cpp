@@ -80,18 +80,25 @@ Binds version_binds(int64_t flow_id, int64_t version) {
   return {{":flow_id", flow_id}, {":version", version}};
 }
 
-Answer answer_from_flow(const Row& flow, const TransferRequest& request) {
-  if (as_text(flow[kFlowFrom]) != request.from || as_text(flow[kFlowTo]) != request.to ||
-      as_int(flow[kFlowAmount]) != request.amount_minor)
+std::optional<FlowRow> flow_of(const StepResult& found) {
+  if (!found.row) return std::nullopt;
+  const Row& row = *found.row;  // the columns of Stmt::kSelectFlow, in order
+  return FlowRow{as_int(row[0]), as_text(row[1]), as_text(row[2]), as_int(row[3]),
+                 as_int(row[4]), as_int(row[5]),  as_text(row[6]), as_text(row[7])};
+}
+
+Answer answer_from_flow(const FlowRow& flow, const TransferRequest& request) {
+  if (flow.from != request.from || flow.to != request.to ||
+      flow.amount_minor != request.amount_minor)
     return Answer::of(Outcome::kMismatch);
-  const int64_t status = as_int(flow[kFlowStatus]);
-  if (status == kSucceeded && as_text(flow[kFlowOutcome]) == "applied")
+  if (flow.status == kSucceeded && flow.outcome == "applied")
     return Answer{Outcome::kApplied, "", true};
-  if (status == kFailed) return Answer{Outcome::kRejected, as_text(flow[kFlowReason]), true};
+  if (flow.status == kFailed) return Answer{Outcome::kRejected, flow.reason, true};
   return Answer::of(Outcome::kInProgress);
 }
 
-Answer repeat_answer(const Session& session, const Row* flow, const TransferRequest& request) {
+Answer repeat_answer(const Session& session, const std::optional<FlowRow>& flow,
+                     const TransferRequest& request) {
   if (session.has(Pitfall::kSuccessOnDuplicate)) return Answer::of(Outcome::kApplied);
   return flow ? answer_from_flow(*flow, request) : Answer::of(Outcome::kInProgress);
 }
@@ -137,11 +144,12 @@ Task<Answer> work_and_commit(Session& session, const TransferRequest& request, i
 Task<Answer> rollback_and_replay(Session& session, const TransferRequest& request) {
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
-  if (session.has(Pitfall::kSuccessOnDuplicate)) co_return repeat_answer(session, nullptr, request);
+  if (session.has(Pitfall::kSuccessOnDuplicate))
+    co_return repeat_answer(session, std::nullopt, request);
   StepResult flow =
       co_await session.exec("select_flow_again", Stmt::kSelectFlow, biz_seq_bind(request));
   if (!flow.ok()) co_return co_await fail(session, flow);
-  co_return repeat_answer(session, flow.row ? &*flow.row : nullptr, request);
+  co_return repeat_answer(session, flow_of(flow), request);
 }
 
 int64_t returned_id(const StepResult& result) {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/task.h"
@@ -13,17 +15,19 @@ namespace idemlab {
 
 enum FlowStatus : int64_t { kPending = 0, kProcessing = 1, kSucceeded = 2, kFailed = 3 };
 
-// Columns of Stmt::kSelectFlow.
-enum FlowColumn {
-  kFlowId,
-  kFlowFrom,
-  kFlowTo,
-  kFlowAmount,
-  kFlowStatus,
-  kFlowVersion,
-  kFlowOutcome,
-  kFlowReason
+// A flow row as Stmt::kSelectFlow reads it, decoded once.
+struct FlowRow {
+  int64_t id = 0;
+  std::string from;
+  std::string to;
+  int64_t amount_minor = 0;
+  int64_t status = kPending;  // a FlowStatus
+  int64_t version = 0;
+  std::string outcome;  // the stored answer: applied, rejected, or empty
+  std::string reason;
 };
+// The flow row a kSelectFlow step found, if it found one.
+std::optional<FlowRow> flow_of(const StepResult& found);
 
 // Binds for inserting a flow row for `request`.
 Binds flow_binds(const TransferRequest& request, std::string_view strategy, int64_t status,
@@ -42,12 +46,13 @@ Binds version_binds(int64_t flow_id, int64_t version);
 
 // What a repeat is told, from the flow row the first attempt left: the stored answer marked as
 // a replay, a mismatch if the payload differs, or in_progress if no answer is stored yet.
-Answer answer_from_flow(const Row& flow, const TransferRequest& request);
+Answer answer_from_flow(const FlowRow& flow, const TransferRequest& request);
 
 // A repeat was detected (a conflict, a lock taken, a row found): answer from the flow row if
 // there is one, in_progress if not. With --pitfall=success-on-duplicate it is "applied",
 // whatever the first attempt did: the references' "catch the conflict, return success".
-Answer repeat_answer(const Session& session, const Row* flow, const TransferRequest& request);
+Answer repeat_answer(const Session& session, const std::optional<FlowRow>& flow,
+                     const TransferRequest& request);
 
 // Rolls back an open transaction and turns an unexpected step result into an answer
 // (busy, busy_snapshot, or error).

@@ -86,10 +86,9 @@ class LockTable final : public Strategy {
     StepResult flow =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
-    if (acquired.changes == 0)
-      co_return repeat_answer(session, flow.row ? &*flow.row : nullptr, request);
+    if (acquired.changes == 0) co_return repeat_answer(session, flow_of(flow), request);
     if (flow.row)
-      co_return co_await release(session, lock, repeat_answer(session, &*flow.row, request));
+      co_return co_await release(session, lock, repeat_answer(session, flow_of(flow), request));
     Answer answer = co_await work(session, request, lock);
     co_return co_await release(session, lock, answer);
   }
@@ -112,7 +111,7 @@ class LockTable final : public Strategy {
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
-        co_return repeat_answer(session, &*flow.row, request);
+        co_return repeat_answer(session, flow_of(flow), request);
       }
     }
     StepResult inserted = co_await session.exec(

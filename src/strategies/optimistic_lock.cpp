@@ -52,19 +52,19 @@ class OptimisticLock final : public Strategy {
                                                flow_binds(request, info().name, kPending, true));
     if (!created.ok()) co_return co_await fail(session, created);
     if (!created.row && session.has(Pitfall::kSuccessOnDuplicate))
-      co_return repeat_answer(session, nullptr, request);
+      co_return repeat_answer(session, std::nullopt, request);
     StepResult flow =
         co_await session.exec("read_version", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
     if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
-    if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)
+    const FlowRow row = *flow_of(flow);
+    if (Answer seen = answer_from_flow(row, request); seen.outcome != Outcome::kInProgress)
       co_return seen;
-    const int64_t flow_id = as_int((*flow.row)[kFlowId]);
+    const int64_t flow_id = row.id;
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    StepResult claimed =
-        co_await session.exec("claim_version", Stmt::kClaimVersion,
-                              version_binds(flow_id, as_int((*flow.row)[kFlowVersion])));
+    StepResult claimed = co_await session.exec("claim_version", Stmt::kClaimVersion,
+                                               version_binds(flow_id, row.version));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
     co_return co_await work_and_commit(session, request, flow_id,

@@ -57,7 +57,7 @@ class SelectForUpdate final : public Strategy {
       StepResult flow =
           co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
-      if (flow.row) co_return repeat_answer(session, &*flow.row, request);
+      if (flow.row) co_return repeat_answer(session, flow_of(flow), request);
     }
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
@@ -67,7 +67,7 @@ class SelectForUpdate final : public Strategy {
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
-        co_return repeat_answer(session, &*flow.row, request);
+        co_return repeat_answer(session, flow_of(flow), request);
       }
     }
     StepResult inserted = co_await session.exec(

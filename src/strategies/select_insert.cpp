@@ -52,7 +52,7 @@ class SelectInsert final : public Strategy {
     StepResult found =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!found.ok()) co_return co_await fail(session, found);
-    if (found.row) co_return repeat_answer(session, &*found.row, request);
+    if (found.row) co_return repeat_answer(session, flow_of(found), request);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
     StepResult inserted = co_await session.exec(

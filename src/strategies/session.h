@@ -30,14 +30,14 @@ struct PendingStep {
 
 class Session;
 
-// Decides when a step runs. The one-attempt driver runs it inline; the simulator parks it.
+// Decides when a step runs. The one-attempt driver runs it at once; the simulator parks the
+// attempt and runs the step when its schedule says.
 class Driver {
  public:
   virtual ~Driver() = default;
-  // Either runs session.pending() now (filling its result) and returns true, or returns false
-  // and park() is called with the coroutine to resume once the result is filled in.
-  virtual bool run_inline(Session& session) = 0;
-  virtual void park(Session& session, std::coroutine_handle<> handle) = 0;
+  // Either runs session.pending() now (filling in its result) and returns false, or keeps
+  // `resume` to continue the attempt once the result is filled in and returns true.
+  virtual bool park(Session& session, std::coroutine_handle<> resume) = 0;
 };
 
 class Session {
@@ -47,8 +47,11 @@ class Session {
 
   struct StepAwaiter {
     Session& session;
-    bool await_ready() { return session.driver_->run_inline(session); }
-    void await_suspend(std::coroutine_handle<> handle) { session.driver_->park(session, handle); }
+    bool await_ready() { return false; }
+    // false: the step ran already, and the attempt goes on without suspending.
+    bool await_suspend(std::coroutine_handle<> handle) {
+      return session.driver_->park(session, handle);
+    }
     StepResult await_resume() { return std::move(session.pending_.result); }
   };
 

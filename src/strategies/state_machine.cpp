@@ -55,12 +55,13 @@ class StateMachine final : public Strategy {
     if (!created.ok()) co_return co_await fail(session, created);
     // No id back: the row existed, a repeat.
     if (!created.row && session.has(Pitfall::kSuccessOnDuplicate))
-      co_return repeat_answer(session, nullptr, request);
+      co_return repeat_answer(session, std::nullopt, request);
     StepResult flow =
         co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
     if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
-    if (Answer seen = answer_from_flow(*flow.row, request); seen.outcome != Outcome::kInProgress)
+    const FlowRow row = *flow_of(flow);
+    if (Answer seen = answer_from_flow(row, request); seen.outcome != Outcome::kInProgress)
       co_return seen;
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
@@ -69,7 +70,7 @@ class StateMachine final : public Strategy {
         pitfall ? Stmt::kClaimFlowUnguarded : Stmt::kClaimFlowGuarded, biz_seq_bind(request));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
-    co_return co_await work_and_commit(session, request, as_int((*flow.row)[kFlowId]));
+    co_return co_await work_and_commit(session, request, row.id);
   }
 };
 

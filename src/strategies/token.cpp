@@ -76,7 +76,7 @@ class TokenStrategy final : public Strategy {
     if (consumed.changes == 0) {
       if (session.has(Pitfall::kSuccessOnDuplicate)) {  // "DEL returned 0: a repeat, success"
         (void)co_await session.exec("rollback", Stmt::kRollback, {});
-        co_return repeat_answer(session, nullptr, request);
+        co_return repeat_answer(session, std::nullopt, request);
       }
       StepResult found = co_await session.exec("select_token", Stmt::kSelectToken, token);
       if (!found.ok()) co_return co_await fail(session, found);
