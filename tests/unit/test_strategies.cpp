@@ -19,7 +19,7 @@ struct Fixture {
   Answer attempt(const Strategy& strategy, const TransferRequest& req, bool pitfall = false) {
     StrategyOptions options;
     options.pitfall = pitfall ? main_pitfall(strategy.info()) : Pitfall::kNone;
-    if (strategy.info().name == "token") options.token = token_for(req.biz_seq);
+    if (strategy.info().needs_token) options.token = token_for(req.biz_seq);
     clock.advance_ms(5);
     return attempt_once(connection, clock, strategy, req, options);
   }
@@ -32,8 +32,8 @@ struct Fixture {
   std::map<std::string, std::string> tokens;
 };
 
-bool is_naive(const Strategy& strategy) {
-  return strategy.info().name == "naive";
+bool is_unguarded(const Strategy& strategy) {
+  return !strategy.info().guarded;
 }
 
 }  // namespace
@@ -50,7 +50,7 @@ TEST_CASE("the first attempt applies and moves the money once") {
 
 TEST_CASE("a replayed transfer returns the first answer and moves nothing") {
   for (const Strategy* strategy : all_strategies()) {
-    if (is_naive(*strategy)) continue;
+    if (is_unguarded(*strategy)) continue;
     CAPTURE(strategy->info().name);
     Fixture f;
     REQUIRE(f.attempt(*strategy, request("r1")).outcome == Outcome::kApplied);
@@ -72,7 +72,7 @@ TEST_CASE("naive moves the money again on every repeat") {
 
 TEST_CASE("the same biz_seq with another payload is a mismatch") {
   for (const Strategy* strategy : all_strategies()) {
-    if (is_naive(*strategy)) continue;
+    if (is_unguarded(*strategy)) continue;
     CAPTURE(strategy->info().name);
     Fixture f;
     REQUIRE(f.attempt(*strategy, request("r1", 1000)).outcome == Outcome::kApplied);
@@ -83,7 +83,7 @@ TEST_CASE("the same biz_seq with another payload is a mismatch") {
 
 TEST_CASE("insufficient funds is rejected, and the rejection is replayed") {
   for (const Strategy* strategy : all_strategies()) {
-    if (is_naive(*strategy)) continue;
+    if (is_unguarded(*strategy)) continue;
     CAPTURE(strategy->info().name);
     Fixture f;
     auto req = request("r1", 600, "carol", "bob");  // carol holds 5.00
