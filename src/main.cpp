@@ -8,8 +8,8 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/exit_code.h"
 #include "cli/help_format.h"
-#include "core/exit_code.h"
 #include "core/status.h"
 #include "db/connection.h"
 #include "report/color.h"

@@ -8,7 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "core/exit_code.h"
+#include "cli/exit_code.h"
 #include "core/interrupt.h"
 #include "core/parse.h"
 #include "report/json.h"
@@ -58,23 +58,23 @@ Status check_command_line(CLI::App& app, int argc, char** argv) {
 }
 
 int report_error(const Status& status, bool json) {
-  if (status.code() == ExitCode::kInterrupted && interrupt_signal() != 0) {
+  const ExitCode code = exit_code_for(status);
+  if (code == ExitCode::kInterrupted && interrupt_signal() != 0) {
     const int signal = interrupt_signal();
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return 128 + signal;
   }
-  const ExitCodeInfo& info = exit_code_info(status.code());
+  const ExitCodeInfo& info = exit_code_info(code);
   std::string message = status.message();  // one line, whatever SQLite's text holds
   for (size_t at; (at = message.find('\n')) != std::string::npos;) message.replace(at, 1, "; ");
   fmt::print(stderr, "error: {}\n", message);
   if (json) {
     nlohmann::ordered_json out{
-        {"error",
-         {{"code", info.name}, {"exit", static_cast<int>(status.code())}, {"message", message}}}};
+        {"error", {{"code", info.name}, {"exit", static_cast<int>(code)}, {"message", message}}}};
     fmt::print("{}\n", json_text(out));
   }
-  return static_cast<int>(status.code());
+  return static_cast<int>(code);
 }
 
 CLI::Validator whole_number(int64_t low, int64_t high) {

@@ -4,36 +4,47 @@
 #include <string>
 #include <utility>
 
-#include "core/exit_code.h"
-
 namespace idemlab {
+
+// What went wrong, in the core's terms. The command line maps each to an exit code in one
+// table (cli/exit_codes.cpp); nothing below src/cli/ knows exit codes.
+enum class StatusCode {
+  kOk,
+  kUsage,        // bad command line or input; nothing was changed
+  kLedger,       // the ledger file: missing, damaged, not a ledger, too new, read-only, exists
+  kBusy,         // the database stayed locked: safe to retry
+  kInternal,     // a bug or an unexpected SQLite error
+  kInterrupted,  // SIGINT or SIGTERM stopped a run
+};
 
 class Status {
  public:
   Status() = default;
   static Status ok() { return {}; }
-  static Status usage(std::string message) { return {ExitCode::kUsage, std::move(message)}; }
-  static Status ledger(std::string message) { return {ExitCode::kLedger, std::move(message)}; }
+  static Status usage(std::string message) { return {StatusCode::kUsage, std::move(message)}; }
+  static Status ledger(std::string message) { return {StatusCode::kLedger, std::move(message)}; }
   // A ledger error for a file SQLite (or the header check) finds corrupt.
   static Status damaged(std::string message) {
-    Status status{ExitCode::kLedger, std::move(message)};
+    Status status{StatusCode::kLedger, std::move(message)};
     status.damaged_ = true;
     return status;
   }
-  static Status busy(std::string message) { return {ExitCode::kRetryable, std::move(message)}; }
-  static Status internal(std::string message) { return {ExitCode::kInternal, std::move(message)}; }
+  static Status busy(std::string message) { return {StatusCode::kBusy, std::move(message)}; }
+  static Status internal(std::string message) {
+    return {StatusCode::kInternal, std::move(message)};
+  }
   static Status interrupted(std::string message) {
-    return {ExitCode::kInterrupted, std::move(message)};
+    return {StatusCode::kInterrupted, std::move(message)};
   }
 
-  bool is_ok() const { return code_ == ExitCode::kOk; }
-  ExitCode code() const { return code_; }
+  bool is_ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
   bool is_damaged() const { return damaged_; }
 
  private:
-  Status(ExitCode code, std::string message) : code_(code), message_(std::move(message)) {}
-  ExitCode code_ = ExitCode::kOk;
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  StatusCode code_ = StatusCode::kOk;
   std::string message_;
   bool damaged_ = false;
 };

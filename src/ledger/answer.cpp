@@ -1,4 +1,4 @@
-// Outcome names and their exit codes.
+// Outcome names, and which outcomes are definitive.
 #include "ledger/answer.h"
 
 #include <array>
@@ -10,20 +10,19 @@ namespace {
 struct OutcomeRow {
   Outcome outcome;
   std::string_view name;
-  ExitCode exit_code;
   bool definitive;
 };
 constexpr std::array kOutcomes{
-    OutcomeRow{Outcome::kApplied, "applied", ExitCode::kOk, true},
-    OutcomeRow{Outcome::kRejected, "rejected", ExitCode::kRejected, true},
-    OutcomeRow{Outcome::kMismatch, "mismatch", ExitCode::kMismatch, true},
-    OutcomeRow{Outcome::kInProgress, "in_progress", ExitCode::kInProgress, false},
-    OutcomeRow{Outcome::kTokenUnknown, "token_unknown", ExitCode::kTokenRefused, true},
-    OutcomeRow{Outcome::kTokenUsed, "token_used", ExitCode::kTokenRefused, true},
-    OutcomeRow{Outcome::kTokenExpired, "token_expired", ExitCode::kTokenRefused, true},
-    OutcomeRow{Outcome::kTimeout, "timeout", ExitCode::kRetryable, false},
-    OutcomeRow{Outcome::kBusy, "busy", ExitCode::kRetryable, false},
-    OutcomeRow{Outcome::kError, "error", ExitCode::kInternal, false},
+    OutcomeRow{Outcome::kApplied, "applied", true},
+    OutcomeRow{Outcome::kRejected, "rejected", true},
+    OutcomeRow{Outcome::kMismatch, "mismatch", true},
+    OutcomeRow{Outcome::kInProgress, "in_progress", false},
+    OutcomeRow{Outcome::kTokenUnknown, "token_unknown", true},
+    OutcomeRow{Outcome::kTokenUsed, "token_used", true},
+    OutcomeRow{Outcome::kTokenExpired, "token_expired", true},
+    OutcomeRow{Outcome::kTimeout, "timeout", false},
+    OutcomeRow{Outcome::kBusy, "busy", false},
+    OutcomeRow{Outcome::kError, "error", false},
 };
 const OutcomeRow& row_of(Outcome outcome) {
   return kOutcomes[static_cast<size_t>(outcome)];
@@ -40,9 +39,6 @@ std::optional<Outcome> outcome_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-ExitCode exit_code_for(Outcome outcome) {
-  return row_of(outcome).exit_code;
-}
 bool is_definitive(Outcome outcome) {
   return row_of(outcome).definitive;
 }

@@ -6,8 +6,6 @@
 #include <string>
 #include <string_view>
 
-#include "core/exit_code.h"
-
 namespace idemlab {
 
 enum class Outcome {
@@ -50,7 +48,6 @@ struct Answer {
 
 std::string_view outcome_name(Outcome outcome);
 std::optional<Outcome> outcome_from_name(std::string_view name);
-ExitCode exit_code_for(Outcome outcome);
 
 // Definitive answers end a client's retries; the others (in_progress, timeout, busy, error)
 // leave the outcome open.

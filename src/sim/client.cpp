@@ -188,7 +188,7 @@ bool Simulation::issue_token_for(uint32_t request, uint8_t key) {
            {{":token", fmt::format("{:016x}{:016x}", high, low)},
             {":now", clock_.now_ms()},
             {":expires", clock_.now_ms() + ttl_ms}});
-  if (status.code() == ExitCode::kRetryable) return false;
+  if (status.code() == StatusCode::kBusy) return false;
   throw_if_error(status);
   note(request, 0, 0, "client", "token issued", "",
        fmt::format("{}, expires at {} ms", token.token.substr(0, 8), token.expires_at_ms));

@@ -53,6 +53,6 @@ TEST_CASE("faults that need a simulation, p=, nth= and unknown steps are refused
     FaultSpec spec;
     REQUIRE(parse_fault(text, &spec).is_ok());
     setup.faults = {spec};
-    CHECK(check_attempt_faults(setup).code() == ExitCode::kUsage);
+    CHECK(check_attempt_faults(setup).code() == StatusCode::kUsage);
   }
 }

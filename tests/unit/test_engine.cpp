@@ -157,9 +157,9 @@ TEST_CASE("a fault aimed at a step the strategy never reaches is refused") {
   SimConfig config = config_with({"crash:after=insert_dedup,p=1"}, 5);
   SimResult result;
   CHECK(simulate(config, *find_strategy("naive"), Pitfall::kNone, {}, &result).code() ==
-        ExitCode::kUsage);
+        StatusCode::kUsage);
   CHECK(simulate(config, *find_strategy("dedup-table"), Pitfall::kNone, {}, &result).is_ok());
   config = config_with({"crash:after=insert_flow,p=1"}, 5);
   CHECK(simulate(config, *find_strategy("direct-insert"), Pitfall::kUpsertCarriesOn, {}, &result)
-            .code() == ExitCode::kUsage);
+            .code() == StatusCode::kUsage);
 }

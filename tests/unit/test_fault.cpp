@@ -30,7 +30,7 @@ TEST_CASE("bad fault specs are usage errors") {
         "response-lost:p=-0.1", "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
         "redeliver:k=0", "busy", "short-ttl", "slow:ms=86400001", "double-submit:k=101"}) {
     CAPTURE(text);
-    CHECK(parse_fault(text, &fault).code() == ExitCode::kUsage);
+    CHECK(parse_fault(text, &fault).code() == StatusCode::kUsage);
   }
 }
 

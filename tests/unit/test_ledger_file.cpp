@@ -19,7 +19,7 @@ TEST_CASE("a new ledger holds the opening balances") {
 TEST_CASE("init refuses an existing file without force and keeps it intact") {
   ScratchLedger ledger({{"alice", 500}});
   Status status = create_ledger(ledger.path(), {{"zed", 1}}, false);
-  CHECK(status.code() == ExitCode::kLedger);
+  CHECK(status.code() == StatusCode::kLedger);
   CHECK(ledger.scalar("SELECT count(*) FROM account WHERE name = 'alice'") == 1);
   CHECK(create_ledger(ledger.path(), {{"zed", 1}}, true).is_ok());
   CHECK(ledger.scalar("SELECT count(*) FROM account WHERE name = 'zed'") == 1);
@@ -28,7 +28,7 @@ TEST_CASE("init refuses an existing file without force and keeps it intact") {
 TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
   ScratchLedger ledger;
   std::string path = ledger.folder() + "/dup.db";
-  CHECK(create_ledger(path, {{"a", 1}, {"a", 2}}, false).code() == ExitCode::kUsage);
+  CHECK(create_ledger(path, {{"a", 1}, {"a", 2}}, false).code() == StatusCode::kUsage);
   struct stat info {};
   CHECK(::stat(path.c_str(), &info) != 0);
 }
@@ -37,11 +37,11 @@ TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a re
   ScratchLedger ledger;
   Connection connection;
   CHECK(open_ledger(ledger.folder() + "/missing.db", Access::kRead, 0, &connection).code() ==
-        ExitCode::kLedger);
+        StatusCode::kLedger);
 
   std::string text = ledger.folder() + "/notes.txt";
   std::ofstream(text) << "this is not a database, just some text that is long enough\n";
-  CHECK(open_ledger(text, Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+  CHECK(open_ledger(text, Access::kWrite, 0, &connection).code() == StatusCode::kLedger);
 
   std::string plain = ledger.folder() + "/plain.db";
   {
@@ -51,18 +51,19 @@ TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a re
     REQUIRE(Connection::open(plain, options, &other).is_ok());
     REQUIRE(other.exec_script("CREATE TABLE t (x)").is_ok());
   }
-  CHECK(open_ledger(plain, Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+  CHECK(open_ledger(plain, Access::kWrite, 0, &connection).code() == StatusCode::kLedger);
 
   {
     Connection writer = ledger.open();
     REQUIRE(writer.exec_script("PRAGMA user_version = 99").is_ok());
   }
   Status newer = open_ledger(ledger.path(), Access::kWrite, 0, &connection);
-  CHECK(newer.code() == ExitCode::kLedger);
+  CHECK(newer.code() == StatusCode::kLedger);
   CHECK(newer.message().find("newer") != std::string::npos);
 
   ScratchLedger read_only;
   REQUIRE(::chmod(read_only.path().c_str(), 0444) == 0);
-  CHECK(open_ledger(read_only.path(), Access::kWrite, 0, &connection).code() == ExitCode::kLedger);
+  CHECK(open_ledger(read_only.path(), Access::kWrite, 0, &connection).code() ==
+        StatusCode::kLedger);
   CHECK(open_ledger(read_only.path(), Access::kRead, 0, &connection).is_ok());
 }

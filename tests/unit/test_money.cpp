@@ -23,7 +23,7 @@ TEST_CASE("bad amounts are usage errors") {
                            ".5", "1,5", "99999999999999999999", "10000000000000.01"}) {
     CAPTURE(text);
     Status status = parse_amount(text, false, &minor);
-    CHECK(status.code() == ExitCode::kUsage);
+    CHECK(status.code() == StatusCode::kUsage);
   }
   CHECK(minor == 42);
 }

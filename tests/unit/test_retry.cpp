@@ -43,6 +43,6 @@ TEST_CASE("bad retry policies are usage errors") {
                            "jitter=some", "key=new", "speed=9", "attempts"}) {
     CAPTURE(text);
     RetryPolicy policy;
-    CHECK(parse_retry(text, &policy).code() == ExitCode::kUsage);
+    CHECK(parse_retry(text, &policy).code() == StatusCode::kUsage);
   }
 }

@@ -30,11 +30,11 @@ TEST_CASE("a scenario sets the config; unknown keys and bad faults are refused")
   REQUIRE(config.faults.size() == 1);
   CHECK(config.faults[0].kind == FaultKind::kResponseLost);
   CHECK(config.retry.attempts == 2);
-  CHECK(parse_scenario("requets = 12\n", "typo", &config, nullptr).code() == ExitCode::kUsage);
+  CHECK(parse_scenario("requets = 12\n", "typo", &config, nullptr).code() == StatusCode::kUsage);
   CHECK(parse_scenario("faults = [\"meteor\"]\n", "bad", &config, nullptr).code() ==
-        ExitCode::kUsage);
-  CHECK(parse_scenario("requests = [\n", "broken", &config, nullptr).code() == ExitCode::kUsage);
-  CHECK(load_scenario("/no/such/scenario.toml", &config, nullptr).code() == ExitCode::kUsage);
+        StatusCode::kUsage);
+  CHECK(parse_scenario("requests = [\n", "broken", &config, nullptr).code() == StatusCode::kUsage);
+  CHECK(load_scenario("/no/such/scenario.toml", &config, nullptr).code() == StatusCode::kUsage);
 }
 
 TEST_CASE("fault steps must belong to some strategy") {
@@ -42,5 +42,5 @@ TEST_CASE("fault steps must belong to some strategy") {
   REQUIRE(parse_fault("crash:after=insert_dedup", &fault).is_ok());
   CHECK(check_sim_faults({fault}).is_ok());
   REQUIRE(parse_fault("crash:after=nowhere", &fault).is_ok());
-  CHECK(check_sim_faults({fault}).code() == ExitCode::kUsage);
+  CHECK(check_sim_faults({fault}).code() == StatusCode::kUsage);
 }

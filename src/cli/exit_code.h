@@ -5,6 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/status.h"
+#include "ledger/answer.h"
+
 namespace idemlab {
 
 enum class ExitCode : int {
@@ -30,6 +33,10 @@ struct ExitCodeInfo {
 };
 
 std::span<const ExitCodeInfo> exit_code_table();
+
+// The exit code for an error the core returned, and for an attempt's answer.
+ExitCode exit_code_for(const Status& status);
+ExitCode exit_code_for(Outcome outcome);
 const ExitCodeInfo& exit_code_info(ExitCode code);
 
 // "0  applied or replayed\n..." for --help and the README.

@@ -1,5 +1,6 @@
-// The exit code table and its help text.
-#include "core/exit_code.h"
+// The exit code table and its help text, and the one place where the core's results (a
+// Status, an answer's outcome) become exit codes.
+#include "cli/exit_code.h"
 
 #include <fmt/format.h>
 
@@ -46,6 +47,47 @@ const ExitCodeInfo& exit_code_info(ExitCode code) {
   for (const auto& row : kTable)
     if (row.code == code) return row;
   return kTable[1];  // internal
+}
+
+ExitCode exit_code_for(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return ExitCode::kOk;
+    case StatusCode::kUsage:
+      return ExitCode::kUsage;
+    case StatusCode::kLedger:
+      return ExitCode::kLedger;
+    case StatusCode::kBusy:
+      return ExitCode::kRetryable;
+    case StatusCode::kInterrupted:
+      return ExitCode::kInterrupted;
+    case StatusCode::kInternal:
+      break;
+  }
+  return ExitCode::kInternal;
+}
+
+ExitCode exit_code_for(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kApplied:
+      return ExitCode::kOk;
+    case Outcome::kRejected:
+      return ExitCode::kRejected;
+    case Outcome::kMismatch:
+      return ExitCode::kMismatch;
+    case Outcome::kInProgress:
+      return ExitCode::kInProgress;
+    case Outcome::kTokenUnknown:
+    case Outcome::kTokenUsed:
+    case Outcome::kTokenExpired:
+      return ExitCode::kTokenRefused;
+    case Outcome::kTimeout:
+    case Outcome::kBusy:
+      return ExitCode::kRetryable;
+    case Outcome::kError:
+      break;
+  }
+  return ExitCode::kInternal;
 }
 
 std::string exit_code_help() {
