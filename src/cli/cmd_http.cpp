@@ -40,11 +40,7 @@ HttpRequest make_request(const HttpOptions& options) {
   request.path = options.path;
   request.idempotency_key = options.idempotency_key;
   throw_if_error(parse_form(options.data, &request.form));
-  for (const std::string& text : options.faults) {
-    FaultSpec fault;
-    throw_if_error(parse_fault(text, &fault));
-    request.faults.push_back(std::move(fault));
-  }
+  throw_if_error(parse_faults(options.faults, &request.faults));
   throw_if_error(check_http_request(request));
   return request;
 }

@@ -67,11 +67,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   setup.options.token = options.token;
   setup.options.lock_ttl_ms = options.lock_ttl_ms;
   setup.options.owner = options.owner.empty() ? fmt::format("pid-{}", ::getpid()) : options.owner;
-  for (const std::string& text : options.faults) {
-    FaultSpec fault;
-    throw_if_error(parse_fault(text, &fault));
-    setup.faults.push_back(std::move(fault));
-  }
+  throw_if_error(parse_faults(options.faults, &setup.faults));
   throw_if_error(check_attempt_faults(setup));
   return setup;
 }

@@ -75,12 +75,7 @@ SimConfig build_config(const SimCliOptions& options) {
   }
   if (options.sources) throw_if_error(parse_sources(*options.sources, &config.sources));
   if (!options.faults.empty()) {
-    config.faults.clear();
-    for (const std::string& text : options.faults) {
-      FaultSpec fault;
-      throw_if_error(parse_fault(text, &fault));
-      config.faults.push_back(std::move(fault));
-    }
+    throw_if_error(parse_faults(options.faults, &config.faults));
   }
   throw_if_error(check_sim_faults(config.faults));
   return config;

@@ -121,4 +121,14 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
   return Status::ok();
 }
 
+Status parse_faults(const std::vector<std::string>& texts, std::vector<FaultSpec>* out) {
+  out->clear();
+  for (const std::string& text : texts) {
+    FaultSpec fault;
+    if (Status status = parse_fault(text, &fault); !status.is_ok()) return status;
+    out->push_back(std::move(fault));
+  }
+  return Status::ok();
+}
+
 }  // namespace idemlab

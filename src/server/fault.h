@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "server/phase.h"
@@ -52,5 +53,7 @@ struct FaultSpec {
 // Parses one spec. Checks the name, each key and value; a step name is checked later against
 // the strategy that runs it.
 Status parse_fault(std::string_view text, FaultSpec* out);
+// Parses every --fault given, in order; stops at the first bad one.
+Status parse_faults(const std::vector<std::string>& texts, std::vector<FaultSpec>* out);
 
 }  // namespace idemlab
