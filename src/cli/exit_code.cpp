@@ -39,10 +39,6 @@ constexpr std::array kTable{
 };
 }  // namespace
 
-std::span<const ExitCodeInfo> exit_code_table() {
-  return kTable;
-}
-
 const ExitCodeInfo& exit_code_info(ExitCode code) {
   for (const auto& row : kTable)
     if (row.code == code) return row;

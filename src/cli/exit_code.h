@@ -1,7 +1,6 @@
 // Process exit codes: the one table that maps results to numbers, shown in --help and the README.
 #pragma once
 
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,8 +30,6 @@ struct ExitCodeInfo {
   std::string_view name;  // stable snake_case, the "code" of a JSON error
   std::string_view meaning;
 };
-
-std::span<const ExitCodeInfo> exit_code_table();
 
 // The exit code for an error the core returned, and for an attempt's answer.
 ExitCode exit_code_for(const Status& status);

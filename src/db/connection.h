@@ -27,7 +27,7 @@ enum class StepCode {
   kError,         // anything else
 };
 
-struct StepResult {
+struct [[nodiscard]] StepResult {
   StepCode code = StepCode::kOk;
   int changes = 0;         // rows written by the statement
   std::optional<Row> row;  // the first result row, if any

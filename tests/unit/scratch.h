@@ -38,7 +38,8 @@ class ScratchLedger {
   int64_t scalar(const std::string& sql) const {
     Connection connection = open();
     int64_t value = -1;
-    connection.query(sql, {}, [&](const Row& row) { value = as_int(row[0]); });
+    StepResult result = connection.query(sql, {}, [&](const Row& row) { value = as_int(row[0]); });
+    REQUIRE(result.ok());
     return value;
   }
 

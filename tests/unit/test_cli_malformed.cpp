@@ -78,11 +78,13 @@ std::string ledger_content(const test::ScratchLedger& ledger) {
   std::string out;
   for (const char* table :
        {"account", "transfer_flow", "journal", "dedup", "token", "lock", "attempt"}) {
-    connection.query(fmt::format("SELECT * FROM {}", table), {}, [&](const Row& row) {
-      for (const Value& value : row)
-        out += (is_null(value) ? "NULL" : as_text(value) + std::to_string(as_int(value))) + "|";
-      out += "\n";
-    });
+    StepResult dumped =
+        connection.query(fmt::format("SELECT * FROM {}", table), {}, [&](const Row& row) {
+          for (const Value& value : row)
+            out += (is_null(value) ? "NULL" : as_text(value) + std::to_string(as_int(value))) + "|";
+          out += "\n";
+        });
+    REQUIRE(dumped.ok());
   }
   return out;
 }
