@@ -18,7 +18,7 @@ namespace {
 
 struct AuditOptions {
   std::string db = "idemlab.db";
-  int64_t stale_after_ms = AuditClock{}.stale_after_ms;
+  int64_t stale_after_ms = AuditSettings{}.stale_after_ms;
   bool json = false;
 };
 
@@ -49,8 +49,10 @@ ExitCode run_audit(const AuditOptions& options) {
   else
     throw_if_error(status);
   if (report.ok()) {
-    AuditClock clock{WallClock().now_ms(), options.stale_after_ms};
-    throw_if_error(audit_ledger(connection, clock, &report));
+    AuditSettings settings;
+    settings.now_ms = WallClock().now_ms();
+    settings.stale_after_ms = options.stale_after_ms;
+    throw_if_error(audit_ledger(connection, settings, &report));
   }
   if (options.json) {
     nlohmann::ordered_json out{{"ok", report.ok()},

@@ -5,6 +5,7 @@
 
 #include <array>
 
+#include "ledger/journal_tally.h"
 #include "ledger/money.h"
 
 namespace idemlab {
@@ -13,7 +14,8 @@ namespace {
 
 struct Check {
   const char* kind;
-  const char* sql;  // each row: the request it concerns (source, biz_seq, or NULLs) and a text
+  const char* sql;  // each row: the request it concerns (source, biz_seq, or NULLs) and a text;
+                    // nullptr: found in the journal's one pass (JournalFindings)
 };
 
 // How a request is named in a detail: its biz_seq, with its source in front unless it is the
@@ -31,24 +33,10 @@ constexpr std::array kChecks{
     Check{"negative_balance",
           "SELECT NULL, NULL, printf('account %s has balance %d', name, balance_minor) "
           "FROM account WHERE balance_minor < 0"},
-    Check{"balance_disagrees_with_journal",
-          "SELECT NULL, NULL, printf('account %s: balance %d, opening %d plus journal %d', "
-          "a.name, a.balance_minor, a.opening_balance_minor, coalesce(j.delta, 0)) FROM account a "
-          "LEFT JOIN (SELECT account, sum(CASE side WHEN 'credit' THEN amount_minor "
-          "ELSE -amount_minor END) AS delta FROM journal GROUP BY account) j "
-          "ON j.account = a.name WHERE a.balance_minor != a.opening_balance_minor + "
-          "coalesce(j.delta, 0)"},
-    Check{"unbalanced_entry",
-          "SELECT source, biz_seq, printf('biz_seq %s: debits %d, credits %d', " LABEL ", "
-          "sum(CASE side WHEN 'debit' THEN amount_minor ELSE 0 END), "
-          "sum(CASE side WHEN 'credit' THEN amount_minor ELSE 0 END)) FROM journal "
-          "GROUP BY source, biz_seq HAVING sum(CASE side WHEN 'debit' THEN amount_minor ELSE 0 "
-          "END) != sum(CASE side WHEN 'credit' THEN amount_minor ELSE 0 END) "
-          "OR sum(side = 'debit') != sum(side = 'credit')"},
-    Check{"applied_more_than_once",
-          "SELECT source, biz_seq, printf('biz_seq %s moved money %d times', " LABEL ", "
-          "sum(side = 'debit')) FROM journal GROUP BY source, biz_seq "
-          "HAVING sum(side = 'debit') > 1"},
+    // These three come from the journal's one pass (journal_tally.h), not a query of their own.
+    Check{"balance_disagrees_with_journal", nullptr},
+    Check{"unbalanced_entry", nullptr},
+    Check{"applied_more_than_once", nullptr},
     Check{"duplicate_flow",
           "SELECT source, biz_seq, printf('biz_seq %s has %d flow rows', " LABEL ", count(*)) "
           "FROM transfer_flow WHERE biz_seq IS NOT NULL GROUP BY source, biz_seq "
@@ -100,13 +88,34 @@ bool file_intact(Connection& connection, AuditReport* report) {
   return report->violations.empty();
 }
 
-// Runs one check; its rows (at most kMaxViolationsPerCheck, then a count) go to `out`.
+// Findings of one kind: the first kMaxViolationsPerCheck listed, the rest counted.
+class Findings {
+ public:
+  explicit Findings(const char* kind) : kind_(kind) {}
+  void add(std::string source, std::string biz_seq, std::string detail) {
+    if (count_++ < kMaxViolationsPerCheck)
+      listed_.push_back({kind_, std::move(source), std::move(biz_seq), std::move(detail)});
+  }
+  void append_to(std::vector<Violation>* out) const {
+    out->insert(out->end(), listed_.begin(), listed_.end());
+    if (count_ > kMaxViolationsPerCheck)
+      out->push_back(
+          {kind_, "", "", fmt::format("... and {} more", count_ - kMaxViolationsPerCheck)});
+  }
+  const char* kind() const { return kind_; }
+
+ private:
+  const char* kind_;
+  int count_ = 0;
+  std::vector<Violation> listed_;
+};
+
+// Runs one check's query; its rows go to `out`. A damaged file is an integrity finding.
 Status run_check(Connection& connection, const Check& check, const Binds& binds,
                  std::vector<Violation>* out) {
-  int listed = 0;
+  Findings found(check.kind);
   StepResult result = connection.query(check.sql, binds, [&](const Row& row) {
-    if (listed++ < kMaxViolationsPerCheck)
-      out->push_back({check.kind, as_text(row[0]), as_text(row[1]), as_text(row[2])});
+    found.add(as_text(row[0]), as_text(row[1]), as_text(row[2]));
   });
   if (result.code == StepCode::kDamaged) {
     out->push_back({"integrity", "", "", fmt::format("{}: {}", connection.path(), result.error)});
@@ -114,36 +123,101 @@ Status run_check(Connection& connection, const Check& check, const Binds& binds,
   }
   if (!result.ok())
     return Status::internal(fmt::format("audit check {} failed: {}", check.kind, result.error));
-  if (listed > kMaxViolationsPerCheck)
-    out->push_back(
-        {check.kind, "", "", fmt::format("... and {} more", listed - kMaxViolationsPerCheck)});
+  found.append_to(out);
   return Status::ok();
+}
+
+// The checks found in the journal's one pass.
+struct JournalFindings {
+  Findings balance{"balance_disagrees_with_journal"};
+  Findings unbalanced{"unbalanced_entry"};
+  Findings applied_twice{"applied_more_than_once"};
+
+  const Findings& of(std::string_view kind) const {
+    return kind == balance.kind()      ? balance
+           : kind == unbalanced.kind() ? unbalanced
+                                       : applied_twice;
+  }
+};
+
+std::string request_label(const RequestEntries& request) {
+  return request.source == "api" ? request.biz_seq : request.source + "/" + request.biz_seq;
+}
+
+void check_request(const RequestEntries& request, JournalFindings* found) {
+  if (request.debit_minor != request.credit_minor || request.debits != request.credits)
+    found->unbalanced.add(request.source, request.biz_seq,
+                          fmt::format("biz_seq {}: debits {}, credits {}", request_label(request),
+                                      request.debit_minor, request.credit_minor));
+  if (request.debits > 1)
+    found->applied_twice.add(
+        request.source, request.biz_seq,
+        fmt::format("biz_seq {} moved money {} times", request_label(request), request.debits));
+}
+
+// Each account's balance against its opening balance plus its journal entries.
+Status check_balances(Connection& connection, const JournalTotals& totals, Findings* found) {
+  StepResult result = connection.query(
+      "SELECT name, balance_minor, opening_balance_minor FROM account ORDER BY name", {},
+      [&](const Row& row) {
+        const std::string name = as_text(row[0]);
+        const auto delta = totals.account_delta.find(name);
+        const int64_t journal = delta == totals.account_delta.end() ? 0 : delta->second;
+        if (as_int(row[1]) != as_int(row[2]) + journal)
+          found->add("", "",
+                     fmt::format("account {}: balance {}, opening {} plus journal {}", name,
+                                 as_int(row[1]), as_int(row[2]), journal));
+      });
+  return result.ok() ? Status::ok() : step_error(connection, result);
+}
+
+// The journal's one pass: the per-request checks, the balances, the report's counts, and each
+// request handed on to `also` (a simulation's verdicts).
+Status check_journal(Connection& connection, const RequestVisitor& also, JournalFindings* found,
+                     AuditReport* report) {
+  JournalTotals totals;
+  Status status = tally_journal(
+      connection,
+      [&](const RequestEntries& request) {
+        check_request(request, found);
+        if (also) also(request);
+      },
+      &totals);
+  if (status.is_ok()) status = check_balances(connection, totals, &found->balance);
+  if (status.is_damaged()) {
+    report->violations.push_back({"integrity", "", "", status.message()});
+    return Status::ok();
+  }
+  report->requests_applied = totals.requests;
+  report->times_money_moved = totals.debits;
+  report->journal_entries = totals.entries;
+  return status;
 }
 
 }  // namespace
 
-Status audit_ledger(Connection& connection, const AuditClock& clock, AuditReport* out) {
+Status audit_ledger(Connection& connection, const AuditSettings& settings, AuditReport* out) {
   AuditReport report;
-  if (!file_intact(connection, &report)) {
+  if (settings.check_file && !file_intact(connection, &report)) {
     *out = std::move(report);
     return Status::ok();
   }
-  for (const Check& check : kChecks)
-    if (Status status = run_check(connection, check, {}, &report.violations); !status.is_ok())
+  JournalFindings journal;
+  if (Status status = check_journal(connection, settings.on_request, &journal, &report);
+      !status.is_ok())
+    return status;
+  for (const Check& check : kChecks) {
+    if (!check.sql) {
+      journal.of(check.kind).append_to(&report.violations);
+    } else if (Status status = run_check(connection, check, {}, &report.violations);
+               !status.is_ok()) {
       return status;
-  const Binds binds{{":now", clock.now_ms}, {":stale_ms", clock.stale_after_ms}};
+    }
+  }
+  const Binds binds{{":now", settings.now_ms}, {":stale_ms", settings.stale_after_ms}};
   for (const Check& check : kWarnings)
     if (Status status = run_check(connection, check, binds, &report.warnings); !status.is_ok())
       return status;
-  StepResult counted = connection.query(
-      "SELECT (SELECT count(*) FROM (SELECT DISTINCT source, biz_seq FROM journal)), "
-      "(SELECT count(*) FROM journal WHERE side = 'debit'), (SELECT count(*) FROM journal)",
-      {}, [&](const Row& row) {
-        report.requests_applied = as_int(row[0]);
-        report.times_money_moved = as_int(row[1]);
-        report.journal_entries = as_int(row[2]);
-      });
-  if (!counted.ok()) return step_error(connection, counted);
   *out = std::move(report);
   return Status::ok();
 }

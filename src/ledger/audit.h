@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "db/connection.h"
+#include "ledger/journal_tally.h"
 
 namespace idemlab {
 
@@ -33,11 +34,17 @@ struct AuditReport {
 // At most `kMaxViolationsPerCheck` rows are listed per check.
 constexpr int kMaxViolationsPerCheck = 100;
 
-// The audit's notion of now (wall clock for the command, the virtual clock in a simulation).
-struct AuditClock {
+struct AuditSettings {
+  // The audit's notion of now: the wall clock for the command, the virtual clock in a simulation.
   int64_t now_ms = 0;
   int64_t stale_after_ms = 60'000;  // a dedup record this old with no answer is a warning
+  // SQLite's integrity check first. A simulation's ledger skips it: it was made in this
+  // process's memory (db/mem_vfs.h) and was never a file anyone else could damage.
+  bool check_file = true;
+  // Sees every request's journal entries, from the audit's own pass over the journal: the
+  // verdicts on how often each request moved money come from it.
+  RequestVisitor on_request;
 };
-Status audit_ledger(Connection& connection, const AuditClock& clock, AuditReport* out);
+Status audit_ledger(Connection& connection, const AuditSettings& settings, AuditReport* out);
 
 }  // namespace idemlab

@@ -191,12 +191,16 @@ Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper&
 // Which invariants the finished interleaving broke, from the journal and the answers.
 Status Explorer::judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
                        Run* run) const {
+  // How often the request moved money: from the audit's one pass over the journal.
   int64_t pairs = 0;
-  StepResult counted = connection.query(
-      "SELECT count(*) FROM journal WHERE source = :s AND biz_seq = :b AND side = 'debit'",
-      {{":s", kRequest.source}, {":b", kRequest.biz_seq}},
-      [&](const Row& row) { pairs = as_int(row[0]); });
-  if (!counted.ok()) return step_error(connection, counted);
+  AuditSettings settings;
+  settings.now_ms = at_ms + kStartMs;
+  settings.on_request = [&](const RequestEntries& entries) {
+    if (entries.source == kRequest.source && entries.biz_seq == kRequest.biz_seq)
+      pairs = entries.debits;
+  };
+  AuditReport audit;
+  if (Status status = audit_ledger(connection, settings, &audit); !status.is_ok()) return status;
   bool told_success = false, disagree = false;
   std::optional<Answer> first;
   for (int i = 0; i < static_cast<int>(stepper.size()); ++i) {
@@ -209,10 +213,6 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
     if (first && !answers_agree(*first, answer)) disagree = true;
     if (!first) first = answer;
   }
-  AuditReport audit;
-  if (Status status = audit_ledger(connection, AuditClock{at_ms + kStartMs}, &audit);
-      !status.is_ok())
-    return status;
   // The client's last word: after a crash, the late retry's answer; otherwise it retries.
   const Answer& last = stepper.answer(stepper.size() - 1);
   const RequestFacts facts{static_cast<uint32_t>(pairs), told_success, first.has_value(), disagree,

@@ -41,16 +41,18 @@ Status Simulation::verdicts(SimResult* out) {
   result.requests = config_.requests;
   result.seed = config_.seed;
   result.virtual_ms = clock_.now_ms();
+  // How often each request moved money: from the audit's one pass over the journal.
   std::vector<uint32_t> pairs(requests_.size(), 0);
-  StepResult counted = client_.query(
-      "SELECT source, biz_seq, count(*) FROM journal WHERE side = 'debit' "
-      "GROUP BY source, biz_seq",
-      {}, [&](const Row& row) {
-        const int64_t request = request_of(as_text(row[0]), as_text(row[1]));
-        if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
-          pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(as_int(row[2]));
-      });
-  if (!counted.ok()) return Status::internal(counted.error);
+  AuditSettings audit_settings;
+  audit_settings.now_ms = clock_.now_ms();
+  audit_settings.check_file = false;
+  audit_settings.on_request = [&](const RequestEntries& entries) {
+    const int64_t request = request_of(entries.source, entries.biz_seq);
+    if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
+      pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(entries.debits);
+  };
+  AuditReport audit;
+  if (Status status = audit_ledger(client_, audit_settings, &audit); !status.is_ok()) return status;
   std::vector<int64_t> latencies;
   latencies.reserve(requests_.size());
   int64_t statements = 0;
@@ -82,9 +84,6 @@ Status Simulation::verdicts(SimResult* out) {
   result.lock_waits = lock_waits_;
   result.latency_ms_p50 = nearest_rank(latencies, 0.50);
   result.latency_ms_p99 = nearest_rank(latencies, 0.99);
-  AuditReport audit;
-  if (Status status = audit_ledger(client_, AuditClock{clock_.now_ms()}, &audit); !status.is_ok())
-    return status;
   result.audit_ok = audit.ok();
   for (const auto& violation : audit.violations) result.audit_violations.push_back(violation.kind);
   result.timeline = std::move(timeline_);
