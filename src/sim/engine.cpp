@@ -4,10 +4,6 @@
 // strategy runs. The parts live beside it (simulation.h lists them).
 #include "sim/engine.h"
 
-#include <unistd.h>
-
-#include <atomic>
-
 #include "core/interrupt.h"
 #include "db/ledger_file.h"
 #include "server/serve.h"
@@ -19,26 +15,12 @@ namespace idemlab {
 
 namespace sim {
 
-// Past this size a simulation ledger's main file spills from memory to a temporary file
-// (db/mem_vfs.h): about 300,000 requests' worth.
-constexpr int64_t kLedgerMemoryBytes = 96LL << 20;
-
-// The ledger lives in the in-memory VFS, under a name no other run in this process uses; the
-// client's connection creates it.
+// The ledger is a scratch ledger in memory; the client's connection creates it.
 Status Simulation::open_ledger_files() {
-  static std::atomic<uint64_t> runs{0};
-  if (Status status = register_mem_vfs(kLedgerMemoryBytes); !status.is_ok()) return status;
-  ledger_name_ = fmt::format("idemlab-sim-{}-{}.db", ::getpid(), runs++);
-  path_ = mem_vfs_uri(ledger_name_);
-  ConnectionOptions create = sim_connection_options();
-  create.create = true;
-  if (Status status = Connection::open(path_, create, &client_); !status.is_ok()) return status;
-  if (Status status = create_schema(client_, sim_opening_balances()); !status.is_ok())
+  if (Status status = ScratchLedger::create(sim_opening_balances(), &ledger_, &client_);
+      !status.is_ok())
     return status;
-  if (Status status = client_.exec_script("PRAGMA journal_mode = WAL"); !status.is_ok())
-    return status;
-  if (Status status = Connection::open(path_, sim_connection_options(), &busy_); !status.is_ok())
-    return status;
+  if (Status status = ledger_.connect(&busy_); !status.is_ok()) return status;
   if (options_.record) {
     stepper_.on_run = [this](const Connection& connection, const PendingStep& step) {
       record(connection, step.stmt, step.binds);
@@ -57,7 +39,7 @@ void Simulation::record(const Connection& connection, Stmt stmt, const Binds& bi
 Connection* Simulation::take_connection() {
   if (free_connections_.empty()) {
     auto connection = std::make_unique<Connection>();
-    throw_if_error(Connection::open(path_, sim_connection_options(), connection.get()));
+    throw_if_error(ledger_.connect(connection.get()));
     pool_.push_back(std::move(connection));
     return pool_.back().get();
   }
@@ -152,19 +134,6 @@ std::vector<OpeningBalance> sim_opening_balances() {
   for (int64_t i = 0; i < sim::kAccounts; ++i)
     accounts.push_back({fmt::format("a{:02}", i), sim::kOpeningBalanceMinor});
   return accounts;
-}
-
-Status create_sim_ledger(const std::string& path) {
-  return create_ledger(path, sim_opening_balances(), false);
-}
-
-ConnectionOptions sim_connection_options() {
-  ConnectionOptions options;
-  options.uri = true;           // the ledger is in the in-memory VFS
-  options.busy_timeout_ms = 0;  // a busy lock is a wait in virtual time, not a real sleep
-  options.synchronous_off = true;
-  options.cache_kib = 128;
-  return options;
 }
 
 bool breaks_guarantee(const SimResult& result) {

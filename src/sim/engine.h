@@ -90,9 +90,5 @@ int64_t request_of_biz_seq(std::string_view biz_seq);
 
 // The accounts a simulation starts from (16 of them).
 std::vector<OpeningBalance> sim_opening_balances();
-// Creates the ledger a simulation starts from at `path`.
-Status create_sim_ledger(const std::string& path);
-// How a simulation opens its connections: no busy timeout (a wait is virtual), no fsync.
-ConnectionOptions sim_connection_options();
 
 }  // namespace idemlab

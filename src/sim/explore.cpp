@@ -3,18 +3,15 @@
 #include "sim/explore.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
-
-#include <filesystem>
 
 #include "core/clock.h"
 #include "core/interrupt.h"
-#include "db/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "server/step_values.h"
 #include "server/trace.h"
 #include "sim/judge.h"
+#include "sim/scratch_ledger.h"
 #include "sim/stepper.h"
 
 namespace idemlab {
@@ -33,15 +30,12 @@ class Explorer {
  public:
   Explorer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
       : strategy_(strategy), pitfall_(pitfall), config_(config) {}
-  ~Explorer() {
-    if (!folder_.empty()) std::filesystem::remove_all(folder_);
-  }
 
   Status prepare();
   Status run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out);
 
  private:
-  Status open_run_ledger(std::vector<Connection>* connections) const;
+  Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
   StrategyOptions options_for(int attempt) const;
   Status late_retry(Connection& connection, ManualClock& clock, Stepper& stepper, bool record,
                     Run* run) const;
@@ -51,7 +45,8 @@ class Explorer {
   const Strategy& strategy_;
   const Pitfall pitfall_;
   const ExploreConfig& config_;
-  std::string folder_;
+  ScratchLedger template_;  // every run starts from a copy of it
+  Connection template_connection_;
   std::string token_;
 };
 
@@ -67,18 +62,13 @@ std::string answer_label(const Answer& answer) {
 }
 
 Status Explorer::prepare() {
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "idemlab-explore-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) return Status::internal("cannot create a temporary folder");
-  folder_ = pattern;
-  const std::string path = folder_ + "/template.db";
-  if (Status status = create_ledger(path, {{"alice", 100000}, {"bob", 0}}, false); !status.is_ok())
+  if (Status status =
+          ScratchLedger::create({{"alice", 100000}, {"bob", 0}}, &template_, &template_connection_);
+      !status.is_ok())
     return status;
-  Connection connection;
-  if (Status status = Connection::open(path, {}, &connection); !status.is_ok()) return status;
   ManualClock clock(1'000'000);
   IssuedToken token;
-  if (Status status = issue_token(connection, clock, 0xd0b1e, 0xc11c, 3'600'000, &token);
+  if (Status status = issue_token(template_connection_, clock, 0xd0b1e, 0xc11c, 3'600'000, &token);
       !status.is_ok())
     return status;
   token_ = token.token;
@@ -86,19 +76,12 @@ Status Explorer::prepare() {
 }
 
 // A fresh copy of the template ledger, one connection per attempt and one for a late retry.
-Status Explorer::open_run_ledger(std::vector<Connection>* connections) const {
-  const std::string path = folder_ + "/run.db";
-  std::filesystem::remove(path + "-wal");
-  std::filesystem::remove(path + "-shm");
-  std::filesystem::copy_file(folder_ + "/template.db", path,
-                             std::filesystem::copy_options::overwrite_existing);
-  ConnectionOptions options;
-  options.busy_timeout_ms = 0;
-  options.synchronous_off = true;
+Status Explorer::open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections) {
+  if (Status status = ScratchLedger::copy(template_connection_, ledger); !status.is_ok())
+    return status;
   connections->resize(static_cast<size_t>(config_.duplicates) + 1);
   for (auto& connection : *connections)
-    if (Status status = Connection::open(path, options, &connection); !status.is_ok())
-      return status;
+    if (Status status = ledger->connect(&connection); !status.is_ok()) return status;
   return Status::ok();
 }
 
@@ -108,8 +91,9 @@ StrategyOptions Explorer::options_for(int attempt) const {
 }
 
 Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out) {
+  ScratchLedger ledger;
   std::vector<Connection> connections;
-  if (Status status = open_run_ledger(&connections); !status.is_ok()) return status;
+  if (Status status = open_run_ledger(&ledger, &connections); !status.is_ok()) return status;
   const int k = config_.duplicates;
   ManualClock clock(kStartMs);
   Stepper stepper;
@@ -195,6 +179,7 @@ Status Explorer::judge(Connection& connection, const Stepper& stepper, bool reco
   int64_t pairs = 0;
   AuditSettings settings;
   settings.now_ms = at_ms + kStartMs;
+  settings.check_file = false;  // a scratch ledger
   settings.on_request = [&](const RequestEntries& entries) {
     if (entries.source == kRequest.source && entries.biz_seq == kRequest.biz_seq)
       pairs = entries.debits;

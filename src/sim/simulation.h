@@ -14,9 +14,9 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/random.h"
-#include "db/mem_vfs.h"
 #include "server/phase.h"
 #include "sim/engine.h"
+#include "sim/scratch_ledger.h"
 #include "sim/stepper.h"
 
 namespace idemlab::sim {
@@ -119,7 +119,6 @@ class Simulation {
     pool_.clear();
     client_ = Connection();
     busy_ = Connection();
-    if (!ledger_name_.empty()) mem_vfs_remove(ledger_name_);
   }
 
   Status run(SimResult* out);
@@ -210,10 +209,9 @@ class Simulation {
   const SimOptions& options_;
   int64_t short_ttl_ms_ = 0;
   ManualClock clock_{0};
-  std::string ledger_name_;  // in the in-memory VFS (db/mem_vfs.h)
-  std::string path_;         // its URI
-  Connection client_;        // tokens and status queries
-  Connection busy_;          // the other writer of the busy fault
+  ScratchLedger ledger_;
+  Connection client_;  // tokens and status queries
+  Connection busy_;    // the other writer of the busy fault
   bool busy_held_ = false;
   std::vector<std::unique_ptr<Connection>> pool_;
   std::vector<Connection*> free_connections_;

@@ -1,4 +1,6 @@
-// Test seam: a scratch ledger file in a fresh temporary folder, removed afterwards.
+// Test seam: a ledger file in a fresh temporary folder, removed afterwards, for what runs on
+// files (one-attempt commands, the audit command, migrations). What the simulator and the
+// explorer run on is a ScratchLedger (sim/scratch_ledger.h).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -12,10 +14,10 @@
 
 namespace idemlab::test {
 
-class ScratchLedger {
+class LedgerFile {
  public:
-  explicit ScratchLedger(std::vector<OpeningBalance> accounts = {
-                             {"alice", 100000}, {"bob", 0}, {"carol", 500}}) {
+  explicit LedgerFile(std::vector<OpeningBalance> accounts = {
+                          {"alice", 100000}, {"bob", 0}, {"carol", 500}}) {
     std::string pattern = (std::filesystem::temp_directory_path() / "idemlab-test-XXXXXX").string();
     REQUIRE(::mkdtemp(pattern.data()) != nullptr);
     folder_ = pattern;
@@ -23,7 +25,7 @@ class ScratchLedger {
     Status status = create_ledger(path_, accounts, false);
     REQUIRE_MESSAGE(status.is_ok(), status.message());
   }
-  ~ScratchLedger() { std::filesystem::remove_all(folder_); }
+  ~LedgerFile() { std::filesystem::remove_all(folder_); }
 
   const std::string& path() const { return path_; }
   const std::string& folder() const { return folder_; }

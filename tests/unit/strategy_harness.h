@@ -17,9 +17,17 @@ inline TransferRequest request(std::string biz_seq, int64_t amount = 1000,
   return {std::move(biz_seq), std::move(from), std::move(to), amount, ""};
 }
 
-inline int64_t journal_pairs(const ScratchLedger& ledger, const std::string& biz_seq) {
-  return ledger.scalar(
-      fmt::format("SELECT count(*) FROM journal WHERE biz_seq = '{}' AND side = 'debit'", biz_seq));
+inline int64_t journal_pairs(Connection& connection, const std::string& biz_seq) {
+  int64_t pairs = -1;
+  StepResult counted =
+      connection.query("SELECT count(*) FROM journal WHERE biz_seq = :b AND side = 'debit'",
+                       {{":b", biz_seq}}, [&](const Row& row) { pairs = as_int(row[0]); });
+  REQUIRE(counted.ok());
+  return pairs;
+}
+inline int64_t journal_pairs(const LedgerFile& ledger, const std::string& biz_seq) {
+  Connection connection = ledger.open();
+  return journal_pairs(connection, biz_seq);
 }
 
 // Issues a token valid for `ttl_ms` on `clock`.

@@ -10,7 +10,7 @@
 #include "scratch.h"
 
 using namespace idemlab;
-using idemlab::test::ScratchLedger;
+using idemlab::test::LedgerFile;
 
 namespace {
 bool has(const AuditReport& report, std::string_view kind) {
@@ -27,7 +27,7 @@ AuditSettings at(int64_t now_ms, int64_t stale_after_ms) {
   settings.stale_after_ms = stale_after_ms;
   return settings;
 }
-AuditReport audit(const ScratchLedger& ledger, const AuditSettings& clock = {}) {
+AuditReport audit(const LedgerFile& ledger, const AuditSettings& clock = {}) {
   Connection connection = ledger.open();
   AuditReport report;
   REQUIRE(audit_ledger(connection, clock, &report).is_ok());
@@ -46,7 +46,7 @@ const char* kOneTransfer =
 }  // namespace
 
 TEST_CASE("a fresh ledger and a ledger with one clean transfer pass the audit") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   CHECK(audit(ledger).ok());
   ledger.open().exec_script(kOneTransfer);
   AuditReport report = audit(ledger);
@@ -57,7 +57,7 @@ TEST_CASE("a fresh ledger and a ledger with one clean transfer pass the audit") 
 }
 
 TEST_CASE("a transfer applied twice is reported") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   Connection connection = ledger.open();
   connection.exec_script(kOneTransfer);
   connection.exec_script(
@@ -71,7 +71,7 @@ TEST_CASE("a transfer applied twice is reported") {
 }
 
 TEST_CASE("money created from nothing and a balance off the journal are reported") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   ledger.open().exec_script(
       "UPDATE account SET balance_minor = balance_minor + 1 WHERE name = 'bob'");
   AuditReport report = audit(ledger);
@@ -80,7 +80,7 @@ TEST_CASE("money created from nothing and a balance off the journal are reported
 }
 
 TEST_CASE("a journal pair without a flow, and a half entry, are reported") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   ledger.open().exec_script(
       "INSERT INTO journal (biz_seq, account, side, amount_minor, created_at_ms) VALUES "
       "('lonely', 'alice', 'debit', 5, 0);");
@@ -90,7 +90,7 @@ TEST_CASE("a journal pair without a flow, and a half entry, are reported") {
 }
 
 TEST_CASE("a dedup record with no answer is a warning once it is older than the threshold") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   ledger.open().exec_script(
       "INSERT INTO dedup (dedup_key, source, biz_seq, strategy, payload, created_at_ms) "
       "VALUES ('api:r9', 'api', 'r9', 'dedup-table', 'x', 0)");
@@ -101,14 +101,14 @@ TEST_CASE("a dedup record with no answer is a warning once it is older than the 
 }
 
 TEST_CASE("an expired lock row left behind is a warning") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   ledger.open().exec_script("INSERT INTO lock VALUES ('transfer:api:r1', 100, 0, 'pid-1')");
   CHECK_FALSE(warns(audit(ledger, at(99, 60'000)), "expired_lock"));
   CHECK(warns(audit(ledger, at(100, 60'000)), "expired_lock"));
 }
 
 TEST_CASE("requests of two sources with one serial number are two requests") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   ledger.open().exec_script(
       "INSERT INTO journal (source, biz_seq, account, side, amount_minor, created_at_ms) VALUES "
       "('api', 'r1', 'alice', 'debit', 1, 0), ('api', 'r1', 'bob', 'credit', 1, 0), "
@@ -120,7 +120,7 @@ TEST_CASE("requests of two sources with one serial number are two requests") {
 }
 
 TEST_CASE("the journal's one pass hands on each request once, in order, with its sums") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   Connection connection = ledger.open();
   REQUIRE(connection
               .exec_script(
@@ -164,7 +164,7 @@ TEST_CASE("the journal's one pass hands on each request once, in order, with its
 }
 
 TEST_CASE("a check lists its first 100 findings and counts the rest") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   Connection connection = ledger.open();
   REQUIRE(connection
               .exec_script("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "

@@ -72,7 +72,7 @@ Outcome run_idemlab(const std::vector<std::string>& args, const std::string& fol
 }
 
 // Every row of every table: equal before and after means nothing was written.
-std::string ledger_content(const test::ScratchLedger& ledger) {
+std::string ledger_content(const test::LedgerFile& ledger) {
   Connection connection;
   REQUIRE(open_ledger(ledger.path(), Access::kRead, 1000, &connection).is_ok());
   std::string out;
@@ -227,7 +227,7 @@ std::string bad_scenario_line() {
 }  // namespace
 
 TEST_CASE("malformed command lines are usage errors that change nothing") {
-  test::ScratchLedger ledger;
+  test::LedgerFile ledger;
   {
     Connection connection = ledger.open();
     REQUIRE(
@@ -256,7 +256,7 @@ TEST_CASE("malformed command lines are usage errors that change nothing") {
 }
 
 TEST_CASE("malformed scenario files are usage errors naming the file") {
-  test::ScratchLedger ledger;
+  test::LedgerFile ledger;
   const std::string path = ledger.folder() + "/bad.toml";
   bool ok = rc::check("a bad line anywhere is refused", [&] {
     std::vector<std::string> lines{"name = \"fuzz\"", "requests = 3"};

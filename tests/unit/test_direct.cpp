@@ -8,7 +8,7 @@ using namespace idemlab;
 using namespace idemlab::test;
 
 namespace {
-AttemptReport run_with(ScratchLedger& ledger, const char* strategy, const char* fault) {
+AttemptReport run_with(LedgerFile& ledger, const char* strategy, const char* fault) {
   Connection connection = ledger.open();
   ManualClock clock(5000);
   AttemptSetup setup;
@@ -26,7 +26,7 @@ AttemptReport run_with(ScratchLedger& ledger, const char* strategy, const char* 
 }  // namespace
 
 TEST_CASE("a lost request changes nothing and reads as a timeout") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   AttemptReport report = run_with(ledger, "select-insert", "request-lost");
   CHECK(report.answer.outcome == Outcome::kTimeout);
   CHECK(report.answer.reason == "request_lost");
@@ -35,7 +35,7 @@ TEST_CASE("a lost request changes nothing and reads as a timeout") {
 }
 
 TEST_CASE("a lost response reads as a timeout although the money moved") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   AttemptReport report = run_with(ledger, "select-insert", "response-lost");
   CHECK(report.answer.outcome == Outcome::kTimeout);
   CHECK(report.server_answer.outcome == Outcome::kApplied);

@@ -7,17 +7,17 @@
 #include "scratch.h"
 
 using namespace idemlab;
-using idemlab::test::ScratchLedger;
+using idemlab::test::LedgerFile;
 
 TEST_CASE("a new ledger holds the opening balances") {
-  ScratchLedger ledger({{"alice", 500}, {"bob", 7}});
+  LedgerFile ledger({{"alice", 500}, {"bob", 7}});
   CHECK(ledger.scalar("SELECT sum(balance_minor) FROM account") == 507);
   CHECK(ledger.scalar("PRAGMA user_version") == kSchemaVersion);
   CHECK(ledger.scalar("PRAGMA application_id") == kApplicationId);
 }
 
 TEST_CASE("init refuses an existing file without force and keeps it intact") {
-  ScratchLedger ledger({{"alice", 500}});
+  LedgerFile ledger({{"alice", 500}});
   Status status = create_ledger(ledger.path(), {{"zed", 1}}, false);
   CHECK(status.code() == StatusCode::kLedger);
   CHECK(ledger.scalar("SELECT count(*) FROM account WHERE name = 'alice'") == 1);
@@ -26,7 +26,7 @@ TEST_CASE("init refuses an existing file without force and keeps it intact") {
 }
 
 TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   std::string path = ledger.folder() + "/dup.db";
   CHECK(create_ledger(path, {{"a", 1}, {"a", 2}}, false).code() == StatusCode::kUsage);
   struct stat info {};
@@ -34,7 +34,7 @@ TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
 }
 
 TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a read-only file") {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   Connection connection;
   CHECK(open_ledger(ledger.folder() + "/missing.db", Access::kRead, 0, &connection).code() ==
         StatusCode::kLedger);
@@ -61,7 +61,7 @@ TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a re
   CHECK(newer.code() == StatusCode::kLedger);
   CHECK(newer.message().find("newer") != std::string::npos);
 
-  ScratchLedger read_only;
+  LedgerFile read_only;
   REQUIRE(::chmod(read_only.path().c_str(), 0444) == 0);
   CHECK(open_ledger(read_only.path(), Access::kWrite, 0, &connection).code() ==
         StatusCode::kLedger);

@@ -1,7 +1,9 @@
 // Tests for sim/stepper: two duplicate attempts forced through the overlapping interleaving,
-// on two real SQLite connections. Safe strategies move money once; pitfalls move it twice.
+// on two real SQLite connections to a scratch ledger, as the simulator and the explorer race them.
+// Safe strategies move money once; pitfalls move it twice.
 #include <doctest/doctest.h>
 
+#include "sim/scratch_ledger.h"
 #include "strategies/strategy.h"
 #include "strategy_harness.h"
 
@@ -11,9 +13,14 @@ using namespace idemlab::test;
 namespace {
 
 struct Race {
+  Race() {
+    REQUIRE(ScratchLedger::create({{"alice", 100000}, {"bob", 0}, {"carol", 500}}, &ledger, &first)
+                .is_ok());
+    REQUIRE(ledger.connect(&second).is_ok());
+  }
   ScratchLedger ledger;
-  Connection first = ledger.open();
-  Connection second = ledger.open();
+  Connection first;
+  Connection second;
   ManualClock clock{1'000'000};
   Stepper stepper;
 
@@ -31,7 +38,7 @@ struct Race {
     run_until(stepper, a, critical);
     run_until(stepper, b, critical);
     run_all(stepper);
-    return journal_pairs(ledger, "twin");
+    return journal_pairs(first, "twin");
   }
 };
 
@@ -95,7 +102,7 @@ TEST_CASE("lock-table: a TTL shorter than the work doubles only without owner ch
     run_until(race.stepper, b, "begin");  // b takes the expired lock, finds no record
     run_all(race.stepper);
     // With owner checks, a finds the lock is b's and stands down; b moves the money once.
-    CHECK(journal_pairs(race.ledger, "t") == (pitfall ? 2 : 1));
+    CHECK(journal_pairs(race.first, "t") == (pitfall ? 2 : 1));
     if (!pitfall) CHECK(race.stepper.answer(a).outcome == Outcome::kInProgress);
   }
 }
@@ -114,10 +121,10 @@ TEST_CASE("dedup-table: a crash between the two transactions leaves the request 
     Answer retry = attempt_once(race.second, race.clock, strategy, request("t"), options);
     if (pitfall) {
       CHECK(retry.outcome == Outcome::kInProgress);
-      CHECK(journal_pairs(race.ledger, "t") == 0);
+      CHECK(journal_pairs(race.first, "t") == 0);
     } else {
       CHECK(retry.outcome == Outcome::kApplied);
-      CHECK(journal_pairs(race.ledger, "t") == 1);
+      CHECK(journal_pairs(race.first, "t") == 1);
     }
   }
 }

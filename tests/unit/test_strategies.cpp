@@ -12,7 +12,7 @@ using namespace idemlab::test;
 namespace {
 
 struct Fixture {
-  ScratchLedger ledger;
+  LedgerFile ledger;
   Connection connection = ledger.open();
   ManualClock clock{1'000'000};
 
