@@ -1,6 +1,5 @@
 // idemlab's entry point: parse the command line, dispatch, and map every error to an exit code
 // (and, under --json, a JSON object) in one place.
-#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <exception>
@@ -17,10 +16,6 @@
 
 int main(int argc, char** argv) {
   using namespace idemlab;
-  // glibc gives the top of the heap back to the kernel whenever 128 KiB are free there. A
-  // simulation commits thousands of times a second, freeing and reallocating SQLite's buffers,
-  // so it paid a brk() and its page faults about 5 times a request (strace -c). Keep 64 MiB.
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   configure_sqlite();
   CLI::App app{"idemlab: a lab for idempotent money transfers on a SQLite ledger", "idemlab"};
   app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands copy it

@@ -47,7 +47,8 @@ struct ConnectionOptions {
   int cache_kib = 0;  // read `path` as a SQLite URI (internal databases only; never a user's path)
 };
 
-// Process-wide SQLite settings; main() calls it first, before SQLite initialises.
+// Process-wide settings for running SQLite (the heap's trim threshold, SQLite's memory
+// statistics off); main() and bench_sim call it first, before SQLite initialises.
 void configure_sqlite();
 
 class Connection {
