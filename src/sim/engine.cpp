@@ -119,16 +119,6 @@ Status Simulation::run(SimResult* out) {
 
 }  // namespace sim
 
-int64_t request_of_biz_seq(std::string_view biz_seq) {
-  if (biz_seq.size() < 2 || biz_seq[0] != 'r') return -1;
-  int64_t number = 0;
-  size_t i = 1;
-  for (; i < biz_seq.size() && biz_seq[i] >= '0' && biz_seq[i] <= '9'; ++i)
-    number = number * 10 + (biz_seq[i] - '0');
-  if (i == 1 || (i < biz_seq.size() && biz_seq[i] != '.')) return -1;
-  return number - 1;
-}
-
 std::vector<OpeningBalance> sim_opening_balances() {
   std::vector<OpeningBalance> accounts;
   for (int64_t i = 0; i < sim::kAccounts; ++i)

@@ -84,10 +84,6 @@ bool breaks_guarantee(const SimResult& result);
 Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
                 const SimOptions& options, SimResult* out);
 
-// "r12" and "r12.2" (a fresh key) -> 11, the 0-based number within its source; -1 if not a
-// simulated key.
-int64_t request_of_biz_seq(std::string_view biz_seq);
-
 // The accounts a simulation starts from (16 of them).
 std::vector<OpeningBalance> sim_opening_balances();
 

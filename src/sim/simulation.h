@@ -16,6 +16,7 @@
 #include "core/random.h"
 #include "server/phase.h"
 #include "sim/engine.h"
+#include "sim/request_key.h"
 #include "sim/scratch_ledger.h"
 #include "sim/stepper.h"
 
@@ -131,16 +132,11 @@ class Simulation {
   void schedule_in(int64_t delay_ms, Kind kind, uint32_t a, uint32_t b = 0) {
     events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
   }
-  // Request i comes from source i mod n, numbered i / n + 1 within it; a fresh key adds ".k".
-  const std::string& source_of(uint32_t request) const {
-    return config_.sources[request % config_.sources.size()];
-  }
+  const std::string& source_of(uint32_t request) const { return keys_.source_of(request); }
   std::string biz_seq(uint32_t request, uint8_t key) const {
-    const uint64_t number = request / config_.sources.size() + 1;
-    return key == 0 ? fmt::format("r{}", number) : fmt::format("r{}.{}", number, key);
+    return keys_.biz_seq_of(request, key);
   }
   TransferRequest make_request(uint32_t request, uint8_t key) const;
-  int64_t request_of(std::string_view source, std::string_view biz_seq) const;
   std::string token_for(uint32_t request, uint8_t key) const;
   bool issue_token_for(uint32_t request, uint8_t key);
   bool fault_hits(const FaultSpec& fault, uint32_t request, int attempt, Random& random) const {
@@ -204,6 +200,7 @@ class Simulation {
   Status verdicts(SimResult* out);
 
   const SimConfig& config_;
+  const RequestKeys keys_{config_.sources};  // request <-> (source, biz_seq)
   const Strategy& strategy_;
   const Pitfall pitfall_;
   const SimOptions& options_;

@@ -24,15 +24,6 @@ std::string request_verdict(uint32_t pairs, const RequestRecord& state) {
 
 }  // namespace
 
-// The 0-based request a journal row's (source, biz_seq) names, or -1.
-int64_t Simulation::request_of(std::string_view source, std::string_view biz_seq) const {
-  const int64_t number = request_of_biz_seq(biz_seq);
-  const auto& sources = config_.sources;
-  const auto found = std::find(sources.begin(), sources.end(), source);
-  if (number < 0 || found == sources.end()) return -1;
-  return number * static_cast<int64_t>(sources.size()) + (found - sources.begin());
-}
-
 Status Simulation::verdicts(SimResult* out) {
   SimResult result;
   result.strategy = std::string(strategy_.info().name);
@@ -47,7 +38,7 @@ Status Simulation::verdicts(SimResult* out) {
   audit_settings.now_ms = clock_.now_ms();
   audit_settings.check_file = false;
   audit_settings.on_request = [&](const RequestEntries& entries) {
-    const int64_t request = request_of(entries.source, entries.biz_seq);
+    const int64_t request = keys_.request_of(entries.source, entries.biz_seq);
     if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
       pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(entries.debits);
   };

@@ -1,9 +1,12 @@
 // Tests for sim/engine: determinism, verdicts counted from the journal, the failures the
 // faults are meant to show.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <rapidcheck.h>
 
 #include "sim/engine.h"
 #include "sim/percentile.h"
+#include "sim/request_key.h"
 #include "strategies/strategy.h"
 
 using namespace idemlab;
@@ -114,11 +117,33 @@ TEST_CASE("nth= aims a fault at one request") {
 }
 
 TEST_CASE("simulated keys map back to their request") {
-  CHECK(request_of_biz_seq("r1") == 0);
-  CHECK(request_of_biz_seq("r12.3") == 11);
-  CHECK(request_of_biz_seq("x1") == -1);
-  CHECK(request_of_biz_seq("r") == -1);
-  CHECK(request_of_biz_seq("r1x") == -1);
+  const std::vector<std::string> sources{"api", "batch"};
+  const RequestKeys keys(sources);
+  CHECK(keys.biz_seq_of(0, 0) == "r1");
+  CHECK(keys.biz_seq_of(23, 3) == "r12.3");
+  CHECK(keys.source_of(23) == "batch");
+  CHECK(keys.request_of("api", "r1") == 0);
+  CHECK(keys.request_of("batch", "r12.3") == 23);
+  CHECK(keys.request_of("other", "r1") == -1);
+  CHECK(keys.request_of("api", "x1") == -1);
+  CHECK(keys.request_of("api", "r") == -1);
+  CHECK(keys.request_of("api", "r0") == -1);
+  CHECK(keys.request_of("api", "r1x") == -1);
+  CHECK(keys.request_of("api", "r99999999999999999999") == -1);
+}
+
+TEST_CASE("reading a simulated key back is the exact inverse of writing it") {
+  const bool ok = rc::check("request_of(source_of(i), biz_seq_of(i, k)) == i", [] {
+    const auto count = *rc::gen::inRange<size_t>(1, 5);
+    std::vector<std::string> sources;
+    for (size_t i = 0; i < count; ++i) sources.push_back(fmt::format("s{}", i));
+    const RequestKeys keys(sources);
+    const auto request = *rc::gen::inRange<uint32_t>(0, 10'000'000);
+    const auto key = *rc::gen::arbitrary<uint8_t>();
+    RC_ASSERT(keys.request_of(keys.source_of(request), keys.biz_seq_of(request, key)) ==
+              static_cast<int64_t>(request));
+  });
+  CHECK(ok);
 }
 
 TEST_CASE("percentiles are taken by nearest rank") {
