@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "server/fault_site.h"
 #include "server/serve.h"
 
 namespace idemlab {
@@ -16,38 +17,26 @@ namespace {
 
 class DirectDriver final : public Driver {
  public:
-  DirectDriver(const AttemptSetup& setup) : setup_(setup) {}
+  explicit DirectDriver(const AttemptSetup& setup)
+      : setup_(setup), sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall)) {
+    for (const FaultSpec& fault : setup.faults) sites_.arm(fault);
+  }
 
   bool park(Session& session, std::coroutine_handle<>) override {
     PendingStep& step = session.pending();
-    for (const FaultSpec& fault : setup_.faults) {
-      if (fault.kind == FaultKind::kSlow && slow_before(fault, step)) pause(fault);
-      if (fault.kind == FaultKind::kCrash && phases_.opens_before(fault.phase, step.stmt)) crash();
-    }
+    if (const int64_t pause = sites_.pause_before(step)) sleep_ms(pause);
+    if (sites_.crash_before(step)) crash();
     session.run_pending();
-    phases_.ran(step.stmt, step.result, session.connection().in_transaction());
+    // A step runs inline: the attempt is finished only when the coroutine returns.
+    sites_.ran(step.stmt, step.result, session.connection().in_transaction(), false);
     if (setup_.observer) setup_.observer(step);
-    for (const FaultSpec& fault : setup_.faults) {
-      const bool committed = fault.phase == Phase::kAfterCommit && phases_.just_committed();
-      if (fault.kind == FaultKind::kCrash && (committed || step.step == fault.step)) crash();
-      if (fault.kind == FaultKind::kSlow && committed) pause(fault);
-    }
+    if (sites_.crash_after(step.step)) crash();
+    if (const int64_t pause = sites_.pause_after_commit()) sleep_ms(pause);
     return false;  // ran: the attempt goes on
   }
 
  private:
-  bool slow_before(const FaultSpec& fault, const PendingStep& step) const {
-    if (fault.phase != Phase::kNone) return phases_.opens_before(fault.phase, step.stmt);
-    return step.step == slow_step(fault);
-  }
-  static void pause(const FaultSpec& fault) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(fault.ms));
-  }
-
-  std::string_view slow_step(const FaultSpec& fault) const {
-    if (!fault.step.empty()) return fault.step;
-    return slow_default_step(setup_.strategy->info(), setup_.options.pitfall);
-  }
+  static void sleep_ms(int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
   // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open.
   [[noreturn]] static void crash() {
@@ -57,7 +46,7 @@ class DirectDriver final : public Driver {
   }
 
   const AttemptSetup& setup_;
-  PhaseTracker phases_;
+  FaultSites sites_;
 };
 
 }  // namespace
@@ -73,6 +62,10 @@ Status check_attempt_faults(const AttemptSetup& setup) {
           fmt::format("fault crash needs after=STEP in one attempt (steps: "
                       "idemlab explain {})",
                       setup.strategy->info().name));
+    if (fault.kind == FaultKind::kCrash || fault.kind == FaultKind::kSlow)
+      for (const FaultSpec& other : setup.faults)
+        if (&other != &fault && other.kind == fault.kind)
+          return Status::usage(fmt::format("one attempt takes one {} fault", fault.name()));
     if (fault.nth != 0 || fault.probability != 1.0)
       return Status::usage(fmt::format(
           "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",

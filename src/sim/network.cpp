@@ -51,18 +51,13 @@ bool Simulation::place_faults(Delivery& delivery, uint32_t request, int attempt,
         delivery.response_lost |= fault_hits(fault, request, attempt, faults);
         break;
       case FaultKind::kSlow:
-        if (fault_hits(fault, request, attempt, faults)) {
-          delivery.slow_ms = fault.ms;
-          delivery.slow_step = &fault.step;
-          delivery.slow_phase = fault.phase;
-        }
+        if (fault_hits(fault, request, attempt, faults)) delivery.sites.arm(fault);
         break;
       case FaultKind::kCrash:
         if (fault_hits(fault, request, attempt, faults)) {
-          delivery.crash_step = &fault.step;
-          delivery.crash_phase = fault.phase;
-          if (fault.step.empty() && fault.phase == Phase::kNone)
-            delivery.crash_after = crash_point(faults);
+          // A crash naming neither step nor phase lands after a drawn number of statements.
+          const bool drawn = fault.step.empty() && fault.phase == Phase::kNone;
+          delivery.sites.arm(fault, drawn ? crash_point(faults) : 0);
         }
         break;
       case FaultKind::kBusy:
@@ -86,6 +81,7 @@ uint32_t Simulation::new_delivery(uint32_t request, uint8_t attempt, uint8_t cop
   }
   deliveries_[index] = Delivery{};
   Delivery& delivery = deliveries_[index];
+  delivery.sites = FaultSites(slow_default_step(strategy_.info(), pitfall_));
   delivery.live = true;
   delivery.request = request;
   delivery.attempt = attempt;

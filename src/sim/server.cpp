@@ -36,21 +36,10 @@ void Simulation::arrive(uint32_t index) {
 void Simulation::schedule_step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
   int64_t delay = kStepMs + std::exchange(delivery.after_commit_pause_ms, 0);
-  if (delivery.slow_ms > 0 && delivery.slow_phase != Phase::kAfterCommit) {
-    const StrategyInfo& info = strategy_.info();
-    const PendingStep& pending = stepper_.pending(delivery.slot);
-    std::string_view slow_at = delivery.slow_step && !delivery.slow_step->empty()
-                                   ? std::string_view(*delivery.slow_step)
-                                   : slow_default_step(info, pitfall_);
-    if (delivery.slow_phase != Phase::kNone) slow_at = phase_name(delivery.slow_phase);
-    if (delivery.slow_phase != Phase::kNone
-            ? delivery.phases.opens_before(delivery.slow_phase, pending.stmt)
-            : pending.step == slow_at) {
-      delay += delivery.slow_ms;
-      note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
-           fmt::format("{} ms before {}", delivery.slow_ms, slow_at), "slow");
-      delivery.slow_ms = 0;
-    }
+  if (const int64_t pause = delivery.sites.pause_before(stepper_.pending(delivery.slot))) {
+    delay += pause;
+    note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
+         fmt::format("{} ms before {}", pause, delivery.sites.pause_site()), "slow");
   }
   schedule_in(delay, Kind::kStep, index);
 }
@@ -59,10 +48,10 @@ void Simulation::step(uint32_t index) {
   Delivery& delivery = deliveries_[index];
   const bool was_woken = woken_ == index;
   if (was_woken) woken_ = kNoHolder;
-  if (crashes_before(delivery)) {
-    crash(index,
-          fmt::format("at {}, before {}: uncommitted work lost, no answer",
-                      phase_name(delivery.crash_phase), stepper_.pending(delivery.slot).step));
+  if (delivery.sites.crash_before(stepper_.pending(delivery.slot))) {
+    crash(index, fmt::format("at {}, before {}: uncommitted work lost, no answer",
+                             phase_name(delivery.sites.crash_phase()),
+                             stepper_.pending(delivery.slot).step));
     return;
   }
   const bool give_up_waiting =
@@ -93,17 +82,16 @@ void Simulation::step(uint32_t index) {
   RequestRecord& state = requests_[delivery.request];
   ++state.statements;
   note_step(delivery, done, traced_binds);
-  ++delivery.statements_run;
-  delivery.phases.ran(done.stmt, done.result, delivery.connection->in_transaction());
-  if (crashes_now(delivery, done.step)) {
+  delivery.sites.ran(done.stmt, done.result, delivery.connection->in_transaction(),
+                     stepper_.finished(delivery.slot));
+  if (delivery.sites.crash_after(done.step)) {
     crash(index, fmt::format("after {}: uncommitted work lost, no answer", done.step));
     return;
   }
-  if (delivery.slow_phase == Phase::kAfterCommit && delivery.slow_ms > 0 &&
-      delivery.phases.just_committed()) {
+  if (const int64_t pause = delivery.sites.pause_after_commit()) {
     note(delivery.request, delivery.attempt, delivery.copy, "server", "pause", "",
-         fmt::format("{} ms after the commit, before answering", delivery.slow_ms), "slow");
-    delivery.after_commit_pause_ms = std::exchange(delivery.slow_ms, 0);
+         fmt::format("{} ms after the commit, before answering", pause), "slow");
+    delivery.after_commit_pause_ms = pause;
   }
   if (stepper_.finished(delivery.slot)) {
     server_done(index, stepper_.answer(delivery.slot));

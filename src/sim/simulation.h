@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/random.h"
+#include "server/fault_site.h"
 #include "server/phase.h"
 #include "sim/engine.h"
 #include "sim/request_key.h"
@@ -64,15 +65,8 @@ struct Delivery {
   uint8_t copy = 0;
   uint8_t key = 0;
   bool response_lost = false;
-  const std::string* crash_step = nullptr;  // crash after this step ("": see crash_after)
-  uint16_t crash_after = 0;  // crash:after= left out: after this many statements, or the last
-  uint16_t statements_run = 0;
-  Phase crash_phase = Phase::kNone;
-  const std::string* slow_step = nullptr;
-  Phase slow_phase = Phase::kNone;
-  int64_t slow_ms = 0;
+  FaultSites sites;                   // where its crash and slow faults land
   int64_t after_commit_pause_ms = 0;  // slow:at=after-commit, once the money is committed
-  PhaseTracker phases;
   int64_t busy_ms = 0;
   int64_t wait_start_ms = -1;  // when its step first found the write lock taken; -1: not waiting
   bool asleep = false;         // waiting with no step scheduled: woken when a lock is released
@@ -158,19 +152,6 @@ class Simulation {
   uint16_t crash_point(Random& random) const {
     const auto span = reachable_steps(strategy_.info(), pitfall_).size();
     return static_cast<uint16_t>(random.between(1, static_cast<int64_t>(span)));
-  }
-  // After a step ran: crash:after=STEP, crash:after=after-commit, or crash with neither.
-  bool crashes_now(const Delivery& delivery, std::string_view step) const {
-    if (!delivery.crash_step) return false;
-    if (delivery.crash_phase == Phase::kAfterCommit) return delivery.phases.just_committed();
-    if (delivery.crash_phase != Phase::kNone) return false;
-    if (!delivery.crash_step->empty()) return *delivery.crash_step == step;
-    return delivery.statements_run >= delivery.crash_after || stepper_.finished(delivery.slot);
-  }
-  // Before a step runs: crash:after=before-guard or holding-guard.
-  bool crashes_before(const Delivery& delivery) const {
-    return delivery.crash_step &&
-           delivery.phases.opens_before(delivery.crash_phase, stepper_.pending(delivery.slot).stmt);
   }
   void crash(uint32_t index, std::string what);
   void start_request(uint32_t worker);

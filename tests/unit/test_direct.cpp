@@ -56,3 +56,20 @@ TEST_CASE("faults that need a simulation, p=, nth= and unknown steps are refused
     CHECK(check_attempt_faults(setup).code() == StatusCode::kUsage);
   }
 }
+
+TEST_CASE("one attempt takes one crash and one slow fault, not two of a kind") {
+  AttemptSetup setup;
+  setup.strategy = find_strategy("select-insert");
+  const auto with = [&](std::initializer_list<const char*> texts) {
+    setup.faults.clear();
+    for (const char* text : texts) {
+      FaultSpec spec;
+      REQUIRE(parse_fault(text, &spec).is_ok());
+      setup.faults.push_back(spec);
+    }
+    return check_attempt_faults(setup).code();
+  };
+  CHECK(with({"slow:ms=5", "crash:after=insert_flow"}) == StatusCode::kOk);
+  CHECK(with({"slow:ms=5", "slow:ms=7"}) == StatusCode::kUsage);
+  CHECK(with({"crash:after=insert_flow", "crash:after=debit"}) == StatusCode::kUsage);
+}

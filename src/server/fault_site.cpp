@@ -1,0 +1,53 @@
+// The one place a crash or a slow fault is placed against an attempt's steps.
+#include "server/fault_site.h"
+
+namespace idemlab {
+
+void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
+  if (fault.kind == FaultKind::kCrash) {
+    crash_step_ = &fault.step;
+    crash_phase_ = fault.phase;
+    crash_after_ = crash_after;
+  } else if (fault.kind == FaultKind::kSlow) {
+    slow_ms_ = fault.ms;
+    slow_step_ = &fault.step;
+    slow_phase_ = fault.phase;
+  }
+}
+
+bool FaultSites::crash_before(const PendingStep& next) const {
+  return crash_step_ && phases_.opens_before(crash_phase_, next.stmt);
+}
+
+std::string_view FaultSites::pause_site() const {
+  if (slow_phase_ != Phase::kNone) return phase_name(slow_phase_);
+  return slow_step_ && !slow_step_->empty() ? std::string_view(*slow_step_) : default_slow_step_;
+}
+
+int64_t FaultSites::pause_before(const PendingStep& next) {
+  if (slow_ms_ <= 0 || slow_phase_ == Phase::kAfterCommit) return 0;
+  const bool here = slow_phase_ != Phase::kNone ? phases_.opens_before(slow_phase_, next.stmt)
+                                                : next.step == pause_site();
+  return here ? std::exchange(slow_ms_, 0) : 0;
+}
+
+void FaultSites::ran(Stmt stmt, const StepResult& result, bool in_transaction, bool finished) {
+  phases_.ran(stmt, result, in_transaction);
+  ++statements_run_;
+  finished_ = finished;
+}
+
+bool FaultSites::crash_after(std::string_view step) const {
+  if (!crash_step_) return false;
+  if (crash_phase_ == Phase::kAfterCommit) return phases_.just_committed();
+  if (crash_phase_ != Phase::kNone) return false;
+  if (!crash_step_->empty()) return *crash_step_ == step;
+  return statements_run_ >= crash_after_ || finished_;
+}
+
+int64_t FaultSites::pause_after_commit() {
+  if (slow_phase_ != Phase::kAfterCommit || slow_ms_ <= 0 || !phases_.just_committed()) return 0;
+  return std::exchange(slow_ms_, 0);
+}
+
+}  // namespace idemlab

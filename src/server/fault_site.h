@@ -1,0 +1,59 @@
+// Where the server-side faults of one attempt land (crash, slow), decided in one place for both
+// drivers. The one-attempt driver acts on a decision with a real SIGKILL or sleep; the
+// simulator with a lost attempt or a pause in virtual time. A fault lands at a phase (the same
+// point in every strategy, server/phase.h), at a step the strategy names, or, for a simulated
+// crash that names neither, after the attempt's n-th statement.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "server/fault.h"
+#include "server/phase.h"
+#include "strategies/session.h"
+
+namespace idemlab {
+
+class FaultSites {
+ public:
+  // `default_slow_step`: where a slow fault that names no step pauses (the strategy's race).
+  FaultSites() = default;
+  explicit FaultSites(std::string_view default_slow_step)
+      : default_slow_step_(default_slow_step) {}
+
+  // Arms a crash or slow fault that hit this attempt (one of each; a later one replaces an
+  // earlier). `crash_after`: for a crash naming neither step nor phase, the statements to run.
+  void arm(const FaultSpec& fault, uint16_t crash_after = 0);
+
+  // Before `next` runs: whether the attempt dies now (at a phase that opens with it).
+  bool crash_before(const PendingStep& next) const;
+  // Before `next` runs: how long to pause there (0: not here). Fires once.
+  int64_t pause_before(const PendingStep& next);
+  // Where pause_before pauses, for narration: a phase or a step name.
+  std::string_view pause_site() const;
+
+  // Records a step that ran; then crash_after() and pause_after_commit() say what follows it.
+  void ran(Stmt stmt, const StepResult& result, bool in_transaction, bool finished);
+  bool crash_after(std::string_view step) const;
+  // Right after the commit that moved the money: how long to pause before answering (0: not
+  // now). Fires once.
+  int64_t pause_after_commit();
+
+  const PhaseTracker& phases() const { return phases_; }
+  Phase crash_phase() const { return crash_phase_; }
+
+ private:
+  std::string_view default_slow_step_;
+  PhaseTracker phases_;
+  uint16_t statements_run_ = 0;
+  bool finished_ = false;
+  const std::string* crash_step_ = nullptr;  // armed when set ("": see crash_after_)
+  Phase crash_phase_ = Phase::kNone;
+  uint16_t crash_after_ = 0;
+  const std::string* slow_step_ = nullptr;
+  Phase slow_phase_ = Phase::kNone;
+  int64_t slow_ms_ = 0;  // armed when > 0
+};
+
+}  // namespace idemlab
