@@ -19,8 +19,7 @@ class FaultSites {
  public:
   // `default_slow_step`: where a slow fault that names no step pauses (the strategy's race).
   FaultSites() = default;
-  explicit FaultSites(std::string_view default_slow_step)
-      : default_slow_step_(default_slow_step) {}
+  explicit FaultSites(std::string_view default_slow_step) : default_slow_step_(default_slow_step) {}
 
   // Arms a crash or slow fault that hit this attempt (one of each; a later one replaces an
   // earlier). `crash_after`: for a crash naming neither step nor phase, the statements to run.

@@ -19,7 +19,7 @@ size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy
   attempt.live = true;
   attempt.connection = &connection;
   attempt.request = std::make_unique<TransferRequest>(request);
-  attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options));
+  attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options), index);
   attempt.task.emplace(serve(*attempt.session, strategy, *attempt.request));
   attempt.task->start();
   settle(attempt);
@@ -34,8 +34,7 @@ void Stepper::release(size_t index) {
 }
 
 bool Stepper::park(Session& session, std::coroutine_handle<> resume) {
-  for (Attempt& attempt : attempts_)
-    if (attempt.live && attempt.session.get() == &session) attempt.parked = resume;
+  attempts_[session.driver_tag()].parked = resume;
   return true;
 }
 

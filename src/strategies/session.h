@@ -4,6 +4,7 @@
 #pragma once
 
 #include <coroutine>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -42,8 +43,14 @@ class Driver {
 
 class Session {
  public:
-  Session(Connection& connection, const Clock& clock, Driver& driver, StrategyOptions options)
-      : connection_(&connection), clock_(&clock), driver_(&driver), options_(std::move(options)) {}
+  // `driver_tag`: the driver's own number for this session (the simulator's attempt slot).
+  Session(Connection& connection, const Clock& clock, Driver& driver, StrategyOptions options,
+          size_t driver_tag = 0)
+      : connection_(&connection),
+        clock_(&clock),
+        driver_(&driver),
+        driver_tag_(driver_tag),
+        options_(std::move(options)) {}
 
   struct StepAwaiter {
     Session& session;
@@ -60,7 +67,9 @@ class Session {
   StepAwaiter exec(std::string_view step, Stmt stmt, Binds binds) {
     pending_.step = step;
     pending_.stmt = stmt;
-    pending_.binds = std::move(binds);
+    // Into the same storage every step: it keeps room for the ":now" run_pending() adds.
+    pending_.binds.assign(std::make_move_iterator(binds.begin()),
+                          std::make_move_iterator(binds.end()));
     pending_.result = {};
     return StepAwaiter{*this};
   }
@@ -71,6 +80,7 @@ class Session {
 
   // For drivers.
   PendingStep& pending() { return pending_; }
+  size_t driver_tag() const { return driver_tag_; }
   Connection& connection() { return *connection_; }
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
@@ -85,6 +95,7 @@ class Session {
   Connection* connection_;
   const Clock* clock_;
   Driver* driver_;
+  size_t driver_tag_;
   StrategyOptions options_;
   PendingStep pending_;
 };
