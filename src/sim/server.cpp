@@ -58,7 +58,8 @@ void Simulation::step(uint32_t index) {
       delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
   Binds traced_binds;  // the values of the step about to run, for the timeline
   if (traced(delivery.request)) traced_binds = stepper_.pending(delivery.slot).binds;
-  const ExecutedStep done = stepper_.advance(delivery.slot, give_up_waiting);
+  const ExecutedStep done =
+      stepper_.advance(delivery.slot, give_up_waiting, traced(delivery.request));
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
     if (delivery.wait_start_ms < 0) {
       ++lock_waits_;

@@ -55,12 +55,15 @@ const PendingStep& Stepper::pending(size_t index) const {
   return attempts_[index].session->pending();
 }
 
-ExecutedStep Stepper::advance(size_t index, bool deliver_busy) {
+ExecutedStep Stepper::advance(size_t index, bool deliver_busy, bool with_row) {
   Attempt& attempt = attempts_[index];
   attempt.session->run_pending();
   const PendingStep& pending = attempt.session->pending();
   if (on_run) on_run(*attempt.connection, pending);
-  ExecutedStep executed{pending.step, pending.stmt, pending.result};
+  const StepResult& result = pending.result;
+  ExecutedStep executed{
+      pending.step, pending.stmt,
+      with_row ? result : StepResult{result.code, result.changes, std::nullopt, result.error}};
   if (executed.result.code == StepCode::kBusy && !deliver_busy) return executed;  // waits
   auto handle = std::exchange(attempt.parked, {});
   handle.resume();

@@ -43,7 +43,9 @@ class Stepper final : public Driver {
   // Runs the attempt's pending step and resumes it up to its next step (or its end).
   // Returns the step's result. A kBusy result leaves the attempt parked on the same step,
   // unless `deliver_busy` (the wait limit has passed): then the strategy gets it.
-  ExecutedStep advance(size_t index, bool deliver_busy = false);
+  // The step's result row is copied into the ExecutedStep only `with_row` (a timeline shows it):
+  // the attempt itself gets the result, and a copy at every step was a cost of its own.
+  ExecutedStep advance(size_t index, bool deliver_busy = false, bool with_row = true);
   // Frees a finished or killed attempt's slot for reuse by start().
   void release(size_t index);
   // Abandons an attempt (a crash): rolls back its open transaction, destroys its coroutine.
