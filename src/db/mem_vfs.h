@@ -18,6 +18,8 @@
 namespace idemlab {
 
 inline constexpr const char* kMemVfsName = "idemlab-mem";
+// A spilled database is read through a cache of this size (db/mem_vfs_spill.h).
+inline constexpr int64_t kMemVfsSpillCacheBytes = 32LL << 20;
 
 // Registers the VFS (once per process; later calls only change the budget). A main database
 // larger than `spill_bytes` moves to a temporary file.

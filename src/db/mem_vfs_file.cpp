@@ -1,14 +1,10 @@
 // A file's bytes in 64 KiB chunks (growing never copies what is there), or, once a main
-// database passes the budget, in an unlinked temporary file.
+// database passes the budget, in a spill file (db/mem_vfs_spill.h).
 #include "db/mem_vfs_file.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 namespace idemlab::memvfs {
 
@@ -20,10 +16,6 @@ void set_spill_bytes(int64_t bytes) {
   spill_bytes = bytes;
 }
 
-MemFile::~MemFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 char* MemFile::chunk_at(int64_t offset) {
   const size_t index = static_cast<size_t>(offset / kChunk);
   while (chunks_.size() <= index) chunks_.push_back(std::make_unique<char[]>(kChunk));
@@ -33,9 +25,8 @@ char* MemFile::chunk_at(int64_t offset) {
 int MemFile::read(void* out, int amount, int64_t offset) {
   char* to = static_cast<char*>(out);
   const int64_t available = std::clamp<int64_t>(size_ - offset, 0, amount);
-  if (fd_ >= 0) {
-    if (available > 0 && ::pread(fd_, to, static_cast<size_t>(available), offset) != available)
-      return SQLITE_IOERR_READ;
+  if (spilled_) {
+    if (int rc = spilled_->read(to, available, offset); rc != SQLITE_OK) return rc;
   } else {
     for (int64_t done = 0; done < available;) {
       const int64_t piece = std::min(available - done, kChunk - (offset + done) % kChunk);
@@ -50,11 +41,10 @@ int MemFile::read(void* out, int amount, int64_t offset) {
 
 int MemFile::write(const void* in, int amount, int64_t offset) {
   const char* from = static_cast<const char*>(in);
-  if (fd_ < 0 && may_spill_ && offset + amount > spill_bytes.load())
+  if (!spilled_ && may_spill_ && offset + amount > spill_bytes.load())
     if (int rc = spill(); rc != SQLITE_OK) return rc;
-  if (fd_ >= 0) {
-    if (::pwrite(fd_, from, static_cast<size_t>(amount), offset) != amount)
-      return SQLITE_IOERR_WRITE;
+  if (spilled_) {
+    if (int rc = spilled_->write(from, amount, offset); rc != SQLITE_OK) return rc;
   } else {
     for (int64_t done = 0; done < amount;) {
       const int64_t piece = std::min<int64_t>(amount - done, kChunk - (offset + done) % kChunk);
@@ -67,9 +57,10 @@ int MemFile::write(const void* in, int amount, int64_t offset) {
 }
 
 int MemFile::truncate(int64_t size) {
-  if (fd_ >= 0 && ::ftruncate(fd_, size) != 0) return SQLITE_IOERR_TRUNCATE;
+  if (spilled_)
+    if (int rc = spilled_->truncate(size); rc != SQLITE_OK) return rc;
   if (size >= size_) return SQLITE_OK;  // SQLite only shrinks files
-  if (fd_ < 0) {
+  if (!spilled_) {
     chunks_.resize(static_cast<size_t>((size + kChunk - 1) / kChunk));
     if (size % kChunk != 0)  // a later write past a hole must find zeros there, as on disk
       std::memset(chunks_.back().get() + size % kChunk, 0,
@@ -79,22 +70,17 @@ int MemFile::truncate(int64_t size) {
   return SQLITE_OK;
 }
 
-// Moves the bytes to a temporary file, unlinked at once so that nothing is left behind.
+// Moves the bytes to a temporary file (db/mem_vfs_spill.h), so that nothing is left behind.
 int MemFile::spill() {
-  std::string path = (std::filesystem::temp_directory_path() / "idemlab-spill-XXXXXX").string();
-  const int fd = ::mkstemp(path.data());
-  if (fd < 0) return SQLITE_IOERR_WRITE;
-  ::unlink(path.c_str());
-  for (int64_t offset = 0; offset < size_; offset += kChunk) {
-    const int64_t piece = std::min(kChunk, size_ - offset);
-    if (::pwrite(fd, chunk_at(offset), static_cast<size_t>(piece), offset) != piece) {
-      ::close(fd);
-      return SQLITE_IOERR_WRITE;
-    }
-  }
+  auto file = std::make_unique<SpillFile>();
+  if (int rc = file->create(); rc != SQLITE_OK) return rc;
+  for (int64_t offset = 0; offset < size_; offset += kChunk)
+    if (int rc = file->write(chunk_at(offset), std::min(kChunk, size_ - offset), offset);
+        rc != SQLITE_OK)
+      return rc;
   chunks_.clear();
   chunks_.shrink_to_fit();
-  fd_ = fd;
+  spilled_ = std::move(file);
   return SQLITE_OK;
 }
 

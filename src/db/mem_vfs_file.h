@@ -11,12 +11,13 @@
 #include <mutex>
 #include <vector>
 
+#include "db/mem_vfs_spill.h"
+
 namespace idemlab::memvfs {
 
 class MemFile {
  public:
   explicit MemFile(bool may_spill) : may_spill_(may_spill) {}
-  ~MemFile();
 
   int read(void* out, int amount, int64_t offset);
   int write(const void* in, int amount, int64_t offset);
@@ -43,7 +44,7 @@ class MemFile {
   char* chunk_at(int64_t offset);
 
   bool may_spill_;
-  int fd_ = -1;  // >= 0: spilled; the bytes are in this unlinked temporary file
+  std::unique_ptr<SpillFile> spilled_;  // set: the bytes are in this temporary file
   int64_t size_ = 0;
   std::vector<std::unique_ptr<char[]>> chunks_;
 };

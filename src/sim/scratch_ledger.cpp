@@ -11,12 +11,6 @@
 
 namespace idemlab {
 
-namespace {
-// Past this size a scratch ledger's main file spills from memory to a temporary file
-// (db/mem_vfs.h): about 300,000 simulated requests' worth.
-constexpr int64_t kLedgerMemoryBytes = 96LL << 20;
-}  // namespace
-
 ConnectionOptions scratch_connection_options() {
   ConnectionOptions options;
   options.uri = true;           // the ledger is in the in-memory VFS
@@ -38,7 +32,7 @@ ScratchLedger::~ScratchLedger() {
 
 Status ScratchLedger::start(Connection* first) {
   static std::atomic<uint64_t> ledgers{0};
-  if (Status status = register_mem_vfs(kLedgerMemoryBytes); !status.is_ok()) return status;
+  if (Status status = register_mem_vfs(kScratchMemoryBytes); !status.is_ok()) return status;
   name_ = fmt::format("idemlab-scratch-{}-{}.db", ::getpid(), ledgers++);
   uri_ = mem_vfs_uri(name_);
   ConnectionOptions create = scratch_connection_options();

@@ -16,6 +16,9 @@ namespace idemlab {
 // Scratch ledgers use 1 KiB pages: WAL checksums every page a commit writes, and a transfer
 // writes small rows to a dozen pages (simulate dedup-table 20k: 6% faster than 4 KiB pages).
 inline constexpr int kScratchPageSize = 1024;
+// Past this size a scratch ledger's main file spills from memory to a temporary file
+// (db/mem_vfs.h): about 300,000 simulated requests' worth.
+inline constexpr int64_t kScratchMemoryBytes = 96LL << 20;
 
 class ScratchLedger {
  public:
