@@ -235,6 +235,16 @@ StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
   return result;
 }
 
+Status Connection::copy_database_to(Connection& to) {
+  sqlite3_backup* backup = sqlite3_backup_init(to.db_, "main", db_, "main");
+  if (!backup) return Status::internal(sqlite3_errmsg(to.db_));
+  const int stepped = sqlite3_backup_step(backup, -1);
+  const int finished = sqlite3_backup_finish(backup);
+  if (stepped != SQLITE_DONE || finished != SQLITE_OK)
+    return Status::internal(fmt::format("cannot copy {}: {}", path_, sqlite3_errmsg(to.db_)));
+  return Status::ok();
+}
+
 bool Connection::in_transaction() const {
   return db_ && !sqlite3_get_autocommit(db_);
 }

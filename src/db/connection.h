@@ -71,6 +71,8 @@ class Connection {
   StepResult query(std::string_view sql, const Binds& binds,
                    const std::function<void(const Row&)>& on_row = {});
   Status exec_script(const char* sql);
+  // Copies this connection's whole database over `to`'s (SQLite's backup API).
+  Status copy_database_to(Connection& to);
 
   bool in_transaction() const;
   // Rolls back an open transaction, if any; used when an attempt dies.

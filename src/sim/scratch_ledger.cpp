@@ -2,7 +2,6 @@
 #include "sim/scratch_ledger.h"
 
 #include <fmt/format.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -50,13 +49,7 @@ Status ScratchLedger::create(const std::vector<OpeningBalance>& accounts, Scratc
 Status ScratchLedger::copy(Connection& from, ScratchLedger* out) {
   Connection to;
   if (Status status = out->start(&to); !status.is_ok()) return status;
-  sqlite3_backup* backup = sqlite3_backup_init(to.raw(), "main", from.raw(), "main");
-  if (!backup) return Status::internal(sqlite3_errmsg(to.raw()));
-  const int stepped = sqlite3_backup_step(backup, -1);
-  const int finished = sqlite3_backup_finish(backup);
-  if (stepped != SQLITE_DONE || finished != SQLITE_OK)
-    return Status::internal(
-        fmt::format("cannot copy a scratch ledger: {}", sqlite3_errmsg(to.raw())));
+  if (Status status = from.copy_database_to(to); !status.is_ok()) return status;
   return to.exec_script("PRAGMA journal_mode = WAL");
 }
 
