@@ -41,7 +41,7 @@ void Simulation::send_attempt(uint32_t request) {
   const Copies copies = draw_copies(request, attempt, faults);
   note(request, attempt, 0, "client", "send", "",
        fmt::format(
-           "biz_seq {}{}", biz_seq(request, key),
+           "biz_seq {}{}", keys_.biz_seq_of(request, key),
            copies.submitted > 1 ? fmt::format(", {} identical submissions", copies.submitted) : ""),
        copies.submitted > 1 ? "double-submit" : "");
   schedule_in(config_.retry.timeout_ms, Kind::kTimeout, request, static_cast<uint32_t>(attempt));
@@ -99,8 +99,9 @@ void Simulation::back_off(uint32_t request) {
 void Simulation::retry(uint32_t request) {
   RequestRecord& state = requests_[request];
   if (config_.retry.query_first) {
-    const Binds binds{{":source", source_of(request)},
-                      {":biz_seq", biz_seq(request, static_cast<uint8_t>(state.keys - 1))}};
+    const Binds binds{
+        {":source", keys_.source_of(request)},
+        {":biz_seq", keys_.biz_seq_of(request, static_cast<uint8_t>(state.keys - 1))}};
     StepResult flow = client_.run(Stmt::kSelectFlow, binds);
     if (options_.record) record(client_, Stmt::kSelectFlow, binds);
     ++state.statements;
@@ -155,9 +156,9 @@ TransferRequest Simulation::make_request(uint32_t request, uint8_t key) const {
   int64_t from = static_cast<int64_t>(random.below(kAccounts));
   int64_t to = (from + 1 + static_cast<int64_t>(random.below(kAccounts - 1))) % kAccounts;
   int64_t amount = random.between(1, 100'000);
-  TransferRequest result{biz_seq(request, key), fmt::format("a{:02}", from),
+  TransferRequest result{keys_.biz_seq_of(request, key), fmt::format("a{:02}", from),
                          fmt::format("a{:02}", to), amount, ""};
-  result.source = source_of(request);
+  result.source = keys_.source_of(request);
   // Faults that shape the request itself, drawn after its payload so they never change it.
   for (const FaultSpec& fault : config_.faults) {
     if (fault.kind != FaultKind::kOverdraw && fault.kind != FaultKind::kNoKey) continue;

@@ -126,10 +126,6 @@ class Simulation {
   void schedule_in(int64_t delay_ms, Kind kind, uint32_t a, uint32_t b = 0) {
     events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
   }
-  const std::string& source_of(uint32_t request) const { return keys_.source_of(request); }
-  std::string biz_seq(uint32_t request, uint8_t key) const {
-    return keys_.biz_seq_of(request, key);
-  }
   TransferRequest make_request(uint32_t request, uint8_t key) const;
   std::string token_for(uint32_t request, uint8_t key) const;
   bool issue_token_for(uint32_t request, uint8_t key);
