@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cli/command.h"
+#include "cli/compare_notes.h"
 #include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
@@ -40,30 +41,6 @@ std::vector<const Strategy*> chosen(const std::string& list) {
   return out;
 }
 
-// Differences between rows that are findings, not noise, said under the table.
-std::string findings(const SimConfig& config, const std::vector<CompareRow>& rows) {
-  auto has_fault = [&](FaultKind kind, Phase phase) {
-    return std::any_of(config.faults.begin(), config.faults.end(), [&](const FaultSpec& f) {
-      return f.kind == kind && (phase == Phase::kNone || f.phase == phase);
-    });
-  };
-  const bool lock_table = std::any_of(rows.begin(), rows.end(), [](const CompareRow& row) {
-    return row.strategy->info().uses_lock_ttl;
-  });
-  std::string out;
-  if (lock_table && has_fault(FaultKind::kCrash, Phase::kNone))
-    out += wrap(
-        "finding: a crash leaves lock-table's lock row until its TTL expires; retries "
-        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).",
-        0);
-  if (has_fault(FaultKind::kSlow, Phase::kHoldingGuard))
-    out += wrap(
-        "finding: a stall while holding the guard holds SQLite's one write lock, so every "
-        "strategy's other requests queue behind it (a long transaction costs throughput).",
-        0);
-  return out;
-}
-
 ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
@@ -91,8 +68,9 @@ ExitCode run_compare(const CompareOptions& options) {
                                {"command", command}};
   fmt::print("{}", results_view(rows, format, extra, options.wide));
   if (format == Format::kTable)
-    fmt::print("{}{}{}", options.wide ? "" : compact_table_legend(), findings(config, plan),
-               wrap("reproduce: " + command, 0));
+    fmt::print("{}{}{}{}{}", options.wide ? "" : compact_table_legend(),
+               compare_findings(config, plan), placement_notes(config, plan),
+               band_notes(config, rows), wrap("reproduce: " + command, 0));
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
     return ExitCode::kAuditFailed;
   return ExitCode::kOk;

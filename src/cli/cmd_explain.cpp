@@ -12,6 +12,7 @@
 #include "report/sequence.h"
 #include "report/svg.h"
 #include "report/text.h"
+#include "server/fault.h"
 #include "server/trace.h"
 
 namespace idemlab {
@@ -153,7 +154,10 @@ ExitCode run_explain(const ExplainOptions& options) {
   if (!info.notes.empty()) out += "\nSQLite notes\n" + wrap(info.notes, 2);
   out += fmt::format("\nSteps (crash:after=STEP and slow:at=STEP take these)\n{}",
                      wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
-  out += fmt::format("  --fault slow pauses before '{}' unless told where\n", info.critical_step);
+  out += wrap(fmt::format("--fault slow pauses before '{}' (its critical step) in one attempt "
+                          "unless told where; simulations pause at {} unless told at=critical",
+                          info.critical_step, phase_name(kSimulatedSlowPhase)),
+              2);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
   out += "\nTrace: a first attempt and a repeat on a scratch ledger\n" + trace_text(safe);
   if (traced != Pitfall::kNone)

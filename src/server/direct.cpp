@@ -18,7 +18,8 @@ namespace {
 class DirectDriver final : public Driver {
  public:
   explicit DirectDriver(const AttemptSetup& setup)
-      : setup_(setup), sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall)) {
+      : setup_(setup),
+        sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall), Phase::kNone) {
     for (const FaultSpec& fault : setup.faults) sites_.arm(fault);
   }
 

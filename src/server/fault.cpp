@@ -19,9 +19,12 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
               true},
-    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP|PHASE, p, nth",
-              "the server pauses ms before STEP (default: the strategy's critical step), so a "
-              "retry or twin overlaps it",
+    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP|PHASE|critical, p, nth",
+              "the server pauses ms before STEP or PHASE, so a retry or twin overlaps it. "
+              "Default: before-guard in simulate, compare and explore (the same phase for "
+              "every strategy, holding nothing, so the guard must refuse the stalled attempt "
+              "when it resumes); in a one-attempt command the strategy's critical step "
+              "(at=critical), where a twin overlaps the decisive step",
               true},
     FaultInfo{FaultKind::kCrash, "crash",
               "after=STEP|PHASE (simulations: default a step drawn from the seed), p, nth",
@@ -101,9 +104,10 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if ((key == "at" && spec.kind == FaultKind::kSlow) ||
                (key == "after" && spec.kind == FaultKind::kCrash)) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
+      spec.at_given = spec.kind == FaultKind::kSlow;
       if (auto phase = phase_from_name(value))
         spec.phase = *phase;
-      else
+      else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
     } else if (key == "k" &&
                (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit)) {

@@ -37,6 +37,15 @@ std::span<const FaultInfo> fault_table();
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;
 
+// Where a simulated `slow` with no at= pauses: the same phase for every strategy, so a
+// comparison is fair. before-guard holds nothing while it stalls (so it costs no other request
+// and no strategy pays for SQLite's one write lock), and the overlapping retry finishes first,
+// so the guard must refuse the stalled attempt when it resumes. A one-attempt command keeps the
+// strategy's critical step instead (`at=critical`), where a twin overlaps the decisive step.
+constexpr Phase kSimulatedSlowPhase = Phase::kBeforeGuard;
+// at=critical: each strategy's own decisive step (idemlab explain STRATEGY names it).
+constexpr std::string_view kCriticalSite = "critical";
+
 struct FaultSpec {
   FaultKind kind = FaultKind::kRequestLost;
   double probability = 1.0;    // p=: chance per request (simulations)
@@ -44,6 +53,7 @@ struct FaultSpec {
   int64_t ms = 0;              // ms=: slow, short-ttl, busy
   std::string step;            // at= (slow) or after= (crash); crash without it: see the simulator
   Phase phase = Phase::kNone;  // at= or after= named a phase instead of a step
+  bool at_given = false;       // slow: at= was written (a step, a phase, or `critical`)
   int64_t count = 0;           // k=: redeliver, double-submit
   std::string text;            // as written, for reports and the attempts log
 

@@ -11,7 +11,7 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
   } else if (fault.kind == FaultKind::kSlow) {
     slow_ms_ = fault.ms;
     slow_step_ = &fault.step;
-    slow_phase_ = fault.phase;
+    slow_phase_ = fault.at_given ? fault.phase : default_slow_phase_;
   }
 }
 
@@ -21,7 +21,7 @@ bool FaultSites::crash_before(const PendingStep& next) const {
 
 std::string_view FaultSites::pause_site() const {
   if (slow_phase_ != Phase::kNone) return phase_name(slow_phase_);
-  return slow_step_ && !slow_step_->empty() ? std::string_view(*slow_step_) : default_slow_step_;
+  return slow_step_ && !slow_step_->empty() ? std::string_view(*slow_step_) : critical_step_;
 }
 
 int64_t FaultSites::pause_before(const PendingStep& next) {

@@ -17,9 +17,11 @@ namespace idemlab {
 
 class FaultSites {
  public:
-  // `default_slow_step`: where a slow fault that names no step pauses (the strategy's race).
+  // Where a slow fault with no at= pauses: at `default_slow_phase`, or with Phase::kNone at
+  // `critical_step` (the strategy's race), which at=critical also names.
   FaultSites() = default;
-  explicit FaultSites(std::string_view default_slow_step) : default_slow_step_(default_slow_step) {}
+  FaultSites(std::string_view critical_step, Phase default_slow_phase)
+      : critical_step_(critical_step), default_slow_phase_(default_slow_phase) {}
 
   // Arms a crash or slow fault that hit this attempt (one of each; a later one replaces an
   // earlier). `crash_after`: for a crash naming neither step nor phase, the statements to run.
@@ -43,7 +45,8 @@ class FaultSites {
   Phase crash_phase() const { return crash_phase_; }
 
  private:
-  std::string_view default_slow_step_;
+  std::string_view critical_step_;
+  Phase default_slow_phase_ = Phase::kNone;
   PhaseTracker phases_;
   uint16_t statements_run_ = 0;
   bool finished_ = false;

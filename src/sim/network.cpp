@@ -81,7 +81,7 @@ uint32_t Simulation::new_delivery(uint32_t request, uint8_t attempt, uint8_t cop
   }
   deliveries_[index] = Delivery{};
   Delivery& delivery = deliveries_[index];
-  delivery.sites = FaultSites(slow_default_step(strategy_.info(), pitfall_));
+  delivery.sites = FaultSites(slow_default_step(strategy_.info(), pitfall_), kSimulatedSlowPhase);
   delivery.live = true;
   delivery.request = request;
   delivery.attempt = attempt;

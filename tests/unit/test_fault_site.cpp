@@ -19,15 +19,33 @@ PendingStep step(std::string_view name, Stmt stmt) {
 
 TEST_CASE("a slow fault pauses once, before its step, or before the strategy's race") {
   const FaultSpec named = fault("slow:ms=40,at=insert_flow");
-  FaultSites sites("select_flow");
+  FaultSites sites("select_flow", Phase::kNone);
   sites.arm(named);
   CHECK(sites.pause_before(step("select_flow", Stmt::kSelectFlow)) == 0);
   CHECK(sites.pause_before(step("insert_flow", Stmt::kInsertFlow)) == 40);
   CHECK(sites.pause_site() == "insert_flow");
   CHECK(sites.pause_before(step("insert_flow", Stmt::kInsertFlow)) == 0);  // once
   const FaultSpec plain = fault("slow:ms=40");
-  FaultSites race("select_flow");
+  FaultSites race("select_flow", Phase::kNone);
   race.arm(plain);
+  CHECK(race.pause_before(step("select_flow", Stmt::kSelectFlow)) == 40);
+}
+
+TEST_CASE("a simulated slow fault with no at= pauses at one phase for every strategy") {
+  const FaultSpec plain = fault("slow:ms=40");
+  FaultSites simulated("select_flow", kSimulatedSlowPhase);
+  simulated.arm(plain);
+  CHECK(simulated.pause_site() == phase_name(kSimulatedSlowPhase));
+  CHECK(simulated.pause_before(step("select_flow", Stmt::kSelectFlow)) == 0);
+  simulated.ran(Stmt::kSelectFlow, {}, false, false);
+  CHECK(simulated.pause_before(step("begin", Stmt::kBeginImmediate)) == 40);  // before-guard
+  // at=critical names the strategy's own race instead, in either mode.
+  const FaultSpec critical = fault("slow:ms=40,at=critical");
+  CHECK(critical.step.empty());
+  CHECK(critical.phase == Phase::kNone);
+  FaultSites race("select_flow", kSimulatedSlowPhase);
+  race.arm(critical);
+  CHECK(race.pause_site() == "select_flow");
   CHECK(race.pause_before(step("select_flow", Stmt::kSelectFlow)) == 40);
 }
 
