@@ -43,17 +43,20 @@ ExitCode run_audit(const AuditOptions& options) {
   Connection connection;
   AuditReport report;
   // A file too damaged to open is a finding of the audit, not an error of the command.
-  if (Status status = open_ledger(options.db, Access::kRead, 5000, &connection);
-      status.is_damaged())
-    report.violations.push_back({"integrity", "", "", status.message()});
+  Status opened = open_ledger(options.db, Access::kRead, 5000, &connection);
+  if (opened.is_damaged())
+    report.violations.push_back({"integrity", "", "", opened.message()});
   else
-    throw_if_error(status);
-  if (report.ok()) {
+    throw_if_error(opened);
+  if (opened.is_ok()) {
     AuditSettings settings;
     settings.now_ms = WallClock().now_ms();
     settings.stale_after_ms = options.stale_after_ms;
     throw_if_error(audit_ledger(connection, settings, &report));
   }
+  // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
+  if (Status header = check_ledger_header(options.db); header.is_damaged())
+    report.violations.insert(report.violations.begin(), {"integrity", "", "", header.message()});
   if (options.json) {
     nlohmann::ordered_json out{{"ok", report.ok()},
                                {"violations", findings_json(report.violations)},

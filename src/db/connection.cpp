@@ -26,6 +26,19 @@ StepCode classify(int rc) {
   }
 }
 
+// SQLite answers some damage with a plain SQLITE_ERROR (a bad schema format number: "unsupported
+// file format"; a schema it cannot parse: "malformed database schema"): the text says which.
+bool names_damage(std::string_view message) {
+  for (std::string_view words : {"unsupported file format", "malformed"})
+    if (message.find(words) != std::string_view::npos) return true;
+  return false;
+}
+
+StepCode classify(int rc, sqlite3* db) {
+  const StepCode code = classify(rc);
+  return code == StepCode::kError && names_damage(sqlite3_errmsg(db)) ? StepCode::kDamaged : code;
+}
+
 Value column_value(sqlite3_stmt* stmt, int column) {
   switch (sqlite3_column_type(stmt, column)) {
     case SQLITE_INTEGER:
@@ -134,7 +147,7 @@ Status Connection::exec_script(const char* sql) {
   if ((rc & 0xff) == SQLITE_BUSY) return Status::busy(fmt::format("{} is locked: {}", path_, text));
   if ((rc & 0xff) == SQLITE_NOTADB)
     return Status::ledger(fmt::format("{} is not an idemlab ledger: {}", path_, text));
-  if ((rc & 0xff) == SQLITE_CORRUPT) {
+  if ((rc & 0xff) == SQLITE_CORRUPT || names_damage(text)) {
     damaged_ = true;
     return Status::damaged(fmt::format("{} is damaged: {}", path_, text));
   }
@@ -157,9 +170,9 @@ sqlite3_stmt* Connection::prepared(Stmt id) {
 StepResult Connection::run(Stmt id, const Binds& binds) {
   sqlite3_stmt* stmt = prepared(id);
   if (!stmt) {
-    int rc = sqlite3_errcode(db_);
-    damaged_ |= classify(rc) == StepCode::kDamaged;
-    return {classify(rc), 0, std::nullopt,
+    const StepCode code = classify(sqlite3_errcode(db_), db_);
+    damaged_ |= code == StepCode::kDamaged;
+    return {code, 0, std::nullopt,
             fmt::format("cannot prepare {}: {}", statement_name(id), sqlite3_errmsg(db_))};
   }
   return execute(stmt, binds, nullptr, &parameters_[static_cast<size_t>(id)]);
@@ -170,9 +183,9 @@ StepResult Connection::query(std::string_view sql, const Binds& binds,
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
       SQLITE_OK) {
-    int rc = sqlite3_errcode(db_);
-    damaged_ |= classify(rc) == StepCode::kDamaged;
-    return {classify(rc), 0, std::nullopt, sqlite3_errmsg(db_)};
+    const StepCode code = classify(sqlite3_errcode(db_), db_);
+    damaged_ |= code == StepCode::kDamaged;
+    return {code, 0, std::nullopt, sqlite3_errmsg(db_)};
   }
   StepResult result = execute(stmt, binds, on_row ? &on_row : nullptr, nullptr);
   sqlite3_finalize(stmt);
@@ -223,7 +236,7 @@ StepResult Connection::execute(sqlite3_stmt* stmt, const Binds& binds,
     }
   }
   if (rc != SQLITE_DONE) {
-    result.code = classify(rc);
+    result.code = classify(rc, db_);
     damaged_ |= result.code == StepCode::kDamaged;
     result.error = sqlite3_errmsg(db_);
     result.row.reset();
@@ -271,6 +284,10 @@ Status step_error(const Connection& connection, const StepResult& result) {
     case StepCode::kBusySnapshot:
       return Status::busy(fmt::format("{} is locked: {}", connection.path(), result.error));
     default:
+      // SQLITE_NOTADB: no ledger at all, like a file that is not SQLite's.
+      if (result.error.find("not a database") != std::string::npos)
+        return Status::ledger(
+            fmt::format("{} is not an idemlab ledger: {}", connection.path(), result.error));
       return Status::internal(result.error);
   }
 }
