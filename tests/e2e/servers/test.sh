@@ -1,0 +1,27 @@
+# e2e: the throwaway servers scripts/servers starts for the backend tests (scripts/test runs the
+# suite inside `scripts/servers run`): each answers on its unix socket, as the user its URL
+# names, at the isolation level ENGINES.md measured as its default. Outside scripts/test the
+# URLs are unset and the test is skipped; under CI it never is.
+source "$(dirname "$0")/../lib.sh"
+if [ -z "${IDEMLAB_TEST_POSTGRES:-}" ] || [ -z "${IDEMLAB_TEST_MARIADB:-}" ] ||
+   [ -z "${IDEMLAB_TEST_REDIS:-}" ]; then
+  [ "${CI:-}" = true ] && { echo "FAIL: no test servers under CI (run through scripts/test)" >&2; exit 1; }
+  echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
+  exit 77
+fi
+level=$(psql -AtX "$IDEMLAB_TEST_POSTGRES" -c "SHOW transaction_isolation")
+expect_equal "$level" "read committed" "PostgreSQL's default isolation"
+expect_equal "$(psql -AtX "$IDEMLAB_TEST_POSTGRES" -c "SHOW deadlock_timeout")" 100ms \
+  "PostgreSQL's deadlock_timeout for scratch runs"
+socket=${IDEMLAB_TEST_MARIADB##*socket=}
+level=$(mariadb --no-defaults -S "$socket" -u idemlab -pidemlab -N -e "SELECT @@tx_isolation" idemlab)
+expect_equal "$level" REPEATABLE-READ "MariaDB's default isolation"
+expect_equal "$(redis-cli -s "${IDEMLAB_TEST_REDIS#redis://}" ping)" PONG "Redis answers"
+# Unix sockets only: no server listens on TCP.
+psql -AtX "$IDEMLAB_TEST_POSTGRES" -c "SHOW listen_addresses" | grep -q . &&
+  fail "PostgreSQL listens on TCP"
+expect_equal "$(mariadb --no-defaults -S "$socket" -u idemlab -pidemlab -N -e 'SELECT @@skip_networking')" 1 \
+  "MariaDB skips networking"
+expect_equal "$(redis-cli -s "${IDEMLAB_TEST_REDIS#redis://}" config get port | tail -1)" 0 \
+  "Redis listens on no port"
+finish
