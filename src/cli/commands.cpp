@@ -4,6 +4,7 @@
 #include <array>
 
 #include "cli/command.h"
+#include "db/locator.h"
 #include "report/json.h"
 
 namespace idemlab {
@@ -31,9 +32,27 @@ std::span<const CommandEntry> command_table() {
   return kCommands;
 }
 
+// A --db that is a URL is parsed here, before any command runs, so that a typo in a scheme is
+// never taken for a file name; the message never shows a password.
+CLI::Validator ledger_locator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        Locator locator;
+        if (Status status = parse_locator(text, &locator); !status.is_ok()) return status.message();
+        if (locator.backend != Backend::kSqlite)
+          return fmt::format(
+              "{}: this idemlab keeps ledgers in SQLite files only; the {} backend is "
+              "not built yet",
+              locator.shown, backend_name(locator.backend));
+        return "";
+      },
+      "PATH");
+}
+
 void add_db_option(CLI::App* command, std::string* db) {
   command->add_option("--db", *db, "ledger file (environment: IDEMLAB_DB)")
       ->envname("IDEMLAB_DB")
+      ->check(ledger_locator())
       ->capture_default_str();
 }
 

@@ -75,4 +75,20 @@ expect_contains "$err" busy
 wait "$holder"
 unchanged "locked database"
 integrity_ok "$db"
+# --db URLs: a scheme idemlab does not know, or a URL it cannot read, is a usage error (exit 2),
+# never a file name; a server backend this build lacks says so; no password is ever shown.
+for url in 'postgress://ann:hunter2@h/db' 'postgresql://ann:hunter2@h:99999/db' \
+           'mariadb://ann:hunter2@h' 'postgresql://ann:hunter2@h/ledger?host=/nowhere' \
+           'mysql://ann:hunter2@localhost/ledger?socket=/nowhere.sock'; do
+  cd "$work"
+  expect_exit 2 "$IDEMLAB" init --db "$url"
+  expect_one_error_line
+  case "$err" in *hunter2*) fail "password shown: $err" ;; esac
+  IDEMLAB_DB=$url expect_exit 2 "$IDEMLAB" accounts --json
+  expect_contains "$out" '"code":"usage"'
+  case "$out" in *hunter2*) fail "password shown: $out" ;; esac
+  cd - >/dev/null
+done
+[ -z "$(find "$work" -name '*hunter2*' -o -name 'postgres*' -o -name 'mariadb*' -o -name 'mysql*')" ] ||
+  fail "a --db URL was taken for a file name"
 finish

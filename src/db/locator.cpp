@@ -1,0 +1,174 @@
+// Parsing --db: a file path or a server URL.
+#include "db/locator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "core/parse.h"
+
+namespace idemlab {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Backend>, 4> kSchemes{{
+    {"postgresql", Backend::kPostgres},
+    {"postgres", Backend::kPostgres},
+    {"mariadb", Backend::kMariadb},
+    {"mysql", Backend::kMariadb},
+}};
+
+// The length of "scheme" in "scheme://...", or 0 when `text` does not start like a URL.
+size_t scheme_length(std::string_view text) {
+  const size_t marker = text.find("://");
+  if (marker == std::string_view::npos || marker == 0 || !std::isalpha(uint8_t(text[0]))) return 0;
+  const auto scheme_char = [](char c) {
+    return std::isalnum(uint8_t(c)) || c == '+' || c == '-' || c == '.';
+  };
+  return std::all_of(text.begin(), text.begin() + marker, scheme_char) ? marker : 0;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = static_cast<char>(std::tolower(uint8_t(c)));
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool percent_decode(std::string_view text, std::string* out) {
+  out->clear();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out->push_back(text[i]);
+      continue;
+    }
+    if (i + 2 >= text.size()) return false;  // '%' needs two hex digits after it
+    const int high = hex_digit(text[i + 1]);
+    const int low = hex_digit(text[i + 2]);
+    if (high < 0 || low < 0) return false;
+    out->push_back(static_cast<char>(high * 16 + low));
+    if (out->back() == '\0') return false;
+    i += 2;
+  }
+  return true;
+}
+
+Status bad_url(const std::string& shown, std::string_view why) {
+  return Status::usage(fmt::format("{}: {}", shown, why));
+}
+
+// user[:password]@ before the host, if any.
+Status read_credentials(std::string_view userinfo, const std::string& shown, Locator* out) {
+  const size_t colon = userinfo.find(':');
+  if (!percent_decode(userinfo.substr(0, colon), &out->user))
+    return bad_url(shown, "the user name has a bad %-escape");
+  if (colon != std::string_view::npos &&
+      !percent_decode(userinfo.substr(colon + 1), &out->password))
+    return bad_url(shown, "the password has a bad %-escape");
+  return Status::ok();
+}
+
+Status read_host_port(std::string_view authority, const std::string& shown, Locator* out) {
+  const size_t colon = authority.rfind(':');
+  if (colon != std::string_view::npos) {
+    int64_t port = 0;
+    if (!parse_whole(authority.substr(colon + 1), 1, 65535, &port))
+      return bad_url(shown, "the port is not a number from 1 to 65535");
+    out->port = static_cast<int>(port);
+    authority = authority.substr(0, colon);
+  }
+  if (!percent_decode(authority, &out->host)) return bad_url(shown, "the host has a bad %-escape");
+  return Status::ok();
+}
+
+Status read_parameters(std::string_view query, const std::string& shown, Locator* out) {
+  while (!query.empty()) {
+    const size_t amp = std::min(query.find('&'), query.size());
+    const std::string_view pair = query.substr(0, amp);
+    const size_t equals = pair.find('=');
+    std::string key, value;
+    if (equals == std::string_view::npos || !percent_decode(pair.substr(0, equals), &key) ||
+        !percent_decode(pair.substr(equals + 1), &value) || key.empty())
+      return bad_url(shown, "its query is not key=value pairs joined by &");
+    out->parameters.emplace_back(std::move(key), std::move(value));
+    query = amp < query.size() ? query.substr(amp + 1) : std::string_view();
+  }
+  return Status::ok();
+}
+
+Status parse_server_url(std::string_view rest, const std::string& shown, Locator* out) {
+  const size_t query_at = std::min(rest.find('?'), rest.size());
+  std::string_view query = query_at < rest.size() ? rest.substr(query_at + 1) : "";
+  rest = rest.substr(0, query_at);
+  const size_t slash = std::min(rest.find('/'), rest.size());
+  std::string_view authority = rest.substr(0, slash);
+  const std::string_view database = slash < rest.size() ? rest.substr(slash + 1) : "";
+  const size_t at = authority.rfind('@');
+  if (at != std::string_view::npos) {
+    if (Status status = read_credentials(authority.substr(0, at), shown, out); !status.is_ok())
+      return status;
+    authority = authority.substr(at + 1);
+  }
+  if (Status status = read_host_port(authority, shown, out); !status.is_ok()) return status;
+  if (!percent_decode(database, &out->database) || out->database.empty() ||
+      out->database.find('/') != std::string::npos)
+    return bad_url(shown,
+                   "it names no database (scheme://[user[:password]@][host][:port]/DATABASE)");
+  return read_parameters(query, shown, out);
+}
+
+}  // namespace
+
+std::string_view backend_name(Backend backend) {
+  switch (backend) {
+    case Backend::kPostgres:
+      return "postgresql";
+    case Backend::kMariadb:
+      return "mariadb";
+    default:
+      return "sqlite";
+  }
+}
+
+std::string redact_locator(std::string_view text) {
+  const size_t scheme = scheme_length(text);
+  if (scheme == 0) return std::string(text);
+  const size_t start = scheme + 3;
+  const size_t end = std::min({text.find('/', start), text.find('?', start), text.size()});
+  const size_t at = text.substr(0, end).rfind('@');
+  if (at == std::string_view::npos || at < start) return std::string(text);
+  const size_t colon = text.substr(start, at - start).find(':');
+  if (colon == std::string_view::npos) return std::string(text);
+  return fmt::format("{}***{}", text.substr(0, start + colon + 1), text.substr(at));
+}
+
+Status parse_locator(std::string_view text, Locator* out) {
+  Locator locator;
+  locator.shown = redact_locator(text);
+  const size_t scheme = scheme_length(text);
+  if (scheme == 0) {
+    if (text.empty()) return Status::usage("empty: name a ledger file or a server URL");
+    locator.path = std::string(text);
+    *out = std::move(locator);
+    return Status::ok();
+  }
+  std::string name(text.substr(0, scheme));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(uint8_t(c))); });
+  const auto known = std::find_if(kSchemes.begin(), kSchemes.end(),
+                                  [&](const auto& entry) { return entry.first == name; });
+  if (known == kSchemes.end())
+    return bad_url(locator.shown,
+                   fmt::format("unknown scheme '{}': a ledger is a file path, postgresql://... "
+                               "or mariadb://...",
+                               name));
+  locator.backend = known->second;
+  if (Status status = parse_server_url(text.substr(scheme + 3), locator.shown, &locator);
+      !status.is_ok())
+    return status;
+  *out = std::move(locator);
+  return Status::ok();
+}
+
+}  // namespace idemlab

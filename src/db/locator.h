@@ -1,0 +1,43 @@
+// Where a ledger lives, as --db (or $IDEMLAB_DB) names it: a plain path is a SQLite file, the
+// embedded default; `postgresql://` or `postgres://` names a PostgreSQL database, `mariadb://`
+// or `mysql://` a MariaDB one. Anything else of the form `scheme://` is refused: it is never
+// taken for a file name. A password in a URL is kept apart and never shown.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+enum class Backend { kSqlite, kPostgres, kMariadb };
+
+std::string_view backend_name(Backend backend);  // "sqlite", "postgresql", "mariadb"
+
+struct Locator {
+  Backend backend = Backend::kSqlite;
+  std::string path;  // SQLite: the file
+  // Servers, percent-decoded: user, password, host, port (0: the client's default), database,
+  // and the query's key=value pairs in order (host=/dir for PostgreSQL, socket=/path for
+  // MariaDB's unix socket).
+  std::string user;
+  std::string password;
+  std::string host;
+  int port = 0;
+  std::string database;
+  std::vector<std::pair<std::string, std::string>> parameters;
+  std::string shown;  // as given, with any password replaced by "***": for errors and output
+};
+
+// Reads --db. A URL whose scheme is unknown, or that cannot be parsed (bad percent-escape, a port
+// that is not a number from 1 to 65535, no database), is a usage error; its message never holds
+// the password.
+Status parse_locator(std::string_view text, Locator* out);
+
+// `text` with the password of a URL replaced by "***" (unchanged when it is not a URL).
+std::string redact_locator(std::string_view text);
+
+}  // namespace idemlab

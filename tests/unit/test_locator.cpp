@@ -1,0 +1,70 @@
+// Tests for db/locator: what --db names, and that a password never shows.
+#include <doctest/doctest.h>
+
+#include "db/locator.h"
+
+using namespace idemlab;
+
+namespace {
+Locator parsed(std::string_view text) {
+  Locator locator;
+  const Status status = parse_locator(text, &locator);
+  REQUIRE_MESSAGE(status.is_ok(), status.message());
+  return locator;
+}
+std::string refusal(std::string_view text) {
+  Locator locator;
+  const Status status = parse_locator(text, &locator);
+  REQUIRE_FALSE(status.is_ok());
+  CHECK(status.code() == StatusCode::kUsage);
+  return status.message();
+}
+}  // namespace
+
+TEST_CASE("a plain path is a SQLite file, whatever characters it holds") {
+  for (std::string_view path :
+       {"idemlab.db", "/tmp/a b.db", "file:x.db?mode=ro", "c:/ledger.db", "./postgresql://x"}) {
+    const Locator locator = parsed(path);
+    CHECK(locator.backend == Backend::kSqlite);
+    CHECK(locator.path == path);
+  }
+}
+
+TEST_CASE("server URLs name their backend, credentials, host, port, database and parameters") {
+  const Locator pg = parsed("postgresql://ann:s%40cret@db.example:6543/ledger?host=/run/pg");
+  CHECK(pg.backend == Backend::kPostgres);
+  CHECK(pg.user == "ann");
+  CHECK(pg.password == "s@cret");
+  CHECK(pg.host == "db.example");
+  CHECK(pg.port == 6543);
+  CHECK(pg.database == "ledger");
+  REQUIRE(pg.parameters.size() == 1);
+  CHECK(pg.parameters[0] == std::pair<std::string, std::string>{"host", "/run/pg"});
+  CHECK(pg.shown == "postgresql://ann:***@db.example:6543/ledger?host=/run/pg");
+  CHECK(parsed("POSTGRES:///x").backend == Backend::kPostgres);
+  const Locator maria = parsed("mysql://root@localhost/idemlab?socket=/tmp/m.sock");
+  CHECK(maria.backend == Backend::kMariadb);
+  CHECK(maria.password.empty());
+  CHECK(maria.port == 0);
+  CHECK(parsed("mariadb://u:p@h/d").backend == Backend::kMariadb);
+}
+
+TEST_CASE("an unknown scheme or a URL that cannot be read is a usage error without the password") {
+  CHECK(refusal("postgress://u:hunter2@h/db").find("unknown scheme 'postgress'") !=
+        std::string::npos);
+  for (std::string_view bad : {"postgresql://u:hunter2@h:0/db", "postgresql://u:hunter2@h:99999/db",
+                               "postgresql://u:hunter2@h:port/db", "mariadb://u:hunter2%zz@h/db",
+                               "mariadb://u:hunter2@h", "postgresql://u:hunter2@h/db?host",
+                               "postgresql://u:hunter2@h/d%00b", "redis://u:hunter2@h/0"}) {
+    const std::string message = refusal(bad);
+    CHECK_MESSAGE(message.find("hunter2") == std::string::npos, message);
+    CHECK_MESSAGE(message.find("***") != std::string::npos, message);
+  }
+  CHECK(refusal("").find("empty") != std::string::npos);
+}
+
+TEST_CASE("redaction leaves URLs without a password and plain paths alone") {
+  CHECK(redact_locator("postgresql://u@h/db") == "postgresql://u@h/db");
+  CHECK(redact_locator("a:b@c.db") == "a:b@c.db");
+  CHECK(redact_locator("mariadb://u:p:q@h/d") == "mariadb://u:***@h/d");
+}
