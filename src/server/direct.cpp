@@ -89,30 +89,71 @@ Status served_by(Connection& connection, const TransferRequest& request, std::st
   return Status::ok();
 }
 
+// Before any work: an attempt answers without running when another strategy served the
+// request first, or when the request is lost on its way. Returns whether it answered.
+bool answered_before_work(Connection& connection, const AttemptSetup& setup, AttemptReport* report,
+                          Status* status) {
+  if (!setup.allow_strategy_switch) {
+    std::string first;
+    if (*status = served_by(connection, setup.request, &first); !status->is_ok()) return true;
+    if (!first.empty() && first != setup.strategy->info().name) {
+      report->answer = report->server_answer =
+          Answer::of(Outcome::kMismatch, reason::kStrategySwitch);
+      report->served_by = first;
+      return true;
+    }
+  }
+  for (const FaultSpec& fault : setup.faults) {
+    if (fault.kind == FaultKind::kRequestLost) {
+      report->answer = report->server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
+      report->fault = fault.text;
+      return true;
+    }
+  }
+  return false;
+}
+
+// After the work: what the client hears when its answer is lost, and the fault to record.
+void apply_answer_faults(const AttemptSetup& setup, AttemptReport* report) {
+  for (const FaultSpec& fault : setup.faults) {
+    if (fault.kind == FaultKind::kResponseLost) {
+      report->answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
+      report->fault = fault.text;
+    } else if (report->fault.empty()) {
+      report->fault = fault.text;
+    }
+  }
+}
+
+// The attempts log is a record for people: if it cannot be written (the ledger went busy), the
+// answer already given stands.
+void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
+                 const AttemptReport& report) {
+  const Answer& logged = report.server_answer;
+  if (!setup.log_attempt || is_input_rejection(logged) || logged.outcome == Outcome::kBusy) return;
+  (void)connection.run(Stmt::kLogAttempt,
+                       {{":source", setup.request.source},
+                        {":biz_seq", setup.request.biz_seq},
+                        {":strategy", std::string(setup.strategy->info().name)},
+                        {":pitfall", setup.options.pitfall == Pitfall::kNone
+                                         ? Value{}
+                                         : Value{std::string(pitfall_name(setup.options.pitfall))}},
+                        {":outcome", std::string(outcome_name(logged.outcome))},
+                        {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+                        {":replayed", int64_t{logged.replayed ? 1 : 0}},
+                        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+                        {":now", clock.now_ms()}});
+}
+
 }  // namespace
 
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
                           AttemptReport* out) {
   AttemptReport report;
-  if (!setup.allow_strategy_switch) {
-    std::string first;
-    if (Status status = served_by(connection, setup.request, &first); !status.is_ok())
-      return status;
-    if (!first.empty() && first != setup.strategy->info().name) {
-      report.answer = report.server_answer =
-          Answer::of(Outcome::kMismatch, reason::kStrategySwitch);
-      report.served_by = first;
-      *out = std::move(report);
-      return Status::ok();
-    }
-  }
-  for (const FaultSpec& fault : setup.faults) {
-    if (fault.kind == FaultKind::kRequestLost) {
-      report.answer = report.server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
-      report.fault = fault.text;
-      *out = std::move(report);
-      return Status::ok();
-    }
+  Status status;
+  if (answered_before_work(connection, setup, &report, &status)) {
+    if (status.is_ok()) *out = std::move(report);
+    return status;
   }
   DirectDriver driver(setup);
   Session session(connection, clock, driver, setup.options);
@@ -124,35 +165,11 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   if (connection.damaged())
     return Status::damaged(fmt::format("{} is damaged: {}; the attempt was rolled back",
                                        connection.path(), report.server_answer.reason));
-  for (const FaultSpec& fault : setup.faults) {
-    if (fault.kind == FaultKind::kResponseLost) {
-      report.answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
-      report.fault = fault.text;
-    } else if (report.fault.empty()) {
-      report.fault = fault.text;
-    }
-  }
+  apply_answer_faults(setup, &report);
   if (report.answer.outcome == Outcome::kInProgress)
     (void)find_key_holder(connection, setup.request.source, setup.request.biz_seq, clock.now_ms(),
                           &report.holder);  // a hint: without it the answer still stands
-  const Answer& logged = report.server_answer;
-  if (setup.log_attempt && !is_input_rejection(logged) && logged.outcome != Outcome::kBusy) {
-    // The attempts log is a record for people: if it cannot be written (the ledger went busy),
-    // the answer already given stands.
-    (void)connection.run(
-        Stmt::kLogAttempt,
-        {{":source", setup.request.source},
-         {":biz_seq", setup.request.biz_seq},
-         {":strategy", std::string(setup.strategy->info().name)},
-         {":pitfall", setup.options.pitfall == Pitfall::kNone
-                          ? Value{}
-                          : Value{std::string(pitfall_name(setup.options.pitfall))}},
-         {":outcome", std::string(outcome_name(logged.outcome))},
-         {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
-         {":replayed", int64_t{logged.replayed ? 1 : 0}},
-         {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-         {":now", clock.now_ms()}});
-  }
+  log_attempt(connection, clock, setup, report);
   *out = std::move(report);
   return Status::ok();
 }

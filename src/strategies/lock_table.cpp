@@ -7,6 +7,51 @@ namespace idemlab {
 
 namespace {
 
+// The pitfalls, apart from the rest of info() so that each reads on a screen.
+std::vector<PitfallInfo> lock_table_pitfalls() {
+  return {
+      PitfallInfo{
+          .id = Pitfall::kNoOwnerCheck,
+          .reference = "000 and 004 §5.8; 003, \"Redis\" (release only your own lock)",
+          .removes = "the owner checks: the work does not verify the lock is still held, "
+                     "and the release deletes whoever holds it",
+          .goes_wrong = "an attempt whose lock expired frees a twin's lock; a third copy "
+                        "takes it while the twin works, and both move money",
+          .exposed_by = "a lock TTL shorter than a slow step, and twins",
+          .shown_by = "simulate --scenario lock-expiry",
+          .verdict = "moved_twice_or_more",
+          .skips = {"check_lock_owner", "select_flow_again", "release_lock"},
+          .adds = {"release_lock_any_owner"},
+      },
+      PitfallInfo{
+          .id = Pitfall::kTtlTooShort,
+          .reference = "000 and 004 §5.8 (\"a TTL too short stops no duplicate\")",
+          .removes = "the fencing: a SET NX PX lock is the only guard, and the work "
+                     "checks neither that it still holds the lock nor the record again "
+                     "under the write lock",
+          .goes_wrong = "with a TTL shorter than the work, a twin takes the expired lock "
+                        "while the first attempt still works, and both move money",
+          .exposed_by = "--lock-ttl-ms below a slow step inside the lock, and twins",
+          .shown_by = "simulate --scenario lock-expiry",
+          .verdict = "moved_twice_or_more",
+          .skips = {"check_lock_owner", "select_flow_again"},
+      },
+      PitfallInfo{
+          .id = Pitfall::kTtlTooLong,
+          .reference = "000 and 004 §5.8 (\"a TTL too long keeps storage and blocks\")",
+          .removes = "the bound on the lock's life: it is taken for a day, whatever "
+                     "--lock-ttl-ms says, \"to be safe\"",
+          .goes_wrong = "a holder that crashes never releases it: every retry is told "
+                        "in_progress until the client gives up, and the money never moves",
+          .exposed_by = "a crash while holding the lock, then retries (also every "
+                        "interleaving: explore --crash)",
+          .shown_by = "simulate --scenario crash-holding-lock",
+          .verdict = "stuck",
+      },
+      success_on_duplicate_pitfall({}),
+  };
+}
+
 class LockTable final : public Strategy {
  public:
   const StrategyInfo& info() const override {
@@ -30,49 +75,7 @@ class LockTable final : public Strategy {
         .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
                   "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",
                   "journal_credit", "finish_flow", "commit", "rollback", "release_lock"},
-        .pitfalls =
-            {
-                PitfallInfo{
-                    .id = Pitfall::kNoOwnerCheck,
-                    .reference = "000 and 004 §5.8; 003, \"Redis\" (release only your own lock)",
-                    .removes = "the owner checks: the work does not verify the lock is still held, "
-                               "and the release deletes whoever holds it",
-                    .goes_wrong = "an attempt whose lock expired frees a twin's lock; a third copy "
-                                  "takes it while the twin works, and both move money",
-                    .exposed_by = "a lock TTL shorter than a slow step, and twins",
-                    .shown_by = "simulate --scenario lock-expiry",
-                    .verdict = "moved_twice_or_more",
-                    .skips = {"check_lock_owner", "select_flow_again", "release_lock"},
-                    .adds = {"release_lock_any_owner"},
-                },
-                PitfallInfo{
-                    .id = Pitfall::kTtlTooShort,
-                    .reference = "000 and 004 §5.8 (\"a TTL too short stops no duplicate\")",
-                    .removes = "the fencing: a SET NX PX lock is the only guard, and the work "
-                               "checks neither that it still holds the lock nor the record again "
-                               "under the write lock",
-                    .goes_wrong = "with a TTL shorter than the work, a twin takes the expired lock "
-                                  "while the first attempt still works, and both move money",
-                    .exposed_by = "--lock-ttl-ms below a slow step inside the lock, and twins",
-                    .shown_by = "simulate --scenario lock-expiry",
-                    .verdict = "moved_twice_or_more",
-                    .skips = {"check_lock_owner", "select_flow_again"},
-                },
-                PitfallInfo{
-                    .id = Pitfall::kTtlTooLong,
-                    .reference = "000 and 004 §5.8 (\"a TTL too long keeps storage and blocks\")",
-                    .removes = "the bound on the lock's life: it is taken for a day, whatever "
-                               "--lock-ttl-ms says, \"to be safe\"",
-                    .goes_wrong =
-                        "a holder that crashes never releases it: every retry is told "
-                        "in_progress until the client gives up, and the money never moves",
-                    .exposed_by = "a crash while holding the lock, then retries (also every "
-                                  "interleaving: explore --crash)",
-                    .shown_by = "simulate --scenario crash-holding-lock",
-                    .verdict = "stuck",
-                },
-                success_on_duplicate_pitfall({}),
-            },
+        .pitfalls = lock_table_pitfalls(),
         .uses_lock_ttl = true,
     };
     return kInfo;
