@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "server/fault_site.h"
+#include "server/gate.h"
 #include "server/serve.h"
 
 namespace idemlab {
@@ -25,19 +26,25 @@ class DirectDriver final : public Driver {
 
   bool park(Session& session, std::coroutine_handle<>) override {
     PendingStep& step = session.pending();
-    if (const int64_t pause = sites_.pause_before(step)) sleep_ms(pause);
+    if (const int64_t pause = sites_.pause_before(step)) pause_for(pause);
     if (sites_.crash_before(step)) crash();
     session.run_pending();
     // A step runs inline: the attempt is finished only when the coroutine returns.
     sites_.ran(step.stmt, step.result, session.connection().in_transaction(), false);
     if (setup_.observer) setup_.observer(step);
     if (sites_.crash_after(step.step)) crash();
-    if (const int64_t pause = sites_.pause_after_commit()) sleep_ms(pause);
+    if (const int64_t pause = sites_.pause_after_commit()) pause_for(pause);
     return false;  // ran: the attempt goes on
   }
 
  private:
-  static void sleep_ms(int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+  // A slow fault sleeps, or with gate= waits at its gate (at most `ms`).
+  void pause_for(int64_t ms) const {
+    if (const std::string_view gate = sites_.pause_gate(); !gate.empty())
+      (void)wait_at_gate(std::string(gate), ms);  // a gate never opened: the attempt goes on
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  }
 
   // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open.
   [[noreturn]] static void crash() {

@@ -19,12 +19,15 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
               true},
-    FaultInfo{FaultKind::kSlow, "slow", "ms (default 1000), at=STEP|PHASE|critical, p, nth",
+    FaultInfo{FaultKind::kSlow, "slow",
+              "ms (default 1000), at=STEP|PHASE|critical, p, nth; one attempt: gate=DIR",
               "the server pauses ms before STEP or PHASE, so a retry or twin overlaps it. "
               "Default: before-guard in simulate, compare and explore (the same phase for "
               "every strategy, holding nothing, so the guard must refuse the stalled attempt "
               "when it resumes); in a one-attempt command the strategy's critical step "
-              "(at=critical), where a twin overlaps the decisive step",
+              "(at=critical), where a twin overlaps the decisive step. gate=DIR: instead of "
+              "sleeping, write DIR/arrived.PID and wait until DIR/open exists (ms caps the "
+              "wait, default 60000), so a script can release racing twins together",
               true},
     FaultInfo{FaultKind::kCrash, "crash",
               "after=STEP|PHASE (simulations: default a step drawn from the seed), p, nth",
@@ -109,6 +112,9 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
         spec.phase = *phase;
       else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
+    } else if (key == "gate" && spec.kind == FaultKind::kSlow) {
+      if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
+      spec.gate = std::string(value);
     } else if (key == "k" &&
                (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit)) {
       status = parse_int(name, key, value, 1, limits::kMaxCopies, &spec.count);
@@ -117,7 +123,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     }
     if (!status.is_ok()) return status;
   }
-  if (spec.kind == FaultKind::kSlow && spec.ms == 0) spec.ms = kDefaultSlowMs;
+  if (spec.kind == FaultKind::kSlow && spec.ms == 0)
+    spec.ms = spec.gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
   if ((spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy) && spec.ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
   if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;

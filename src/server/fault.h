@@ -36,6 +36,8 @@ std::span<const FaultInfo> fault_table();
 
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;
+// How long a slow:gate= waits for its gate at most, unless ms= says.
+constexpr int64_t kDefaultGateCapMs = 60000;
 
 // Where a simulated `slow` with no at= pauses: the same phase for every strategy, so a
 // comparison is fair. before-guard holds nothing while it stalls (so it costs no other request
@@ -54,6 +56,7 @@ struct FaultSpec {
   std::string step;            // at= (slow) or after= (crash); crash without it: see the simulator
   Phase phase = Phase::kNone;  // at= or after= named a phase instead of a step
   bool at_given = false;       // slow: at= was written (a step, a phase, or `critical`)
+  std::string gate;            // slow, one attempt: wait at a gate in this folder (server/gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
   std::string text;            // as written, for reports and the attempts log
 

@@ -12,6 +12,7 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
     slow_ms_ = fault.ms;
     slow_step_ = &fault.step;
     slow_phase_ = fault.at_given ? fault.phase : default_slow_phase_;
+    slow_gate_ = &fault.gate;
   }
 }
 

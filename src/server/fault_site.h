@@ -33,6 +33,8 @@ class FaultSites {
   int64_t pause_before(const PendingStep& next);
   // Where pause_before pauses, for narration: a phase or a step name.
   std::string_view pause_site() const;
+  // The gate a one-attempt pause waits at instead of sleeping ("": none; server/gate.h).
+  std::string_view pause_gate() const { return slow_gate_ ? *slow_gate_ : std::string_view(); }
 
   // Records a step that ran; then crash_after() and pause_after_commit() say what follows it.
   void ran(Stmt stmt, const StepResult& result, bool in_transaction, bool finished);
@@ -56,6 +58,7 @@ class FaultSites {
   const std::string* slow_step_ = nullptr;
   Phase slow_phase_ = Phase::kNone;
   int64_t slow_ms_ = 0;  // armed when > 0
+  const std::string* slow_gate_ = nullptr;
 };
 
 }  // namespace idemlab

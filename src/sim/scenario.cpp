@@ -212,6 +212,11 @@ Status parse_sources(std::string_view text, std::vector<std::string>* out) {
 
 Status check_sim_faults(const std::vector<FaultSpec>& faults) {
   for (const FaultSpec& fault : faults) {
+    if (!fault.gate.empty())
+      return Status::usage(
+          fmt::format("fault {}: gate= is for one-attempt commands, where twins are processes; a "
+                      "simulation's twins meet in virtual time without one",
+                      fault.text));
     if (fault.step.empty()) continue;
     bool known = false;
     for (const Strategy* strategy : all_strategies()) {

@@ -41,3 +41,15 @@ TEST_CASE("slow without ms= pauses the documented default; crash without after= 
   REQUIRE(parse_fault("crash:p=0.05", &fault).is_ok());
   CHECK(fault.step.empty());
 }
+
+TEST_CASE("slow:gate= waits at a gate, capped at the documented default unless ms= says") {
+  FaultSpec fault;
+  REQUIRE(parse_fault("slow:gate=/tmp/g,at=critical", &fault).is_ok());
+  CHECK(fault.gate == "/tmp/g");
+  CHECK(fault.ms == kDefaultGateCapMs);
+  CHECK(fault.at_given);
+  REQUIRE(parse_fault("slow:gate=/tmp/g,ms=50", &fault).is_ok());
+  CHECK(fault.ms == 50);
+  CHECK(parse_fault("slow:gate=", &fault).code() == StatusCode::kUsage);
+  CHECK(parse_fault("crash:gate=/tmp/g", &fault).code() == StatusCode::kUsage);
+}

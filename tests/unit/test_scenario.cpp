@@ -44,3 +44,9 @@ TEST_CASE("fault steps must belong to some strategy") {
   REQUIRE(parse_fault("crash:after=nowhere", &fault).is_ok());
   CHECK(check_sim_faults({fault}).code() == StatusCode::kUsage);
 }
+
+TEST_CASE("a simulation refuses a gate: its twins meet in virtual time") {
+  FaultSpec fault;
+  REQUIRE(parse_fault("slow:gate=/tmp/g", &fault).is_ok());
+  CHECK(check_sim_faults({fault}).code() == StatusCode::kUsage);
+}
