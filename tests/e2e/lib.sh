@@ -48,3 +48,23 @@ finish() {
   if [ "$failures" -eq 0 ]; then echo "ok: $checks checks"; exit 0; fi
   echo "$failures of $checks checks failed"; exit 1
 }
+# hold_write_lock DB [SQL]: a sqlite3 process takes DB's write lock (BEGIN IMMEDIATE, or SQL
+# that takes it) and keeps it until release_write_lock; returns once the lock is held for
+# certain, so a test of a busy ledger depends on no sleep.
+hold_write_lock() {
+  local db=$1 take=${2:-BEGIN IMMEDIATE;}
+  rm -f "$work/lock.fifo" "$work/lock.out"
+  mkfifo "$work/lock.fifo"
+  sqlite3 "$db" <"$work/lock.fifo" >"$work/lock.out" 2>&1 &
+  lock_holder=$!
+  exec 9>"$work/lock.fifo"
+  printf '%s\nUPDATE account SET balance_minor = balance_minor;\nSELECT %s;\n' "$take" "'held'" >&9
+  local _
+  for _ in $(seq 1 6000); do grep -q held "$work/lock.out" 2>/dev/null && return 0; sleep 0.01; done
+  fail "the write lock was never taken: $(cat "$work/lock.out")"
+}
+release_write_lock() {
+  printf 'ROLLBACK;\n' >&9
+  exec 9>&-
+  wait "$lock_holder"
+}

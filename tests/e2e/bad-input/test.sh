@@ -66,13 +66,11 @@ expect_exit 0 "$IDEMLAB" accounts --db "$work/ro.db"
 expect_equal "$(digest "$work/ro.db")" "$ro_before" "read-only ledger unchanged"
 
 # A ledger locked by another writer past the busy timeout: exit 75, nothing changed.
-(printf 'BEGIN IMMEDIATE;\nUPDATE account SET balance_minor = balance_minor WHERE name = %s;\n' "'alice'"; sleep 1.5; printf 'ROLLBACK;\n') | sqlite3 "$db" &
-holder=$!
-sleep 0.3
+hold_write_lock "$db"
 expect_exit 75 "$IDEMLAB" "${base[@]}" --biz-seq b11 --amount 1 --busy-timeout-ms 200
 expect_one_error_line
 expect_contains "$err" busy
-wait "$holder"
+release_write_lock
 unchanged "locked database"
 integrity_ok "$db"
 # --db URLs: a scheme idemlab does not know, or a URL it cannot read, is a usage error (exit 2),

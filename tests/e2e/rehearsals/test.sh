@@ -4,14 +4,19 @@ source "$(dirname "$0")/../lib.sh"
 export IDEMLAB_DB=$work/l.db
 "$IDEMLAB" init >/dev/null
 
-# A retry loop until a definitive answer, against a ledger that is locked for a while.
-(printf 'BEGIN IMMEDIATE;\nUPDATE account SET balance_minor = balance_minor WHERE name = %s;\n' "'bob'"; sleep 0.6; printf 'ROLLBACK;\n') | sqlite3 "$IDEMLAB_DB" &
-sleep 0.2
-expect_exit 0 "$ROOT/scripts/retry-until-definitive" --attempts 20 --pause-ms 100 -- \
-  select-insert --biz-seq loop-1 --from alice --to bob --amount 1 --busy-timeout-ms 50
-expect_contains "$err" "exit 75, retrying"
-expect_contains "$out" "applied: loop-1"
-wait
+# A retry loop until a definitive answer, against a ledger that is locked for a while: the lock
+# is held for certain before the loop starts, and released only once an attempt was refused.
+hold_write_lock "$IDEMLAB_DB"
+"$ROOT/scripts/retry-until-definitive" --attempts 100000 --pause-ms 20 -- \
+  select-insert --biz-seq loop-1 --from alice --to bob --amount 1 --busy-timeout-ms 50 \
+  >"$work/loop.out" 2>"$work/loop.err" &
+loop=$!
+for _ in $(seq 1 6000); do grep -q "exit 75, retrying" "$work/loop.err" && break; sleep 0.01; done
+release_write_lock
+wait "$loop"
+expect_equal "$?" 0 "the retry loop ends applied"
+expect_contains "$(cat "$work/loop.err")" "exit 75, retrying"
+expect_contains "$(cat "$work/loop.out")" "applied: loop-1"
 expect_equal "$(pairs "$IDEMLAB_DB" loop-1)" 1 "retry loop moved money once"
 
 expect_exit 0 "$ROOT/scripts/double-click" direct-insert --biz-seq click-1

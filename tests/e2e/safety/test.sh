@@ -166,15 +166,11 @@ case "$err" in *init-*) fail "the error names a scratch file: $err" ;; esac
 expect_exit 2 "$IDEMLAB" no-such-command --json
 expect_contains "$out" '"message":"unknown command'
 # Busy at open (another process holds the file in exclusive locking mode) answers in JSON.
-(printf 'PRAGMA locking_mode = EXCLUSIVE;\nBEGIN EXCLUSIVE;\n'
- printf 'UPDATE account SET balance_minor = balance_minor;\n'; sleep 1.5; printf 'ROLLBACK;\n') |
-  sqlite3 "$db" >/dev/null &
-holder=$!
-sleep 0.3
+hold_write_lock "$db" 'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;'
 expect_exit 75 "$IDEMLAB" "${transfer[@]}" --busy-timeout-ms 200 --json
 expect_contains "$out" '"code":"retryable"'
 expect_contains "$err" "$db is locked"
-wait "$holder"
+release_write_lock
 unchanged "every refused input"
 integrity_ok "$db"
 finish
