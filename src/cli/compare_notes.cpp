@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "report/text.h"
 
@@ -25,18 +26,19 @@ std::string row_name(const CompareRow& row) {
 }
 
 // A slow fault at=critical pauses at each strategy's own decisive step: which step each got.
-std::string critical_placement(const FaultSpec& fault, std::span<const CompareRow> rows) {
+std::optional<std::string> critical_placement(const FaultSpec& fault,
+                                              std::span<const CompareRow> rows) {
   std::map<std::string_view, std::vector<std::string>> by_step;
   for (const CompareRow& row : rows)
     by_step[slow_default_step(row.strategy->info(), row.pitfall)].push_back(row_name(row));
-  if (by_step.size() < 2) return "";
+  if (by_step.size() < 2) return std::nullopt;
   std::vector<std::string> parts;
   for (const auto& [step, names] : by_step)
     parts.push_back(fmt::format("before '{}' in {}", step, fmt::join(names, ", ")));
-  return wrap(fmt::format("note: fault {} lands at each strategy's own critical step, not at one "
-                          "phase for all: {}. Rows differ partly by where it landed.",
-                          fault.text, fmt::join(parts, "; ")),
-              0);
+  return fmt::format(
+      "note: fault {} lands at each strategy's own critical step, not at one "
+      "phase for all: {}. Rows differ partly by where it landed.",
+      fault.text, fmt::join(parts, "; "));
 }
 
 // Whether every slow and crash fault lands at one phase for every strategy.
@@ -54,46 +56,40 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-}  // namespace
-
-std::string compare_findings(const SimConfig& config, std::span<const CompareRow> rows) {
+void add_findings(const SimConfig& config, std::span<const CompareRow> rows,
+                  std::vector<std::string>* out) {
   const bool lock_table = std::any_of(rows.begin(), rows.end(), [](const CompareRow& row) {
     return row.strategy->info().uses_lock_ttl;
   });
-  std::string out;
   if (lock_table && has_fault(config, FaultKind::kCrash, Phase::kNone))
-    out += wrap(
+    out->push_back(
         "finding: a crash leaves lock-table's lock row until its TTL expires; retries "
-        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).",
-        0);
+        "meanwhile answer in_progress, so lock-table needs more attempts (not noise).");
   if (has_fault(config, FaultKind::kSlow, Phase::kHoldingGuard))
-    out += wrap(
+    out->push_back(
         "finding: a stall while holding the guard holds SQLite's one write lock, so every "
-        "strategy's other requests queue behind it (a long transaction costs throughput).",
-        0);
-  return out;
+        "strategy's other requests queue behind it (a long transaction costs throughput).");
 }
 
-std::string placement_notes(const SimConfig& config, std::span<const CompareRow> rows) {
-  std::string out;
+void add_placement_notes(const SimConfig& config, std::span<const CompareRow> rows,
+                         std::vector<std::string>* out) {
   for (const FaultSpec& fault : config.faults)
     if (fault.kind == FaultKind::kSlow && fault.at_given && fault.step.empty() &&
         fault.phase == Phase::kNone)
-      out += critical_placement(fault, rows);
-  return out;
+      if (auto note = critical_placement(fault, rows)) out->push_back(std::move(*note));
 }
 
 // Guarded rows without a pitfall are expected to agree within the band when every fault lands
 // alike; a row outside it is named with its figures, so a reader does not take the gap for
 // where a fault happened to land.
-std::string band_notes(const SimConfig& config, std::span<const SimResult> results) {
+std::optional<std::string> band_note(const SimConfig& config, std::span<const SimResult> results) {
   std::vector<const SimResult*> guarded;
   for (const SimResult& result : results) {
     const Strategy* strategy = find_strategy(result.strategy);
     if (result.pitfall == Pitfall::kNone && strategy && strategy->info().guarded)
       guarded.push_back(&result);
   }
-  if (guarded.size() < 2) return "";
+  if (guarded.size() < 2) return std::nullopt;
   std::vector<double> attempts, unknown;
   for (const SimResult* result : guarded) {
     attempts.push_back(result->attempts_per_request);
@@ -115,16 +111,26 @@ std::string band_notes(const SimConfig& config, std::span<const SimResult> resul
     const bool off_unknown =
         std::abs(static_cast<double>(result->unknown_to_client) - unknown_mid) > unknown_band / 2;
     if (off_attempts || off_unknown)
-      apart.push_back(fmt::format("{} {:.2f} and {}", result->strategy,
+      apart.push_back(fmt::format("{} {:.2f} attempts, {} unknown", result->strategy,
                                   result->attempts_per_request, result->unknown_to_client));
   }
-  if (apart.empty()) return "";
-  return wrap(fmt::format("note: outside the band the guarded strategies share (attempts per "
-                          "request within {:.3f} of their median {:.2f}, unknown within {:.0f} of "
-                          "{:.0f}): {}. {}",
-                          kAttemptsBand / 2, attempts_mid, unknown_band / 2, unknown_mid,
-                          fmt::join(apart, "; "), why),
-              0);
+  if (apart.empty()) return std::nullopt;
+  return fmt::format(
+      "note: outside the band the guarded strategies share (attempts per "
+      "request within {:.3f} of their median {:.2f}, unknown within {:.0f} of "
+      "{:.0f}): {}. {}",
+      kAttemptsBand / 2, attempts_mid, unknown_band / 2, unknown_mid, fmt::join(apart, "; "), why);
+}
+
+}  // namespace
+
+std::vector<std::string> compare_notes(const SimConfig& config, std::span<const CompareRow> rows,
+                                       std::span<const SimResult> results) {
+  std::vector<std::string> out;
+  add_findings(config, rows, &out);
+  add_placement_notes(config, rows, &out);
+  if (auto note = band_note(config, results)) out.push_back(std::move(*note));
+  return out;
 }
 
 }  // namespace idemlab

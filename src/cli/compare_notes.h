@@ -5,6 +5,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sim/compare.h"
 
@@ -15,9 +16,9 @@ namespace idemlab {
 constexpr double kAttemptsBand = 0.05;
 constexpr double kUnknownBandShare = 0.01;
 
-// Lines to print under compare's table, each ending in a newline; "" when there are none.
-std::string compare_findings(const SimConfig& config, std::span<const CompareRow> rows);
-std::string placement_notes(const SimConfig& config, std::span<const CompareRow> rows);
-std::string band_notes(const SimConfig& config, std::span<const SimResult> results);
+// What to say under compare's table, one unwrapped sentence each ("finding: ..." or
+// "note: ..."), in the order to print them; JSON carries the same list as "notes".
+std::vector<std::string> compare_notes(const SimConfig& config, std::span<const CompareRow> rows,
+                                       std::span<const SimResult> results);
 
 }  // namespace idemlab

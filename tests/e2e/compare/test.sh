@@ -121,20 +121,24 @@ finish
 # names the one apart in a note: line. at=critical (each its own step) says so in a note.
 fair=(--strategies all --requests 2000 --seed 7 --fault response-lost:p=0.1 --fault slow:p=0.05,ms=400)
 "$IDEMLAB" compare "${fair[@]}" --json >"$work/fair.json" || fail "compare with a plain slow fault"
-expect_exit 0 "$IDEMLAB" compare "${fair[@]}"
-python3 - "$work/fair.json" "$out" <<'PY' || fail "a plain slow fault is not fair to every strategy"
+python3 - "$work/fair.json" <<'PY' || fail "a plain slow fault is not fair to every strategy"
 import json, sys
-rows = [r for r in json.load(open(sys.argv[1]))["rows"] if not r["pitfall"] and r["strategy"] != "naive"]
+answer = json.load(open(sys.argv[1]))
+rows = [r for r in answer["rows"] if not r["pitfall"] and r["strategy"] != "naive"]
 assert len(rows) == 8, rows
 attempts = [r["attempts_per_request"] for r in rows]
 unknown = [r["unknown_to_client"] for r in rows]
-noted = [line for line in sys.argv[2].splitlines() if line.startswith("note:")]
 inside = max(attempts) - min(attempts) <= 0.05 + 1e-9 and max(unknown) - min(unknown) <= 20
-assert inside or noted, (attempts, unknown)
-print(attempts, unknown)
+# Every strategy outside the band is named in a note that says why.
+for r in rows:
+    apart = abs(r["attempts_per_request"] - sorted(attempts)[4]) > 0.025 + 1e-9
+    if not inside and apart:
+        assert any(n.startswith("note:") and f" {r['strategy']} " in n for n in answer["notes"]), r
+print(attempts, unknown, answer["notes"])
 PY
 expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=critical}"
 expect_contains "$out" "note: fault slow:p=0.05,ms=400,at=critical lands at each strategy's own"
 expect_contains "$out" "before 'insert_flow' in direct-insert, select-for-update"
 expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=holding-guard}"
 expect_contains "$out" "note: outside the band the guarded strategies share"
+expect_contains "$out" "lock-table 1.48 attempts, 10 unknown"
