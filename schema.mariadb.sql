@@ -10,7 +10,8 @@
 -- - MariaDB has no partial index. transfer_flow carries the key twice more, in two generated
 --   columns that hold it only when unique_key = 1 and are NULL otherwise; a unique index on them
 --   does what SQLite's `WHERE unique_key = 1` does, because NULLs never conflict.
--- - `lock` is a reserved word: every statement quotes it (`lock`).
+-- - `lock` is a reserved word: this file quotes it (`lock`), and idemlab's sessions run with
+--   sql_mode ANSI_QUOTES and PIPES_AS_CONCAT, so its statements write "lock" and || as elsewhere.
 -- - SQLite's PRAGMA application_id and user_version have no equivalent: the table
 --   idemlab_schema holds both, one row.
 -- - Connections use CLIENT_FOUND_ROWS, so that an UPDATE counts the rows it matched, as SQLite

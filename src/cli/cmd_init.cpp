@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "core/status.h"
 #include "db/ledger_file.h"
+#include "db/locator.h"
 #include "ledger/money.h"
 #include "ledger/request.h"
 
@@ -40,13 +41,14 @@ ExitCode run_init(const InitOptions& options) {
   auto accounts = parse_accounts(options.accounts.empty() ? kDefaultAccounts : options.accounts);
   throw_if_error(create_ledger(options.db, accounts, options.force));
   if (options.json) {
-    nlohmann::ordered_json out{{"db", options.db}, {"accounts", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json out{{"db", redact_locator(options.db)},
+                               {"accounts", nlohmann::ordered_json::array()}};
     for (const auto& account : accounts)
       out["accounts"].push_back(
           {{"name", account.account}, {"balance_minor", account.amount_minor}});
     print_json(out);
   } else {
-    fmt::print("created {} with {} accounts\n", options.db, accounts.size());
+    fmt::print("created {} with {} accounts\n", redact_locator(options.db), accounts.size());
   }
   return ExitCode::kOk;
 }

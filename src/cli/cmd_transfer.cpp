@@ -36,6 +36,7 @@ struct TransferOptions {
   int64_t lock_ttl_ms = 30000;
   std::string owner;
   int busy_timeout_ms = 5000;
+  std::string isolation;
   std::optional<std::string> trace_sql;
   bool json = false;
 };
@@ -74,11 +75,13 @@ AttemptSetup make_setup(const TransferOptions& options) {
 
 ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
+  const Isolation isolation = isolation_option(options.db, options.isolation);
   OutputFile trace(nullptr, std::fclose);
   if (options.trace_sql)
     throw_if_error(open_output_file("--trace-sql", *options.trace_sql, options.db, &trace));
   Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection));
+  throw_if_error(
+      open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection, isolation));
   if (trace)
     connection.set_trace(
         [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); });
@@ -87,8 +90,18 @@ ExitCode run_transfer(const TransferOptions& options) {
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
   const std::string_view name = options.strategy->info().name;
   const ExitCode code = exit_code_for(report.answer.outcome);
-  if (options.json) print_json(answer_json(report, setup.request, name, setup.options.pitfall));
+  // On a server, every answer says which engine gave it, and at what isolation level.
+  const EngineShown engine = engine_shown(options.db, connection);
+  if (options.json) {
+    nlohmann::ordered_json json = answer_json(report, setup.request, name, setup.options.pitfall);
+    if (!engine.engine.empty()) {
+      json["engine"] = engine.engine;
+      json["isolation"] = engine.isolation;
+    }
+    print_json(json);
+  }
   std::string line = answer_text(report, setup.request, name);
+  if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
   if (code == ExitCode::kOk) {
     if (!options.json) fmt::print("{}\n", line);
   } else {
@@ -123,7 +136,8 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
                           std::string(info.name) + ")");
   command
       ->add_option("--busy-timeout-ms", options->busy_timeout_ms,
-                   "how long to wait for the database lock before answering busy")
+                   "how long to wait for the database lock (on a server: a row lock) before "
+                   "answering busy (in_progress)")
       ->check(whole_number(0, limits::kMaxDurationMs))
       ->capture_default_str();
   if (info.needs_token)
@@ -134,6 +148,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
   }
+  add_isolation_option(command, &options->isolation);
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);

@@ -29,6 +29,19 @@ std::span<const CommandEntry> command_table();
 // Shared option helpers.
 void add_db_option(CLI::App* command, std::string* db);
 void add_json_flag(CLI::App* command, bool* json);
+// --isolation read-committed|repeatable-read|serializable: how a server runs the transaction
+// (default: the server's own default). A SQLite file refuses it.
+void add_isolation_option(CLI::App* command, std::string* isolation);
+// The level --isolation names for the ledger `db` (kDefault when not given); a usage error
+// on a SQLite file, whose transactions are always serializable.
+Isolation isolation_option(const std::string& db, const std::string& isolation);
+// The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.
+struct EngineShown {
+  std::string engine;     // "postgresql", "mariadb"
+  std::string isolation;  // as the server reports it: "read-committed", ...
+  std::string text() const { return engine.empty() ? "" : engine + ", " + isolation; }
+};
+EngineShown engine_shown(const std::string& db, const Connection& connection);
 // --pitfall[=NAME]: a bare --pitfall is the strategy's main pitfall; NAME picks another.
 void add_pitfall_option(CLI::App* command, std::optional<std::string>* pitfall);
 // The pitfall the option names for the strategy: kNone when it was not given; a usage error

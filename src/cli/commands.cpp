@@ -38,22 +38,47 @@ CLI::Validator ledger_locator() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         Locator locator;
-        if (Status status = parse_locator(text, &locator); !status.is_ok()) return status.message();
-        if (locator.backend != Backend::kSqlite)
-          return fmt::format(
-              "{}: this idemlab keeps ledgers in SQLite files only; the {} backend is "
-              "not built yet",
-              locator.shown, backend_name(locator.backend));
-        return "";
+        Status status = parse_locator(text, &locator);
+        return status.is_ok() ? "" : status.message();
       },
-      "PATH");
+      "PATH|URL");
 }
 
 void add_db_option(CLI::App* command, std::string* db) {
-  command->add_option("--db", *db, "ledger file (environment: IDEMLAB_DB)")
+  command
+      ->add_option("--db", *db,
+                   "where the ledger lives: a SQLite file, or postgresql://... or "
+                   "mariadb://... (environment: IDEMLAB_DB)")
       ->envname("IDEMLAB_DB")
       ->check(ledger_locator())
       ->capture_default_str();
+}
+
+void add_isolation_option(CLI::App* command, std::string* isolation) {
+  command
+      ->add_option("--isolation", *isolation,
+                   "on a server: read-committed, repeatable-read or serializable (default: "
+                   "the server's own)")
+      ->check(CLI::IsMember({"read-committed", "repeatable-read", "serializable"}));
+}
+
+Isolation isolation_option(const std::string& db, const std::string& isolation) {
+  Isolation level = Isolation::kDefault;
+  if (isolation.empty()) return level;
+  Locator locator;
+  throw_if_error(parse_locator(db, &locator));
+  if (locator.engine == Engine::kSqlite)
+    throw_if_error(Status::usage(
+        "--isolation is for ledgers on a server: a SQLite file has one writer at a time, "
+        "always serializable"));
+  (void)parse_isolation(isolation, &level);
+  return level;
+}
+
+EngineShown engine_shown(const std::string& db, const Connection& connection) {
+  Locator locator;
+  if (!parse_locator(db, &locator).is_ok() || locator.engine == Engine::kSqlite) return {};
+  return {std::string(engine_name(locator.engine)), connection.isolation()};
 }
 
 void add_json_flag(CLI::App* command, bool* json) {

@@ -13,6 +13,7 @@
 
 #include "core/limits.h"
 #include "db/migrate.h"
+#include "db/server_ledger.h"
 
 namespace idemlab {
 
@@ -151,9 +152,12 @@ Status create_schema(Connection& connection, const std::vector<OpeningBalance>& 
 
 Status create_ledger(const std::string& path, const std::vector<OpeningBalance>& accounts,
                      bool force) {
+  Locator locator;
+  if (Status status = parse_locator(path, &locator); !status.is_ok()) return status;
+  if (Status status = check_opening_balances(accounts); !status.is_ok()) return status;
+  if (locator.engine != Engine::kSqlite) return create_server_ledger(locator, accounts, force);
   if (file_exists(path) && !force)
     return Status::ledger(fmt::format("{} already exists; pass --force to replace it", path));
-  if (Status status = check_opening_balances(accounts); !status.is_ok()) return status;
   if (Status status = check_parent_folder(path); !status.is_ok()) return status;
   const std::string scratch = fmt::format("{}.init-{}", path, ::getpid());
   remove_sidecars(scratch);
@@ -249,7 +253,16 @@ Status check_before_write(Connection& connection, const std::string& path) {
   return Status::ok();
 }
 
-Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out) {
+Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out,
+                   Isolation isolation) {
+  Locator locator;
+  if (Status status = parse_locator(path, &locator); !status.is_ok()) return status;
+  if (locator.engine != Engine::kSqlite) {
+    ConnectionOptions options;
+    options.busy_timeout_ms = busy_timeout_ms;
+    options.isolation = isolation;
+    return open_server_ledger(locator, options, out);
+  }
   if (!file_exists(path))
     return Status::ledger(
         fmt::format("no ledger at {}; create one with: idemlab init --db {}", path, path));

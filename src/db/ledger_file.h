@@ -20,8 +20,9 @@ struct OpeningBalance {
   int64_t amount_minor = 0;
 };
 
-// Creates a ledger at `path`. Refuses an existing file unless `force`; the new ledger is built
-// beside it and moved into place, so a failure leaves the old file as it was.
+// Creates a ledger where `db` says (--db: a file path or a server URL). Refuses an existing file
+// unless `force`; the new ledger is built beside it and moved into place, so a failure leaves
+// the old file as it was. On a server, see create_server_ledger().
 Status create_ledger(const std::string& path, const std::vector<OpeningBalance>& accounts,
                      bool force);
 
@@ -30,7 +31,10 @@ Status create_schema(Connection& connection, const std::vector<OpeningBalance>& 
 
 enum class Access { kRead, kWrite };
 
-Status open_ledger(const std::string& path, Access access, int busy_timeout_ms, Connection* out);
+// Opens the ledger `db` names (a file path or a server URL) after checking it is one this build
+// understands; `isolation` applies on servers only.
+Status open_ledger(const std::string& db, Access access, int busy_timeout_ms, Connection* out,
+                   Isolation isolation = Isolation::kDefault);
 
 // Reads the file's header without SQLite: the magic string, a possible page size, the
 // application id, and a size that holds every page the header counts. Cheap; run before any

@@ -13,11 +13,11 @@ namespace idemlab {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Backend>, 4> kSchemes{{
-    {"postgresql", Backend::kPostgres},
-    {"postgres", Backend::kPostgres},
-    {"mariadb", Backend::kMariadb},
-    {"mysql", Backend::kMariadb},
+constexpr std::array<std::pair<std::string_view, Engine>, 4> kSchemes{{
+    {"postgresql", Engine::kPostgres},
+    {"postgres", Engine::kPostgres},
+    {"mariadb", Engine::kMariadb},
+    {"mysql", Engine::kMariadb},
 }};
 
 // The length of "scheme" in "scheme://...", or 0 when `text` does not start like a URL.
@@ -120,11 +120,11 @@ Status parse_server_url(std::string_view rest, const std::string& shown, Locator
 
 }  // namespace
 
-std::string_view backend_name(Backend backend) {
-  switch (backend) {
-    case Backend::kPostgres:
+std::string_view engine_name(Engine engine) {
+  switch (engine) {
+    case Engine::kPostgres:
       return "postgresql";
-    case Backend::kMariadb:
+    case Engine::kMariadb:
       return "mariadb";
     default:
       return "sqlite";
@@ -163,7 +163,7 @@ Status parse_locator(std::string_view text, Locator* out) {
                    fmt::format("unknown scheme '{}': a ledger is a file path, postgresql://... "
                                "or mariadb://...",
                                name));
-  locator.backend = known->second;
+  locator.engine = known->second;
   if (Status status = parse_server_url(text.substr(scheme + 3), locator.shown, &locator);
       !status.is_ok())
     return status;

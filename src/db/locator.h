@@ -13,12 +13,12 @@
 
 namespace idemlab {
 
-enum class Backend { kSqlite, kPostgres, kMariadb };
+enum class Engine { kSqlite, kPostgres, kMariadb };
 
-std::string_view backend_name(Backend backend);  // "sqlite", "postgresql", "mariadb"
+std::string_view engine_name(Engine engine);  // "sqlite", "postgresql", "mariadb"
 
 struct Locator {
-  Backend backend = Backend::kSqlite;
+  Engine engine = Engine::kSqlite;
   std::string path;  // SQLite: the file
   // Servers, percent-decoded: user, password, host, port (0: the client's default), database,
   // and the query's key=value pairs in order (host=/dir for PostgreSQL, socket=/path for

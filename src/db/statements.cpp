@@ -33,6 +33,10 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kSelectFlow, "select_flow",
      "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
      "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},
+    // SQLite has no row locks: BEGIN IMMEDIATE, the step before, already holds the write lock.
+    {Stmt::kSelectFlowForUpdate, "select_flow_for_update",
+     "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
+     "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},
     {Stmt::kInsertFlow, "insert_flow",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES ") RETURNING id"},
     {Stmt::kInsertFlowIfAbsent, "insert_flow_if_absent",
@@ -108,7 +112,17 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "WHERE " FLOW_KEY " UNION ALL SELECT strategy, created_at_ms FROM dedup "
      "WHERE " FLOW_KEY " UNION ALL SELECT 'lock-table', locked_at_ms FROM lock "
      "WHERE name = 'transfer:' || :source || ':' || :biz_seq UNION ALL "
-     "SELECT strategy, at_ms FROM attempt WHERE " FLOW_KEY ") ORDER BY at LIMIT 1"},
+     "SELECT strategy, at_ms FROM attempt WHERE " FLOW_KEY ") AS trace ORDER BY at LIMIT 1"},
+    {Stmt::kSetLimit, "set_limit",
+     "INSERT INTO account_limit (account, limit_minor, updated_at_ms) VALUES (:account, "
+     ":amount, :now) ON CONFLICT (account) DO UPDATE SET limit_minor = excluded.limit_minor, "
+     "updated_at_ms = excluded.updated_at_ms"},
+    {Stmt::kRaiseLimit, "raise_limit",
+     "UPDATE account_limit SET limit_minor = limit_minor + :amount, updated_at_ms = :now "
+     "WHERE account = :account"},
+    {Stmt::kRemoveLimit, "remove_limit", "DELETE FROM account_limit WHERE account = :account"},
+    {Stmt::kListTables, "list_tables",
+     "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"},
 }};
 
 constexpr bool table_is_in_order() {

@@ -14,6 +14,7 @@ enum class Stmt : int {
   // requests
   kCheckAccounts,
   kSelectFlow,
+  kSelectFlowForUpdate,  // the flow row, row-locked where the engine has row locks
   kInsertFlow,
   kInsertFlowIfAbsent,
   kUpsertFlowHidingConflict,
@@ -43,11 +44,21 @@ enum class Stmt : int {
   // bookkeeping
   kLogAttempt,
   kServedBy,
+  // account limits
+  kSetLimit,
+  kRaiseLimit,
+  kRemoveLimit,
+  // the database's tables (init refuses a database that holds any)
+  kListTables,
   kCount
 };
 
-std::string_view statement_sql(Stmt id);
+std::string_view statement_sql(Stmt id);  // SQLite's text, the one the others start from
 std::string_view statement_name(Stmt id);
+// Each server's text where its dialect differs from SQLite's, else SQLite's
+// (postgres_statements.cpp, mariadb_statements.cpp).
+std::string_view postgres_statement_sql(Stmt id);
+std::string_view mariadb_statement_sql(Stmt id);
 
 }  // namespace idemlab
 

@@ -1,30 +1,21 @@
-// The three limit changes, each one SQL statement inside BEGIN IMMEDIATE, with the limit read
-// before and after it so that the caller can say what a repeat did.
+// The three limit changes, each one named statement inside a writing transaction, with the limit
+// read before and after it so that the caller can say what a repeat did.
 #include "ledger/account_limit.h"
 
 namespace idemlab {
 
 namespace {
 
-constexpr const char* kSetSql =
-    "INSERT INTO account_limit (account, limit_minor, updated_at_ms) VALUES (:account, :amount, "
-    ":now) ON CONFLICT (account) DO UPDATE SET limit_minor = excluded.limit_minor, "
-    "updated_at_ms = excluded.updated_at_ms";
-constexpr const char* kRaiseSql =
-    "UPDATE account_limit SET limit_minor = limit_minor + :amount, updated_at_ms = :now "
-    "WHERE account = :account";
-constexpr const char* kRemoveSql = "DELETE FROM account_limit WHERE account = :account";
-
-const char* change_sql(LimitChange change) {
+Stmt change_statement(LimitChange change) {
   switch (change) {
     case LimitChange::kSet:
-      return kSetSql;
+      return Stmt::kSetLimit;
     case LimitChange::kRaise:
-      return kRaiseSql;
+      return Stmt::kRaiseLimit;
     case LimitChange::kRemove:
-      return kRemoveSql;
+      return Stmt::kRemoveLimit;
   }
-  return kRemoveSql;
+  return Stmt::kRemoveLimit;
 }
 
 Status read_into(Connection& connection, const std::string& account, bool* found,
@@ -46,9 +37,9 @@ Status apply(Connection& connection, const Clock& clock, LimitChange change,
   if (Status status = read_into(connection, account, &out->account_found, &out->before_minor);
       !status.is_ok() || !out->account_found)
     return status;
-  StepResult result = connection.query(
-      change_sql(change),
-      {{":account", account}, {":amount", amount_minor}, {":now", clock.now_ms()}});
+  StepResult result =
+      connection.run(change_statement(change),
+                     {{":account", account}, {":amount", amount_minor}, {":now", clock.now_ms()}});
   if (!result.ok()) return step_error(connection, result);
   bool found = false;
   return read_into(connection, account, &found, &out->after_minor);
@@ -59,9 +50,12 @@ Status apply(Connection& connection, const Clock& clock, LimitChange change,
 Status change_limit(Connection& connection, const Clock& clock, LimitChange change,
                     const std::string& account, int64_t amount_minor, LimitResult* out) {
   *out = LimitResult{};
-  if (Status status = connection.exec_script("BEGIN IMMEDIATE"); !status.is_ok()) return status;
+  if (StepResult begun = connection.run(Stmt::kBeginImmediate, {}); !begun.ok())
+    return step_error(connection, begun);
   Status status = apply(connection, clock, change, account, amount_minor, out);
-  if (status.is_ok()) status = connection.exec_script("COMMIT");
+  if (status.is_ok())
+    if (StepResult committed = connection.run(Stmt::kCommit, {}); !committed.ok())
+      status = step_error(connection, committed);
   connection.rollback_if_open();
   return status;
 }

@@ -28,6 +28,14 @@ inline constexpr std::string_view kUnknownAccount = "unknown_account";
 inline constexpr std::string_view kSameAccount = "same_account";
 inline constexpr std::string_view kDatabaseBusy = "database_busy";
 inline constexpr std::string_view kBusySnapshot = "busy_snapshot";
+// A server rolled the attempt back (kBusy): a serialization failure (40001, 1020) or a deadlock
+// (40P01, 1213); nothing was written, safe to retry.
+inline constexpr std::string_view kSerializationFailure = "serialization_failure";
+inline constexpr std::string_view kDeadlock = "deadlock";
+// A row lock was not granted in time (kInProgress): a twin holds it (55P03, 1205).
+inline constexpr std::string_view kLockWaitTimeout = "lock_wait_timeout";
+// The connection broke mid-attempt (kTimeout): whether it committed is unknown.
+inline constexpr std::string_view kConnectionLost = "connection_lost";
 inline constexpr std::string_view kRequestLost = "request_lost";
 inline constexpr std::string_view kResponseLost = "response_lost";
 inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch

@@ -14,8 +14,11 @@ namespace {
 
 struct Check {
   const char* kind;
-  const char* sql;  // each row: the request it concerns (source, biz_seq, or NULLs) and a text;
-                    // nullptr: found in the journal's one pass (JournalFindings)
+  // Each row: the request it concerns (source, biz_seq, or NULLs), then the values `detail`
+  // shows. nullptr: found in the journal's one pass (JournalFindings). The SQL is the subset
+  // every engine reads alike; the text is made here, not by the engine's own format function.
+  const char* sql;
+  const char* detail = "";  // each {} takes the next value of the row
 };
 
 // How a request is named in a detail: its biz_seq, with its source in front unless it is the
@@ -27,58 +30,79 @@ struct Check {
 
 constexpr std::array kChecks{
     Check{"money_not_conserved",
-          "SELECT NULL, NULL, printf('balances sum to %d, opening balances to %d', "
-          "sum(balance_minor), sum(opening_balance_minor)) FROM account "
-          "HAVING sum(balance_minor) != sum(opening_balance_minor)"},
+          "SELECT NULL, NULL, sum(balance_minor), sum(opening_balance_minor) FROM account "
+          "HAVING sum(balance_minor) != sum(opening_balance_minor)",
+          "balances sum to {}, opening balances to {}"},
     Check{"negative_balance",
-          "SELECT NULL, NULL, printf('account %s has balance %d', name, balance_minor) "
-          "FROM account WHERE balance_minor < 0"},
+          "SELECT NULL, NULL, name, balance_minor FROM account WHERE balance_minor < 0",
+          "account {} has balance {}"},
     // These three come from the journal's one pass (journal_tally.h), not a query of their own.
     Check{"balance_disagrees_with_journal", nullptr},
     Check{"unbalanced_entry", nullptr},
     Check{"applied_more_than_once", nullptr},
     Check{"duplicate_flow",
-          "SELECT source, biz_seq, printf('biz_seq %s has %d flow rows', " LABEL ", count(*)) "
-          "FROM transfer_flow WHERE biz_seq IS NOT NULL GROUP BY source, biz_seq "
-          "HAVING count(*) > 1"},
+          "SELECT source, biz_seq, " LABEL ", count(*) FROM transfer_flow "
+          "WHERE biz_seq IS NOT NULL GROUP BY source, biz_seq HAVING count(*) > 1",
+          "biz_seq {} has {} flow rows"},
     Check{"journal_without_flow",
-          "SELECT source, biz_seq, printf('biz_seq %s moved money but no flow row says it "
-          "succeeded', " LABEL ") FROM (SELECT DISTINCT source, biz_seq FROM journal) j "
+          "SELECT source, biz_seq, " LABEL " FROM (SELECT DISTINCT source, biz_seq FROM journal) j "
           "WHERE NOT EXISTS (SELECT 1 FROM transfer_flow f WHERE " SAME_REQUEST(
               "f", "j") " "
-                        "AND f.status = 2)"},
-    Check{
-        "flow_without_journal",
-        "SELECT source, biz_seq, printf('biz_seq %s is marked succeeded but moved no money', " LABEL
-        ") FROM transfer_flow f WHERE status = 2 AND outcome = 'applied' AND NOT EXISTS "
-        "(SELECT 1 FROM journal j WHERE " SAME_REQUEST("j", "f") ")"},
+                        "AND f.status = 2)",
+          "biz_seq {} moved money but no flow row says it succeeded"},
+    Check{"flow_without_journal",
+          "SELECT source, biz_seq, " LABEL " FROM transfer_flow f WHERE status = 2 AND "
+          "outcome = 'applied' AND NOT EXISTS (SELECT 1 FROM journal j WHERE " SAME_REQUEST(
+              "j", "f") ")",
+          "biz_seq {} is marked succeeded but moved no money"},
     Check{"rejected_flow_with_journal",
-          "SELECT source, biz_seq, printf('biz_seq %s is marked failed but moved money', " LABEL
-          ") FROM transfer_flow f WHERE status = 3 AND EXISTS "
-          "(SELECT 1 FROM journal j WHERE " SAME_REQUEST("j", "f") ")"},
+          "SELECT source, biz_seq, " LABEL " FROM transfer_flow f WHERE status = 3 AND EXISTS "
+          "(SELECT 1 FROM journal j WHERE " SAME_REQUEST("j", "f") ")",
+          "biz_seq {} is marked failed but moved money"},
     Check{"flow_without_key",
-          "SELECT source, NULL, printf('%d flow rows of source %s carry no key: a unique index "
-          "stops none of their repeats', count(*), source) FROM transfer_flow "
-          "WHERE biz_seq IS NULL GROUP BY source"},
+          "SELECT source, NULL, count(*), source FROM transfer_flow WHERE biz_seq IS NULL "
+          "GROUP BY source",
+          "{} flow rows of source {} carry no key: a unique index stops none of their repeats"},
 };
 
 // Warnings: leftovers that are not wrong in themselves but cost retries or storage. Each query
 // takes :now and :stale_ms.
 constexpr std::array kWarnings{
     Check{"expired_lock",
-          "SELECT NULL, NULL, printf('lock %s expired at %d ms and was never released (held by "
-          "%s)', name, lock_until_ms, locked_by) FROM lock WHERE lock_until_ms <= :now"},
+          "SELECT NULL, NULL, name, lock_until_ms, locked_by FROM \"lock\" "
+          "WHERE lock_until_ms <= :now",
+          "lock {} expired at {} ms and was never released (held by {})"},
     Check{"unanswered_dedup_record",
-          "SELECT source, biz_seq, printf('biz_seq %s has a dedup record %d ms old and no "
-          "answer: every retry is refused as a repeat', " LABEL ", :now - created_at_ms) "
-          "FROM dedup d WHERE created_at_ms <= :now - :stale_ms AND NOT EXISTS (SELECT 1 FROM "
-          "transfer_flow f WHERE " SAME_REQUEST("f", "d") " AND f.status IN (2, 3))"},
+          "SELECT source, biz_seq, " LABEL ", :now - created_at_ms FROM dedup d "
+          "WHERE created_at_ms <= :now - :stale_ms AND NOT EXISTS (SELECT 1 FROM "
+          "transfer_flow f WHERE " SAME_REQUEST("f", "d") " AND f.status IN (2, 3))",
+          "biz_seq {} has a dedup record {} ms old and no answer: every retry is refused as a "
+          "repeat"},
 };
+
+// `detail` with each {} replaced by the row's next value, from the third column on.
+std::string fill_detail(std::string_view detail, const Row& row) {
+  std::string text;
+  size_t column = 2;
+  for (size_t at = 0; at < detail.size(); ++at) {
+    if (detail.compare(at, 2, "{}") == 0 && column < row.size()) {
+      const Value& value = row[column++];
+      text +=
+          std::holds_alternative<int64_t>(value) ? std::to_string(as_int(value)) : as_text(value);
+      ++at;
+    } else {
+      text += detail[at];
+    }
+  }
+  return text;
+}
 
 // SQLite's own check comes first: on a damaged file the other checks could fail or mislead, so
 // its messages are then the whole report.
 bool file_intact(Connection& connection, AuditReport* report) {
-  StepResult integrity = connection.query("PRAGMA integrity_check", {}, [&](const Row& row) {
+  const char* check = connection.integrity_check_sql();
+  if (!check) return true;  // a server checks its own pages
+  StepResult integrity = connection.query(check, {}, [&](const Row& row) {
     if (as_text(row[0]) != "ok")
       report->violations.push_back({"integrity", "", "", as_text(row[0])});
   });
@@ -115,7 +139,7 @@ Status run_check(Connection& connection, const Check& check, const Binds& binds,
                  std::vector<Violation>* out) {
   Findings found(check.kind);
   StepResult result = connection.query(check.sql, binds, [&](const Row& row) {
-    found.add(as_text(row[0]), as_text(row[1]), as_text(row[2]));
+    found.add(as_text(row[0]), as_text(row[1]), fill_detail(check.detail, row));
   });
   if (result.code == StepCode::kDamaged) {
     out->push_back({"integrity", "", "", fmt::format("{}: {}", connection.path(), result.error)});

@@ -27,7 +27,8 @@ Status list_attempts(Connection& connection, const AttemptFilter& filter,
   StepResult result = connection.query(
       "SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
       "fault, at_ms FROM attempt WHERE (:source IS NULL OR source = :source) AND "
-      "(:biz_seq IS NULL OR biz_seq = :biz_seq) ORDER BY id DESC LIMIT :limit) ORDER BY id",
+      "(:biz_seq IS NULL OR biz_seq = :biz_seq) ORDER BY id DESC LIMIT :limit) AS newest "
+      "ORDER BY id",
       binds, [&](const Row& row) {
         out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
                         as_text(row[4]), as_text(row[5]), as_text(row[6]), as_int(row[7]) != 0,
@@ -41,12 +42,14 @@ Status find_key_holder(Connection& connection, const std::string& source,
                        const std::string& biz_seq, int64_t now_ms, KeyHolder* out) {
   KeyHolder holder;
   StepResult found = connection.query(
-      "SELECT * FROM (SELECT 'lock owner ' || locked_by, locked_at_ms, lock_until_ms, 1 AS rank "
-      "FROM lock WHERE name = 'transfer:' || :source || ':' || :biz_seq AND lock_until_ms > :now "
-      "UNION ALL SELECT 'an unfinished ' || strategy || ' attempt (flow status ' || status || ')', "
-      "created_at_ms, -1, 2 FROM transfer_flow WHERE source = :source AND biz_seq = :biz_seq "
-      "AND status < 2 UNION ALL SELECT 'a dedup record with no answer', created_at_ms, -1, 3 "
-      "FROM dedup WHERE source = :source AND biz_seq = :biz_seq) ORDER BY rank LIMIT 1",
+      "SELECT * FROM (SELECT 'lock owner ' || locked_by AS holder, locked_at_ms, "
+      "lock_until_ms, 1 AS priority FROM \"lock\" "
+      "WHERE name = 'transfer:' || :source || ':' || :biz_seq AND lock_until_ms > :now "
+      "UNION ALL SELECT 'an unfinished ' || strategy || ' attempt (flow status ' || "
+      "CAST(status AS CHAR(1)) || ')', created_at_ms, -1, 2 FROM transfer_flow "
+      "WHERE source = :source AND biz_seq = :biz_seq AND status < 2 UNION ALL SELECT "
+      "'a dedup record with no answer', created_at_ms, -1, 3 FROM dedup "
+      "WHERE source = :source AND biz_seq = :biz_seq) AS holders ORDER BY priority LIMIT 1",
       {{":source", source}, {":biz_seq", biz_seq}, {":now", now_ms}}, [&](const Row& row) {
         holder.by = as_text(row[0]);
         holder.since_ms = as_int(row[1]);
@@ -104,7 +107,7 @@ Status query_request(Connection& connection, const std::string& source, const st
   if (!flows.ok()) return step_error(connection, flows);
   StepResult guards = connection.query(
       "SELECT (SELECT count(*) FROM dedup WHERE source = :source AND biz_seq = :biz_seq) + "
-      "(SELECT count(*) FROM lock WHERE name = 'transfer:' || :source || ':' || :biz_seq)",
+      "(SELECT count(*) FROM \"lock\" WHERE name = 'transfer:' || :source || ':' || :biz_seq)",
       key, [&](const Row& row) { under_way |= as_int(row[0]) > 0; });
   if (!guards.ok()) return step_error(connection, guards);
   status.state = succeeded   ? RequestState::kSucceeded

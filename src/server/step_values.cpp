@@ -78,6 +78,7 @@ std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& res
   if (!result.ok()) return describe_result(stmt, result);
   switch (stmt) {
     case Stmt::kSelectFlow:
+    case Stmt::kSelectFlowForUpdate:
       return flow_row(result);
     case Stmt::kInsertFlow:
     case Stmt::kInsertFlowIfAbsent:

@@ -20,6 +20,14 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
       return "busy snapshot";
     case StepCode::kDamaged:
       return "damaged file: " + result.error;
+    case StepCode::kSerialization:
+      return "serialization failure: rolled back";
+    case StepCode::kDeadlock:
+      return "deadlock: rolled back";
+    case StepCode::kLockTimeout:
+      return "lock wait timeout";
+    case StepCode::kConnectionLost:
+      return "connection lost";
     case StepCode::kError:
       return "error: " + result.error;
     case StepCode::kOk:

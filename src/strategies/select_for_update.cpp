@@ -1,5 +1,6 @@
-// select-for-update: pessimistic locking. SQLite has no row locks; BEGIN IMMEDIATE takes the
-// database's write lock up front, which stands in for SELECT ... FOR UPDATE.
+// select-for-update: pessimistic locking. On PostgreSQL and MariaDB, SELECT ... FOR UPDATE
+// locks the flow row, if it exists. SQLite has no row locks; BEGIN IMMEDIATE takes the
+// database's write lock up front, which stands in for it.
 #include "strategies/common.h"
 #include "strategies/registry.h"
 
@@ -63,7 +64,7 @@ class SelectForUpdate final : public Strategy {
     if (!begun.ok()) co_return co_await fail(session, begun);
     if (!pitfall) {
       StepResult flow =
-          co_await session.exec("select_flow", Stmt::kSelectFlow, biz_seq_bind(request));
+          co_await session.exec("select_flow", Stmt::kSelectFlowForUpdate, biz_seq_bind(request));
       if (!flow.ok()) co_return co_await fail(session, flow);
       if (flow.row) {
         (void)co_await session.exec("rollback", Stmt::kRollback, {});

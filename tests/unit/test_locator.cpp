@@ -25,14 +25,14 @@ TEST_CASE("a plain path is a SQLite file, whatever characters it holds") {
   for (std::string_view path :
        {"idemlab.db", "/tmp/a b.db", "file:x.db?mode=ro", "c:/ledger.db", "./postgresql://x"}) {
     const Locator locator = parsed(path);
-    CHECK(locator.backend == Backend::kSqlite);
+    CHECK(locator.engine == Engine::kSqlite);
     CHECK(locator.path == path);
   }
 }
 
 TEST_CASE("server URLs name their backend, credentials, host, port, database and parameters") {
   const Locator pg = parsed("postgresql://ann:s%40cret@db.example:6543/ledger?host=/run/pg");
-  CHECK(pg.backend == Backend::kPostgres);
+  CHECK(pg.engine == Engine::kPostgres);
   CHECK(pg.user == "ann");
   CHECK(pg.password == "s@cret");
   CHECK(pg.host == "db.example");
@@ -41,12 +41,12 @@ TEST_CASE("server URLs name their backend, credentials, host, port, database and
   REQUIRE(pg.parameters.size() == 1);
   CHECK(pg.parameters[0] == std::pair<std::string, std::string>{"host", "/run/pg"});
   CHECK(pg.shown == "postgresql://ann:***@db.example:6543/ledger?host=/run/pg");
-  CHECK(parsed("POSTGRES:///x").backend == Backend::kPostgres);
+  CHECK(parsed("POSTGRES:///x").engine == Engine::kPostgres);
   const Locator maria = parsed("mysql://root@localhost/idemlab?socket=/tmp/m.sock");
-  CHECK(maria.backend == Backend::kMariadb);
+  CHECK(maria.engine == Engine::kMariadb);
   CHECK(maria.password.empty());
   CHECK(maria.port == 0);
-  CHECK(parsed("mariadb://u:p@h/d").backend == Backend::kMariadb);
+  CHECK(parsed("mariadb://u:p@h/d").engine == Engine::kMariadb);
 }
 
 TEST_CASE("an unknown scheme or a URL that cannot be read is a usage error without the password") {

@@ -8,20 +8,19 @@
 using namespace idemlab;
 
 TEST_CASE("every named statement prepares against the embedded schema") {
-  Connection connection;
-  ConnectionOptions options;
-  options.create = true;
-  REQUIRE(Connection::open(":memory:", options, &connection).is_ok());
-  REQUIRE(create_schema(connection, {}).is_ok());
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(":memory:", &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, kSchemaSql, nullptr, nullptr, nullptr) == SQLITE_OK);
   for (int i = 0; i < static_cast<int>(Stmt::kCount); ++i) {
     auto id = static_cast<Stmt>(i);
     CAPTURE(statement_name(id));
     std::string_view sql = statement_sql(id);
     sqlite3_stmt* stmt = nullptr;
-    CHECK(sqlite3_prepare_v2(connection.raw(), sql.data(), static_cast<int>(sql.size()), &stmt,
-                             nullptr) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) ==
+          SQLITE_OK);
     sqlite3_finalize(stmt);
   }
+  sqlite3_close(db);
 }
 
 TEST_CASE("writes and BEGIN IMMEDIATE take the write lock; reads do not") {

@@ -74,18 +74,26 @@ release_write_lock
 unchanged "locked database"
 integrity_ok "$db"
 # --db URLs: a scheme idemlab does not know, or a URL it cannot read, is a usage error (exit 2),
-# never a file name; a server backend this build lacks says so; no password is ever shown.
-for url in 'postgress://ann:hunter2@h/db' 'postgresql://ann:hunter2@h:99999/db' \
-           'mariadb://ann:hunter2@h' 'postgresql://ann:hunter2@h/ledger?host=/nowhere' \
-           'mysql://ann:hunter2@localhost/ledger?socket=/nowhere.sock'; do
+# never a file name; a server that cannot be reached is a ledger error (exit 8); no password is
+# ever shown.
+check_url() {  # EXIT CODE URL
   cd "$work"
-  expect_exit 2 "$IDEMLAB" init --db "$url"
+  expect_exit "$1" "$IDEMLAB" init --db "$3"
   expect_one_error_line
   case "$err" in *hunter2*) fail "password shown: $err" ;; esac
-  IDEMLAB_DB=$url expect_exit 2 "$IDEMLAB" accounts --json
-  expect_contains "$out" '"code":"usage"'
+  IDEMLAB_DB=$3 expect_exit "$1" "$IDEMLAB" accounts --json
+  expect_contains "$out" "\"code\":\"$2\""
   case "$out" in *hunter2*) fail "password shown: $out" ;; esac
   cd - >/dev/null
+}
+for url in 'postgress://ann:hunter2@h/db' 'postgresql://ann:hunter2@h:99999/db' \
+           'mariadb://ann:hunter2@h'; do
+  check_url 2 usage "$url"
+done
+for url in 'postgresql://ann:hunter2@h/ledger?host=/nowhere' \
+           'mysql://ann:hunter2@localhost/ledger?socket=/nowhere.sock'; do
+  check_url 8 ledger "$url"
+  expect_contains "$err" "cannot connect to"
 done
 [ -z "$(find "$work" -name '*hunter2*' -o -name 'postgres*' -o -name 'mariadb*' -o -name 'mysql*')" ] ||
   fail "a --db URL was taken for a file name"

@@ -1,0 +1,278 @@
+// libmariadb: connect, run each statement as text with its values escaped by the client
+// library (the protocol the non-blocking calls speak), map error numbers.
+#include "db/mariadb_backend.h"
+
+#include <fmt/format.h>
+#include <mysql.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <vector>
+
+#include "db/client_library.h"
+#include "db/connection.h"
+#include "db/server_text.h"
+
+namespace idemlab {
+
+namespace {
+
+// The libmariadb functions idemlab calls, resolved from libmariadb.so.3.
+struct My {
+  decltype(&mysql_init) init;
+  decltype(&mysql_options) options;
+  decltype(&mysql_real_connect) real_connect;
+  decltype(&mysql_error) error;
+  decltype(&mysql_errno) error_number;
+  decltype(&mysql_close) close;
+  decltype(&mysql_real_query) real_query;
+  decltype(&mysql_store_result) store_result;
+  decltype(&mysql_free_result) free_result;
+  decltype(&mysql_num_fields) num_fields;
+  decltype(&mysql_field_count) field_count;
+  decltype(&mysql_fetch_row) fetch_row;
+  decltype(&mysql_fetch_lengths) fetch_lengths;
+  decltype(&mysql_fetch_fields) fetch_fields;
+  decltype(&mysql_affected_rows) affected_rows;
+  decltype(&mysql_next_result) next_result;
+  decltype(&mysql_real_escape_string) escape;
+};
+
+Status load_my(const My** out) {
+  static My my;
+  static bool resolved = false;
+  ClientLibrary* lib = nullptr;
+  if (Status status = ClientLibrary::load("libmariadb.so.3", "libmariadb3", &lib); !status.is_ok())
+    return status;
+  if (!resolved) {
+    const bool all =
+        resolve(*lib, "mysql_init", &my.init) && resolve(*lib, "mysql_options", &my.options) &&
+        resolve(*lib, "mysql_real_connect", &my.real_connect) &&
+        resolve(*lib, "mysql_error", &my.error) && resolve(*lib, "mysql_errno", &my.error_number) &&
+        resolve(*lib, "mysql_close", &my.close) &&
+        resolve(*lib, "mysql_real_query", &my.real_query) &&
+        resolve(*lib, "mysql_store_result", &my.store_result) &&
+        resolve(*lib, "mysql_free_result", &my.free_result) &&
+        resolve(*lib, "mysql_num_fields", &my.num_fields) &&
+        resolve(*lib, "mysql_field_count", &my.field_count) &&
+        resolve(*lib, "mysql_fetch_row", &my.fetch_row) &&
+        resolve(*lib, "mysql_fetch_lengths", &my.fetch_lengths) &&
+        resolve(*lib, "mysql_fetch_fields", &my.fetch_fields) &&
+        resolve(*lib, "mysql_affected_rows", &my.affected_rows) &&
+        resolve(*lib, "mysql_next_result", &my.next_result) &&
+        resolve(*lib, "mysql_real_escape_string", &my.escape);
+    if (!all) return Status::ledger("libmariadb.so.3 lacks a function idemlab needs");
+    resolved = true;
+  }
+  *out = &my;
+  return Status::ok();
+}
+
+bool integer_field(enum_field_types type) {
+  switch (type) {
+    case MYSQL_TYPE_TINY:
+    case MYSQL_TYPE_SHORT:
+    case MYSQL_TYPE_LONG:
+    case MYSQL_TYPE_INT24:
+    case MYSQL_TYPE_LONGLONG:
+    case MYSQL_TYPE_NEWDECIMAL:
+    case MYSQL_TYPE_DECIMAL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class MariadbBackend final : public Backend {
+ public:
+  MariadbBackend(const My* my, MYSQL* conn, std::string shown)
+      : my_(my), conn_(conn), shown_(std::move(shown)) {}
+  ~MariadbBackend() override { my_->close(conn_); }
+
+  StepResult run(Stmt id, const Binds& binds) override {
+    SqlTemplate& sql = templates_[static_cast<size_t>(id)];
+    if (sql.pieces.empty()) sql = split_named_values(mariadb_statement_sql(id));
+    StepResult result = execute(sql, binds, nullptr);
+    if (result.ok() && mariadb_counts_in_column(id)) {
+      result.changes = result.row ? static_cast<int>(as_int((*result.row)[0])) : 0;
+      result.row.reset();
+    }
+    return result;
+  }
+  std::string_view statement_text(Stmt id) const override { return mariadb_statement_sql(id); }
+  StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
+    return execute(split_named_values(text), binds, on_row);
+  }
+  Status exec_script(const char* sql) override;
+  bool in_transaction() const override { return conn_->server_status & SERVER_STATUS_IN_TRANS; }
+  void rollback_if_open() override {
+    if (in_transaction()) (void)exec_script("ROLLBACK");
+  }
+  void set_trace(TraceSink sink) override {
+    trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
+  }
+  const std::string& shown() const override { return shown_; }
+  std::string isolation() const override { return isolation_; }
+
+  Status start(const ConnectionOptions& options);
+
+ private:
+  std::string with_escaped_values(const SqlTemplate& sql, const Binds& binds) const;
+  StepResult execute(const SqlTemplate& sql, const Binds& binds, const RowSink* on_row);
+  StepResult failure() const {
+    return {mariadb_step_code(my_->error_number(conn_)), 0, std::nullopt, my_->error(conn_)};
+  }
+  void read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const;
+
+  const My* my_;
+  MYSQL* conn_;
+  std::string shown_;
+  std::string isolation_;
+  std::array<SqlTemplate, static_cast<size_t>(Stmt::kCount)> templates_{};
+  std::unique_ptr<TraceSink> trace_;
+};
+
+std::string MariadbBackend::with_escaped_values(const SqlTemplate& sql, const Binds& binds) const {
+  std::string text = sql.pieces[0];
+  for (size_t i = 0; i < sql.names.size(); ++i) {
+    const Value& value = sql.value(i, binds);
+    if (const auto* number = std::get_if<int64_t>(&value)) {
+      text += std::to_string(*number);
+    } else if (const auto* string = std::get_if<std::string>(&value)) {
+      std::string escaped(string->size() * 2 + 1, '\0');
+      escaped.resize(my_->escape(conn_, escaped.data(), string->data(), string->size()));
+      text += "'" + escaped + "'";
+    } else {
+      text += "NULL";
+    }
+    text += sql.pieces[i + 1];
+  }
+  return text;
+}
+
+void MariadbBackend::read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const {
+  const unsigned columns = my_->num_fields(result);
+  const MYSQL_FIELD* fields = my_->fetch_fields(result);
+  while (MYSQL_ROW fetched = my_->fetch_row(result)) {
+    const unsigned long* lengths = my_->fetch_lengths(result);
+    Row row;
+    for (unsigned c = 0; c < columns; ++c)
+      row.push_back(fetched[c] ? integer_or_text(std::string_view(fetched[c], lengths[c]),
+                                                 integer_field(fields[c].type))
+                               : Value());
+    if (on_row) (*on_row)(row);
+    if (!out->row) out->row = std::move(row);
+  }
+}
+
+StepResult MariadbBackend::execute(const SqlTemplate& sql, const Binds& binds,
+                                   const RowSink* on_row) {
+  if (trace_) (*trace_)(sql_with_values(sql, binds));
+  const std::string text = with_escaped_values(sql, binds);
+  if (my_->real_query(conn_, text.data(), text.size()) != 0) return failure();
+  StepResult out;
+  MYSQL_RES* result = my_->store_result(conn_);
+  if (!result) {
+    if (my_->field_count(conn_) != 0) return failure();
+    out.changes = static_cast<int>(my_->affected_rows(conn_));
+    return out;
+  }
+  read_rows(result, on_row, &out);
+  out.changes = static_cast<int>(my_->affected_rows(conn_));
+  my_->free_result(result);
+  return out;
+}
+
+Status MariadbBackend::exec_script(const char* sql) {
+  if (trace_) (*trace_)(sql);
+  int status = my_->real_query(conn_, sql, std::strlen(sql));
+  while (status == 0) {
+    if (MYSQL_RES* result = my_->store_result(conn_)) my_->free_result(result);
+    status = my_->next_result(conn_);  // 0: another result; -1: no more; >0: an error
+  }
+  if (status < 0) return Status::ok();
+  const StepResult failed = failure();
+  if (failed.code == StepCode::kConnectionLost)
+    return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, failed.error));
+  return Status::internal(fmt::format("{}: {}", shown_, failed.error));
+}
+
+Status MariadbBackend::start(const ConnectionOptions& options) {
+  const int wait_s = std::max(1, (options.busy_timeout_ms + 999) / 1000);
+  std::string setup = fmt::format(
+      "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES,PIPES_AS_CONCAT'), "
+      "SESSION innodb_lock_wait_timeout = {}",
+      wait_s);
+  if (options.isolation != Isolation::kDefault) {
+    std::string level(isolation_name(options.isolation));
+    for (char& c : level) c = c == '-' ? ' ' : static_cast<char>(std::toupper(c));
+    setup += "; SET SESSION TRANSACTION ISOLATION LEVEL " + level;
+  }
+  if (Status status = exec_script(setup.c_str()); !status.is_ok()) return status;
+  StepResult shown = query("SELECT @@tx_isolation", {}, nullptr);
+  if (!shown.ok() || !shown.row) return Status::internal(shown.error);
+  isolation_ = as_text((*shown.row)[0]);
+  for (char& c : isolation_) c = static_cast<char>(std::tolower(c));
+  return Status::ok();
+}
+
+}  // namespace
+
+StepCode mariadb_step_code(unsigned error_number) {
+  switch (error_number) {
+    case 1062:  // ER_DUP_ENTRY
+    case 1586:  // ER_DUP_ENTRY_WITH_KEY_NAME
+    case 1048:  // ER_BAD_NULL_ERROR
+    case 1451:  // ER_ROW_IS_REFERENCED_2
+    case 1452:  // ER_NO_REFERENCED_ROW_2
+    case 4025:  // ER_CONSTRAINT_FAILED (CHECK)
+      return StepCode::kConstraint;
+    case 1020:  // ER_CHECKREAD: the record changed since the snapshot read it
+      return StepCode::kSerialization;
+    case 1213:  // ER_LOCK_DEADLOCK
+      return StepCode::kDeadlock;
+    case 1205:  // ER_LOCK_WAIT_TIMEOUT
+      return StepCode::kLockTimeout;
+    case 2006:  // CR_SERVER_GONE_ERROR
+    case 2013:  // CR_SERVER_LOST
+    case 2055:  // CR_SERVER_LOST_EXTENDED
+    case 1927:  // ER_CONNECTION_KILLED
+      return StepCode::kConnectionLost;
+    default:
+      return StepCode::kError;
+  }
+}
+
+Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
+                    std::unique_ptr<Backend>* out) {
+  const My* my = nullptr;
+  if (Status status = load_my(&my); !status.is_ok()) return status;
+  MYSQL* conn = my->init(nullptr);
+  if (!conn) return Status::internal("mysql_init: out of memory");
+  const unsigned timeout_s = 10;
+  my->options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
+  my->options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
+  my->options(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+  std::string socket;
+  for (const auto& [key, value] : locator.parameters)
+    if (key == "socket") socket = value;
+  const auto text_or_null = [](const std::string& text) {
+    return text.empty() ? nullptr : text.c_str();
+  };
+  if (!my->real_connect(conn, text_or_null(locator.host), text_or_null(locator.user),
+                        text_or_null(locator.password), locator.database.c_str(),
+                        static_cast<unsigned>(locator.port), text_or_null(socket),
+                        CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS)) {
+    const std::string why = my->error(conn);
+    my->close(conn);
+    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
+  }
+  auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown);
+  if (Status status = backend->start(options); !status.is_ok()) return status;
+  *out = std::move(backend);
+  return Status::ok();
+}
+
+}  // namespace idemlab

@@ -1,0 +1,300 @@
+// libpq: connect, prepare each named statement once, run with text values, map SQLSTATEs.
+#include "db/postgres_backend.h"
+
+#include <fmt/format.h>
+#include <libpq-fe.h>
+
+#include <array>
+#include <vector>
+
+#include "db/client_library.h"
+#include "db/connection.h"
+#include "db/server_text.h"
+
+namespace idemlab {
+
+namespace {
+
+// The libpq functions idemlab calls, resolved from libpq.so.5.
+struct Pq {
+  decltype(&PQconnectdbParams) connectdb_params;
+  decltype(&PQstatus) status;
+  decltype(&PQerrorMessage) error_message;
+  decltype(&PQfinish) finish;
+  decltype(&PQprepare) prepare;
+  decltype(&PQexecPrepared) exec_prepared;
+  decltype(&PQexecParams) exec_params;
+  decltype(&PQexec) exec;
+  decltype(&PQresultStatus) result_status;
+  decltype(&PQresultErrorField) result_error_field;
+  decltype(&PQresultErrorMessage) result_error_message;
+  decltype(&PQclear) clear;
+  decltype(&PQntuples) ntuples;
+  decltype(&PQnfields) nfields;
+  decltype(&PQgetvalue) getvalue;
+  decltype(&PQgetisnull) getisnull;
+  decltype(&PQgetlength) getlength;
+  decltype(&PQftype) ftype;
+  decltype(&PQcmdTuples) cmd_tuples;
+  decltype(&PQtransactionStatus) transaction_status;
+  decltype(&PQsetNoticeProcessor) set_notice_processor;
+};
+
+Status load_pq(const Pq** out) {
+  static Pq pq;
+  static bool resolved = false;
+  ClientLibrary* library = nullptr;
+  if (Status status = ClientLibrary::load("libpq.so.5", "libpq5", &library); !status.is_ok())
+    return status;
+  if (!resolved) {
+    const bool all =
+        resolve(*library, "PQconnectdbParams", &pq.connectdb_params) &&
+        resolve(*library, "PQstatus", &pq.status) &&
+        resolve(*library, "PQerrorMessage", &pq.error_message) &&
+        resolve(*library, "PQfinish", &pq.finish) && resolve(*library, "PQprepare", &pq.prepare) &&
+        resolve(*library, "PQexecPrepared", &pq.exec_prepared) &&
+        resolve(*library, "PQexecParams", &pq.exec_params) &&
+        resolve(*library, "PQexec", &pq.exec) &&
+        resolve(*library, "PQresultStatus", &pq.result_status) &&
+        resolve(*library, "PQresultErrorField", &pq.result_error_field) &&
+        resolve(*library, "PQresultErrorMessage", &pq.result_error_message) &&
+        resolve(*library, "PQclear", &pq.clear) && resolve(*library, "PQntuples", &pq.ntuples) &&
+        resolve(*library, "PQnfields", &pq.nfields) &&
+        resolve(*library, "PQgetvalue", &pq.getvalue) &&
+        resolve(*library, "PQgetisnull", &pq.getisnull) &&
+        resolve(*library, "PQgetlength", &pq.getlength) &&
+        resolve(*library, "PQftype", &pq.ftype) &&
+        resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
+        resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
+        resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor);
+    if (!all) return Status::ledger("libpq.so.5 lacks a function idemlab needs");
+    resolved = true;
+  }
+  *out = &pq;
+  return Status::ok();
+}
+
+constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kNumeric = 1700;
+
+// The first line of a libpq message (they end in a newline, some carry a DETAIL line).
+std::string first_line(const char* message) {
+  std::string text = message ? message : "";
+  text = text.substr(0, text.find('\n'));
+  return text.starts_with("ERROR:  ") ? text.substr(8) : text;
+}
+
+struct Params {
+  std::vector<Oid> types;
+  std::vector<std::string> texts;
+  std::vector<const char*> values;
+  std::vector<bool> nulls;
+};
+
+Params params_for(const std::vector<std::string>& order, const Binds& binds) {
+  Params params;
+  for (const std::string& name : order) {
+    const Value* value = nullptr;
+    for (const Bind& bind : binds)
+      if (name == bind.name) value = &bind.value;
+    if (!value || is_null(*value)) {  // every value idemlab leaves NULL is text
+      params.types.push_back(kText);
+      params.texts.emplace_back();
+      params.nulls.push_back(true);
+      continue;
+    }
+    params.nulls.push_back(false);
+    if (const auto* number = std::get_if<int64_t>(value)) {
+      params.types.push_back(kInt8);
+      params.texts.push_back(std::to_string(*number));
+    } else {
+      params.types.push_back(kText);
+      params.texts.push_back(std::get<std::string>(*value));
+    }
+  }
+  for (size_t i = 0; i < order.size(); ++i)
+    params.values.push_back(params.nulls[i] ? nullptr : params.texts[i].c_str());
+  return params;
+}
+
+// A named statement ready to run: its text with $n and the names in $-number order.
+struct Prepared {
+  bool ready = false;
+  SqlTemplate sql;
+  std::string numbered;
+  std::vector<std::string> order;
+};
+
+class PostgresBackend final : public Backend {
+ public:
+  PostgresBackend(const Pq* pq, PGconn* conn, std::string shown)
+      : pq_(pq), conn_(conn), shown_(std::move(shown)) {}
+  ~PostgresBackend() override { pq_->finish(conn_); }
+
+  StepResult run(Stmt id, const Binds& binds) override {
+    Prepared& statement = prepared_[static_cast<size_t>(id)];
+    if (!statement.ready) {
+      statement.sql = split_named_values(postgres_statement_sql(id));
+      statement.numbered = numbered_placeholders(statement.sql, &statement.order);
+    }
+    Params params = params_for(statement.order, binds);
+    if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
+    const std::string name = fmt::format("idemlab_{}", statement_name(id));
+    if (!statement.ready) {
+      PGresult* made = pq_->prepare(conn_, name.c_str(), statement.numbered.c_str(),
+                                    static_cast<int>(params.types.size()), params.types.data());
+      StepResult failed = result_of(made, nullptr);
+      if (!failed.ok()) return failed;
+      statement.ready = true;
+    }
+    return result_of(pq_->exec_prepared(conn_, name.c_str(), static_cast<int>(params.values.size()),
+                                        params.values.data(), nullptr, nullptr, 0),
+                     nullptr);
+  }
+
+  std::string_view statement_text(Stmt id) const override { return postgres_statement_sql(id); }
+  StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
+    const SqlTemplate sql = split_named_values(text);
+    std::vector<std::string> order;
+    const std::string numbered = numbered_placeholders(sql, &order);
+    Params params = params_for(order, binds);
+    if (trace_) (*trace_)(sql_with_values(sql, binds));
+    return result_of(
+        pq_->exec_params(conn_, numbered.c_str(), static_cast<int>(order.size()),
+                         params.types.data(), params.values.data(), nullptr, nullptr, 0),
+        on_row);
+  }
+
+  Status exec_script(const char* sql) override {
+    if (trace_) (*trace_)(sql);
+    StepResult result = result_of(pq_->exec(conn_, sql), nullptr);
+    if (result.ok()) return Status::ok();
+    return step_error_status(result);
+  }
+
+  bool in_transaction() const override { return pq_->transaction_status(conn_) != PQTRANS_IDLE; }
+  void rollback_if_open() override {
+    if (in_transaction() && pq_->status(conn_) == CONNECTION_OK)
+      pq_->clear(pq_->exec(conn_, "ROLLBACK"));
+  }
+  void set_trace(TraceSink sink) override {
+    trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
+  }
+  const std::string& shown() const override { return shown_; }
+  std::string isolation() const override { return isolation_; }
+
+  Status start(const ConnectionOptions& options);
+
+ private:
+  StepResult result_of(PGresult* result, const RowSink* on_row);
+  Status step_error_status(const StepResult& result) const {
+    if (result.code == StepCode::kConnectionLost)
+      return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, result.error));
+    return Status::internal(fmt::format("{}: {}", shown_, result.error));
+  }
+
+  const Pq* pq_;
+  PGconn* conn_;
+  std::string shown_;
+  std::string isolation_;
+  std::array<Prepared, static_cast<size_t>(Stmt::kCount)> prepared_{};
+  std::unique_ptr<TraceSink> trace_;
+};
+
+StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
+  StepResult out;
+  const ExecStatusType status = result ? pq_->result_status(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    const char* sqlstate = result ? pq_->result_error_field(result, PG_DIAG_SQLSTATE) : nullptr;
+    out.code = postgres_step_code(sqlstate ? sqlstate : "", pq_->status(conn_) == CONNECTION_OK);
+    out.error = first_line(result ? pq_->result_error_message(result) : pq_->error_message(conn_));
+    if (out.error.empty()) out.error = first_line(pq_->error_message(conn_));
+    pq_->clear(result);
+    return out;
+  }
+  const int rows = pq_->ntuples(result), columns = pq_->nfields(result);
+  for (int r = 0; r < rows && (on_row || r == 0); ++r) {
+    Row row;
+    for (int c = 0; c < columns; ++c) {
+      if (pq_->getisnull(result, r, c)) {
+        row.emplace_back();
+        continue;
+      }
+      const std::string_view text(pq_->getvalue(result, r, c),
+                                  static_cast<size_t>(pq_->getlength(result, r, c)));
+      const Oid type = pq_->ftype(result, c);
+      if (type == kBool)
+        row.emplace_back(int64_t{text == "t"});
+      else
+        row.push_back(integer_or_text(
+            text, type == kInt8 || type == kInt4 || type == kInt2 || type == kNumeric));
+    }
+    if (on_row) (*on_row)(row);
+    if (r == 0) out.row = std::move(row);
+  }
+  const char* changed = pq_->cmd_tuples(result);
+  out.changes = changed && *changed ? std::atoi(changed) : 0;
+  pq_->clear(result);
+  return out;
+}
+
+void ignore_notice(void*, const char*) {}
+
+Status PostgresBackend::start(const ConnectionOptions& options) {
+  pq_->set_notice_processor(conn_, ignore_notice, nullptr);
+  std::string setup = fmt::format("SET lock_timeout = {}", options.busy_timeout_ms);
+  if (options.isolation != Isolation::kDefault) {
+    std::string level(isolation_name(options.isolation));
+    for (char& c : level) c = c == '-' ? ' ' : c;
+    setup += "; SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level;
+  }
+  if (Status status = exec_script(setup.c_str()); !status.is_ok()) return status;
+  StepResult shown = query("SHOW transaction_isolation", {}, nullptr);
+  if (!shown.ok() || !shown.row) return step_error_status(shown);
+  isolation_ = as_text((*shown.row)[0]);
+  for (char& c : isolation_) c = c == ' ' ? '-' : c;
+  return Status::ok();
+}
+
+}  // namespace
+
+StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok) {
+  if (!connection_ok || sqlstate.starts_with("08") || sqlstate == "57P01")
+    return StepCode::kConnectionLost;
+  if (sqlstate.starts_with("23")) return StepCode::kConstraint;
+  if (sqlstate == "40001") return StepCode::kSerialization;
+  if (sqlstate == "40P01") return StepCode::kDeadlock;
+  if (sqlstate == "55P03") return StepCode::kLockTimeout;
+  return StepCode::kError;
+}
+
+Status open_postgres(const Locator& locator, const ConnectionOptions& options,
+                     std::unique_ptr<Backend>* out) {
+  const Pq* pq = nullptr;
+  if (Status status = load_pq(&pq); !status.is_ok()) return status;
+  std::vector<std::pair<std::string, std::string>> settings{
+      {"dbname", locator.database}, {"application_name", "idemlab"}, {"connect_timeout", "10"}};
+  if (!locator.host.empty()) settings.emplace_back("host", locator.host);
+  if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
+  if (!locator.user.empty()) settings.emplace_back("user", locator.user);
+  if (!locator.password.empty()) settings.emplace_back("password", locator.password);
+  for (const auto& parameter : locator.parameters) settings.push_back(parameter);
+  std::vector<const char*> keys, values;
+  for (const auto& [key, value] : settings) {
+    keys.push_back(key.c_str());
+    values.push_back(value.c_str());
+  }
+  keys.push_back(nullptr);
+  values.push_back(nullptr);
+  PGconn* conn = pq->connectdb_params(keys.data(), values.data(), 0);
+  if (!conn || pq->status(conn) != CONNECTION_OK) {
+    const std::string why = conn ? first_line(pq->error_message(conn)) : "out of memory";
+    if (conn) pq->finish(conn);
+    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
+  }
+  auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);
+  if (Status status = backend->start(options); !status.is_ok()) return status;
+  *out = std::move(backend);
+  return Status::ok();
+}
+
+}  // namespace idemlab

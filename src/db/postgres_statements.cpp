@@ -1,0 +1,37 @@
+// PostgreSQL's statement table: only where its dialect differs from SQLite's (statements.cpp).
+// The rest runs as SQLite's text: PostgreSQL reads the same INSERT ... ON CONFLICT, including
+// the WHERE that names the partial unique index, and the same RETURNING.
+#include <array>
+#include <utility>
+
+#include "db/statements.h"
+
+namespace idemlab {
+
+namespace {
+
+#define FLOW_SELECT                                                                      \
+  "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason " \
+  "FROM transfer_flow WHERE source = :source AND biz_seq = :biz_seq ORDER BY id LIMIT 1"
+
+constexpr std::array<std::pair<Stmt, std::string_view>, 4> kPostgres{{
+    // No database-wide write lock to take first: the lock is the row's, taken by the read.
+    {Stmt::kBeginDeferred, "BEGIN"},
+    {Stmt::kBeginImmediate, "BEGIN"},
+    // A real row lock. It locks nothing when the row does not exist yet: twins then meet at
+    // the INSERT, on the unique index if there is one (23505), or not at all.
+    {Stmt::kSelectFlowForUpdate, FLOW_SELECT " FOR UPDATE"},
+    {Stmt::kListTables,
+     "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+     "ORDER BY table_name"},
+}};
+
+}  // namespace
+
+std::string_view postgres_statement_sql(Stmt id) {
+  for (const auto& [stmt, sql] : kPostgres)
+    if (stmt == id) return sql;
+  return statement_sql(id);
+}
+
+}  // namespace idemlab

@@ -1,0 +1,103 @@
+// Creating and opening ledgers on PostgreSQL and MariaDB.
+#include "db/server_ledger.h"
+
+#include <fmt/format.h>
+
+namespace idemlab {
+
+extern const char* const kPostgresSchemaSql;  // schema.postgresql.sql, embedded by CMake
+extern const char* const kMariadbSchemaSql;   // schema.mariadb.sql
+
+namespace {
+
+// idemlab's tables, each before the ones it refers to (dropped in this order).
+constexpr const char* kDropOwnTables =
+    "DROP TABLE IF EXISTS attempt, \"lock\", token, dedup, journal, transfer_flow, "
+    "account_limit, account, idemlab_schema";
+
+Status list_tables(Connection& connection, std::vector<std::string>* out) {
+  out->clear();
+  StepResult listed = connection.query(connection.statement_text(Stmt::kListTables), {},
+                                       [&](const Row& row) { out->push_back(as_text(row[0])); });
+  return listed.ok() ? Status::ok() : step_error(connection, listed);
+}
+
+Status insert_accounts(Connection& connection, const std::vector<OpeningBalance>& accounts) {
+  for (const auto& account : accounts) {
+    StepResult result = connection.query(
+        "INSERT INTO account (name, opening_balance_minor, balance_minor) VALUES (:name, "
+        ":amount, :amount)",
+        {{":name", account.account}, {":amount", account.amount_minor}});
+    if (result.code == StepCode::kConstraint)
+      return Status::usage(fmt::format("account {} is listed twice", account.account));
+    if (!result.ok()) return step_error(connection, result);
+  }
+  return Status::ok();
+}
+
+Status fill_ledger(Connection& connection, const Locator& locator,
+                   const std::vector<OpeningBalance>& accounts) {
+  const char* schema = locator.engine == Engine::kPostgres ? kPostgresSchemaSql : kMariadbSchemaSql;
+  if (Status status = connection.exec_script(schema); !status.is_ok()) return status;
+  if (StepResult begun = connection.run(Stmt::kBeginImmediate, {}); !begun.ok())
+    return step_error(connection, begun);
+  if (Status status = insert_accounts(connection, accounts); !status.is_ok()) return status;
+  StepResult committed = connection.run(Stmt::kCommit, {});
+  return committed.ok() ? Status::ok() : step_error(connection, committed);
+}
+
+}  // namespace
+
+Status create_server_ledger(const Locator& locator, const std::vector<OpeningBalance>& accounts,
+                            bool force) {
+  Connection connection;
+  if (Status status = open_connection(locator, {}, &connection); !status.is_ok()) return status;
+  std::vector<std::string> tables;
+  if (Status status = list_tables(connection, &tables); !status.is_ok()) return status;
+  if (!tables.empty() && !force)
+    return Status::ledger(fmt::format(
+        "{} already holds {} table{} ({}{}); pass --force to replace idemlab's own tables",
+        locator.shown, tables.size(), tables.size() == 1 ? "" : "s", tables.front(),
+        tables.size() > 1 ? ", ..." : ""));
+  if (force)
+    if (Status status = connection.exec_script(kDropOwnTables); !status.is_ok()) return status;
+  Status status = fill_ledger(connection, locator, accounts);
+  if (!status.is_ok()) {
+    // MariaDB commits each CREATE TABLE at once: take back what was made.
+    connection.rollback_if_open();
+    (void)connection.exec_script(kDropOwnTables);
+  }
+  return status;
+}
+
+Status open_server_ledger(const Locator& locator, const ConnectionOptions& options,
+                          Connection* out) {
+  Connection connection;
+  if (Status status = open_connection(locator, options, &connection); !status.is_ok())
+    return status;
+  int64_t application_id = -1, version = -1;
+  StepResult found = connection.query("SELECT application_id, version FROM idemlab_schema", {},
+                                      [&](const Row& row) {
+                                        application_id = as_int(row[0]);
+                                        version = as_int(row[1]);
+                                      });
+  if (found.code == StepCode::kConnectionLost) return step_error(connection, found);
+  if (!found.ok() || application_id != kApplicationId)
+    return Status::ledger(fmt::format(
+        "{} is not an idemlab ledger (no idemlab_schema table); create one with: idemlab init "
+        "--db URL",
+        locator.shown));
+  if (version > kSchemaVersion)
+    return Status::ledger(
+        fmt::format("{} has schema version {}, newer than this idemlab understands ({})",
+                    locator.shown, version, kSchemaVersion));
+  if (version < kSchemaVersion)
+    return Status::ledger(fmt::format(
+        "{} has schema version {}, older than any ledger idemlab made on a server ({}): "
+        "re-create it with idemlab init --force",
+        locator.shown, version, kSchemaVersion));
+  *out = std::move(connection);
+  return Status::ok();
+}
+
+}  // namespace idemlab
