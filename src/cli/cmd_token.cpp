@@ -16,13 +16,16 @@ namespace {
 
 struct TokenIssueOptions {
   std::string db = "idemlab.db";
+  std::string redis;
   int64_t ttl_ms = 60000;
   bool json = false;
 };
 
 ExitCode run_token_issue(const TokenIssueOptions& options) {
+  // With --redis the token lives there alone; the ledger is not touched.
   Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kWrite, 5000, &connection));
+  if (!open_guard_store(options.redis, &connection))
+    throw_if_error(open_ledger(options.db, Access::kWrite, 5000, &connection));
   std::random_device entropy;  // tokens only need to be unguessable; this is no simulation
   auto word = [&] { return (uint64_t{entropy()} << 32) | entropy(); };
   WallClock clock;
@@ -46,6 +49,7 @@ void register_token(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<TokenIssueOptions>();
   CLI::App* issue = command->add_subcommand("issue", "store and print a fresh one-time token");
   add_db_option(issue, &options->db);
+  add_redis_option(issue, &options->redis);
   issue->add_option("--ttl-ms", options->ttl_ms, "how long the token stays valid")
       ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();

@@ -37,6 +37,7 @@ struct TransferOptions {
   std::string owner;
   int busy_timeout_ms = 5000;
   std::string isolation;
+  std::string redis;
   std::optional<std::string> trace_sql;
   bool json = false;
 };
@@ -82,9 +83,13 @@ ExitCode run_transfer(const TransferOptions& options) {
   Connection connection;
   throw_if_error(
       open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection, isolation));
-  if (trace)
-    connection.set_trace(
-        [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); });
+  Connection guard_store;
+  if (open_guard_store(options.redis, &guard_store)) setup.guard_store = &guard_store;
+  if (trace) {
+    auto sink = [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); };
+    connection.set_trace(sink);
+    if (setup.guard_store) guard_store.set_trace(sink);
+  }
   WallClock clock;
   AttemptReport report;
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
@@ -142,6 +147,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
       ->capture_default_str();
   if (info.needs_token)
     command->add_option("--token", options->token, "from: idemlab token issue (required)");
+  if (info.needs_token || info.uses_lock_ttl) add_redis_option(command, &options->redis);
   if (info.uses_lock_ttl) {
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
         ->check(whole_number(1, limits::kMaxDurationMs))

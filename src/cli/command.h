@@ -35,6 +35,10 @@ void add_isolation_option(CLI::App* command, std::string* isolation);
 // The level --isolation names for the ledger `db` (kDefault when not given); a usage error
 // on a SQLite file, whose transactions are always serializable.
 Isolation isolation_option(const std::string& db, const std::string& isolation);
+// --redis URL ($IDEMLAB_REDIS): where tokens and locks live instead of the ledger.
+void add_redis_option(CLI::App* command, std::string* redis);
+// Opens the store --redis names into `out`; false when none was given.
+bool open_guard_store(const std::string& redis, Connection* out);
 // The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.
 struct EngineShown {
   std::string engine;     // "postgresql", "mariadb"

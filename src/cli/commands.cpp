@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "db/locator.h"
+#include "db/redis_store.h"
 #include "report/json.h"
 
 namespace idemlab {
@@ -79,6 +80,29 @@ EngineShown engine_shown(const std::string& db, const Connection& connection) {
   Locator locator;
   if (!parse_locator(db, &locator).is_ok() || locator.engine == Engine::kSqlite) return {};
   return {std::string(engine_name(locator.engine)), connection.isolation()};
+}
+
+void add_redis_option(CLI::App* command, std::string* redis) {
+  command
+      ->add_option("--redis", *redis,
+                   "keep tokens and locks in Redis (redis:///path/to/socket or "
+                   "redis://host:port/N); the ledger stays where --db says")
+      ->envname("IDEMLAB_REDIS")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            RedisLocator locator;
+            Status status = parse_redis_locator(text, &locator);
+            return status.is_ok() ? "" : status.message();
+          },
+          "URL"));
+}
+
+bool open_guard_store(const std::string& redis, Connection* out) {
+  if (redis.empty()) return false;
+  RedisLocator locator;
+  throw_if_error(parse_redis_locator(redis, &locator));
+  throw_if_error(open_redis_store(locator, out));
+  return true;
 }
 
 void add_json_flag(CLI::App* command, bool* json) {

@@ -75,6 +75,7 @@ class Connection {
 
  private:
   friend Status open_connection(const Locator&, const ConnectionOptions&, Connection*);
+  friend Status open_redis_store(const struct RedisLocator&, Connection*);
   std::unique_ptr<Backend> backend_;
   SqliteBackend* sqlite_ = nullptr;  // backend_, when it is SQLite
 };

@@ -145,6 +145,22 @@ std::string_view statement_name(Stmt id) {
 
 namespace idemlab {
 
+bool statement_is_guard(Stmt id) {
+  switch (id) {
+    case Stmt::kInsertToken:
+    case Stmt::kSelectToken:
+    case Stmt::kConsumeToken:
+    case Stmt::kConsumeTokenUnchecked:
+    case Stmt::kAcquireLock:
+    case Stmt::kCheckLockOwner:
+    case Stmt::kReleaseLock:
+    case Stmt::kReleaseLockAnyOwner:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool statement_takes_write_lock(Stmt id) {
   std::string_view sql = statement_sql(id);
   if (id == Stmt::kBeginImmediate) return true;

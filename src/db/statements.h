@@ -66,4 +66,7 @@ namespace idemlab {
 // Whether running the statement needs the database write lock when no transaction is open
 // (BEGIN IMMEDIATE and every write). In WAL mode nothing else ever waits for a lock.
 bool statement_takes_write_lock(Stmt id);
+// Whether the statement reads or writes a guard a separate store can keep instead of the ledger
+// (tokens and locks: --redis): a session with such a store sends it there.
+bool statement_is_guard(Stmt id);
 }  // namespace idemlab

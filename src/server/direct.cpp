@@ -164,6 +164,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   }
   DirectDriver driver(setup);
   Session session(connection, clock, driver, setup.options);
+  session.use_guard_store(setup.guard_store);
   Task<Answer> task = serve(session, *setup.strategy, setup.request);
   task.start();
   if (!task.done()) return Status::internal("a one-attempt strategy suspended");

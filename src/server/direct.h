@@ -21,6 +21,8 @@ struct AttemptSetup {
   // Serve a biz_seq that another strategy served first (a server that changed strategy
   // between releases); otherwise such a request is refused as a mismatch.
   bool allow_strategy_switch = false;
+  // Where tokens and locks live when not in the ledger (--redis); nullptr: the ledger.
+  Connection* guard_store = nullptr;
   // Called after every step with its result (explain's trace).
   std::function<void(const PendingStep&)> observer;
 };

@@ -82,17 +82,21 @@ class Session {
   PendingStep& pending() { return pending_; }
   size_t driver_tag() const { return driver_tag_; }
   Connection& connection() { return *connection_; }
+  // Tokens and locks go to `store` (Redis) instead of the ledger; the ledger keeps the rest.
+  void use_guard_store(Connection* store) { guards_ = store; }
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
     if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
       pending_.binds.push_back({":now", int64_t{0}});
     pending_.binds.back().value = clock_->now_ms();
-    pending_.result = connection_->run(pending_.stmt, pending_.binds);
+    Connection& target = guards_ && statement_is_guard(pending_.stmt) ? *guards_ : *connection_;
+    pending_.result = target.run(pending_.stmt, pending_.binds);
   }
 
  private:
   Connection* connection_;
+  Connection* guards_ = nullptr;
   const Clock* clock_;
   Driver* driver_;
   size_t driver_tag_;
