@@ -1,4 +1,4 @@
-// libpq: connect, prepare each named statement once, run with text values, map SQLSTATEs.
+// libpq: connect, run each statement with its values sent apart from it, map SQLSTATEs.
 #include "db/postgres_backend.h"
 
 #include <fmt/format.h>
@@ -21,8 +21,6 @@ struct Pq {
   decltype(&PQstatus) status;
   decltype(&PQerrorMessage) error_message;
   decltype(&PQfinish) finish;
-  decltype(&PQprepare) prepare;
-  decltype(&PQexecPrepared) exec_prepared;
   decltype(&PQexecParams) exec_params;
   decltype(&PQexec) exec;
   decltype(&PQresultStatus) result_status;
@@ -47,26 +45,25 @@ Status load_pq(const Pq** out) {
   if (Status status = ClientLibrary::load("libpq.so.5", "libpq5", &library); !status.is_ok())
     return status;
   if (!resolved) {
-    const bool all =
-        resolve(*library, "PQconnectdbParams", &pq.connectdb_params) &&
-        resolve(*library, "PQstatus", &pq.status) &&
-        resolve(*library, "PQerrorMessage", &pq.error_message) &&
-        resolve(*library, "PQfinish", &pq.finish) && resolve(*library, "PQprepare", &pq.prepare) &&
-        resolve(*library, "PQexecPrepared", &pq.exec_prepared) &&
-        resolve(*library, "PQexecParams", &pq.exec_params) &&
-        resolve(*library, "PQexec", &pq.exec) &&
-        resolve(*library, "PQresultStatus", &pq.result_status) &&
-        resolve(*library, "PQresultErrorField", &pq.result_error_field) &&
-        resolve(*library, "PQresultErrorMessage", &pq.result_error_message) &&
-        resolve(*library, "PQclear", &pq.clear) && resolve(*library, "PQntuples", &pq.ntuples) &&
-        resolve(*library, "PQnfields", &pq.nfields) &&
-        resolve(*library, "PQgetvalue", &pq.getvalue) &&
-        resolve(*library, "PQgetisnull", &pq.getisnull) &&
-        resolve(*library, "PQgetlength", &pq.getlength) &&
-        resolve(*library, "PQftype", &pq.ftype) &&
-        resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
-        resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
-        resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor);
+    const bool all = resolve(*library, "PQconnectdbParams", &pq.connectdb_params) &&
+                     resolve(*library, "PQstatus", &pq.status) &&
+                     resolve(*library, "PQerrorMessage", &pq.error_message) &&
+                     resolve(*library, "PQfinish", &pq.finish) &&
+                     resolve(*library, "PQexecParams", &pq.exec_params) &&
+                     resolve(*library, "PQexec", &pq.exec) &&
+                     resolve(*library, "PQresultStatus", &pq.result_status) &&
+                     resolve(*library, "PQresultErrorField", &pq.result_error_field) &&
+                     resolve(*library, "PQresultErrorMessage", &pq.result_error_message) &&
+                     resolve(*library, "PQclear", &pq.clear) &&
+                     resolve(*library, "PQntuples", &pq.ntuples) &&
+                     resolve(*library, "PQnfields", &pq.nfields) &&
+                     resolve(*library, "PQgetvalue", &pq.getvalue) &&
+                     resolve(*library, "PQgetisnull", &pq.getisnull) &&
+                     resolve(*library, "PQgetlength", &pq.getlength) &&
+                     resolve(*library, "PQftype", &pq.ftype) &&
+                     resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
+                     resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
+                     resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor);
     if (!all) return Status::ledger("libpq.so.5 lacks a function idemlab needs");
     resolved = true;
   }
@@ -116,9 +113,8 @@ Params params_for(const std::vector<std::string>& order, const Binds& binds) {
   return params;
 }
 
-// A named statement ready to run: its text with $n and the names in $-number order.
-struct Prepared {
-  bool ready = false;
+// A named statement split once: its text with $n and the names in $-number order.
+struct Split {
   SqlTemplate sql;
   std::string numbered;
   std::vector<std::string> order;
@@ -130,25 +126,20 @@ class PostgresBackend final : public Backend {
       : pq_(pq), conn_(conn), shown_(std::move(shown)) {}
   ~PostgresBackend() override { pq_->finish(conn_); }
 
+  // Each statement goes as one PQexecParams: parse, bind and run in one round trip. A
+  // one-attempt process runs each statement once, where preparing first would cost a second.
   StepResult run(Stmt id, const Binds& binds) override {
-    Prepared& statement = prepared_[static_cast<size_t>(id)];
-    if (!statement.ready) {
+    Split& statement = split_[static_cast<size_t>(id)];
+    if (statement.numbered.empty()) {
       statement.sql = split_named_values(postgres_statement_sql(id));
       statement.numbered = numbered_placeholders(statement.sql, &statement.order);
     }
     Params params = params_for(statement.order, binds);
     if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
-    const std::string name = fmt::format("idemlab_{}", statement_name(id));
-    if (!statement.ready) {
-      PGresult* made = pq_->prepare(conn_, name.c_str(), statement.numbered.c_str(),
-                                    static_cast<int>(params.types.size()), params.types.data());
-      StepResult failed = result_of(made, nullptr);
-      if (!failed.ok()) return failed;
-      statement.ready = true;
-    }
-    return result_of(pq_->exec_prepared(conn_, name.c_str(), static_cast<int>(params.values.size()),
-                                        params.values.data(), nullptr, nullptr, 0),
-                     nullptr);
+    return result_of(
+        pq_->exec_params(conn_, statement.numbered.c_str(), static_cast<int>(params.values.size()),
+                         params.types.data(), params.values.data(), nullptr, nullptr, 0),
+        nullptr);
   }
 
   std::string_view statement_text(Stmt id) const override { return postgres_statement_sql(id); }
@@ -196,7 +187,7 @@ class PostgresBackend final : public Backend {
   PGconn* conn_;
   std::string shown_;
   std::string isolation_;
-  std::array<Prepared, static_cast<size_t>(Stmt::kCount)> prepared_{};
+  std::array<Split, static_cast<size_t>(Stmt::kCount)> split_{};
   std::unique_ptr<TraceSink> trace_;
 };
 
@@ -241,14 +232,15 @@ void ignore_notice(void*, const char*) {}
 
 Status PostgresBackend::start(const ConnectionOptions& options) {
   pq_->set_notice_processor(conn_, ignore_notice, nullptr);
-  std::string setup = fmt::format("SET lock_timeout = {}", options.busy_timeout_ms);
+  // One round trip: the settings, then the level they leave (PQexec returns the last result).
+  std::string setup = fmt::format("SET lock_timeout = {}; ", options.busy_timeout_ms);
   if (options.isolation != Isolation::kDefault) {
     std::string level(isolation_name(options.isolation));
     for (char& c : level) c = c == '-' ? ' ' : c;
-    setup += "; SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level;
+    setup += "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level + "; ";
   }
-  if (Status status = exec_script(setup.c_str()); !status.is_ok()) return status;
-  StepResult shown = query("SHOW transaction_isolation", {}, nullptr);
+  setup += "SHOW transaction_isolation";
+  StepResult shown = result_of(pq_->exec(conn_, setup.c_str()), nullptr);
   if (!shown.ok() || !shown.row) return step_error_status(shown);
   isolation_ = as_text((*shown.row)[0]);
   for (char& c : isolation_) c = c == ' ' ? '-' : c;
