@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "core/status.h"
+#include "db/locator.h"
 #include "report/json.h"
 #include "report/mermaid.h"
 #include "report/sequence.h"
@@ -24,6 +25,7 @@ struct ExplainOptions {
   std::optional<std::string> pitfall;  // whose trace to show (default: the main pitfall)
   bool json = false;
   std::string diagram;  // "mermaid" or "svg"
+  std::string db;       // a server URL: show its dialect's SQL (nothing connects)
 };
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
@@ -119,9 +121,12 @@ ExitCode run_explain(const ExplainOptions& options) {
   const StrategyInfo& info = strategy->info();
   const Pitfall traced =
       options.pitfall ? pitfall_option(info, options.pitfall) : main_pitfall(info);
+  Locator locator;
+  if (!options.db.empty()) throw_if_error(parse_locator(options.db, &locator));
   std::vector<TracedAttempt> safe, pitfall;
-  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe));
-  if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall));
+  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe, locator.engine));
+  if (traced != Pitfall::kNone)
+    throw_if_error(rehearse(*strategy, traced, &pitfall, locator.engine));
   if (!options.diagram.empty()) {
     const bool shown = options.pitfall.has_value();
     const std::string title = fmt::format("{}{}: a first attempt and a repeat", info.name,
@@ -159,7 +164,12 @@ ExitCode run_explain(const ExplainOptions& options) {
                           info.critical_step, phase_name(kSimulatedSlowPhase)),
               2);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
-  out += "\nTrace: a first attempt and a repeat on a scratch ledger\n" + trace_text(safe);
+  out +=
+      fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
+                  locator.engine == Engine::kSqlite
+                      ? ""
+                      : fmt::format(", each statement as {} runs it", engine_name(locator.engine)));
+  out += trace_text(safe);
   if (traced != Pitfall::kNone)
     out += fmt::format("\nThe same with{}\n{}", pitfall_argument(traced), trace_text(pitfall));
   fmt::print("{}", out);
@@ -182,6 +192,9 @@ void register_explain(CLI::App& app, CommandResult& result) {
           "--format", [options](const std::string& format) { options->diagram = format; },
           "mermaid: the traced run as a sequence diagram (with --pitfall: the pitfall's)")
       ->check(CLI::IsMember({"mermaid", "svg"}));
+  command->add_option("--db", options->db,
+                      "a server URL: show each step's SQL in that engine's dialect (the "
+                      "rehearsal runs on a scratch ledger; nothing connects to the server)");
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_explain(*options); });
 }

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "db/locator.h"
+
 namespace idemlab {
 
 enum class Stmt : int {
@@ -59,6 +61,8 @@ std::string_view statement_name(Stmt id);
 // (postgres_statements.cpp, mariadb_statements.cpp).
 std::string_view postgres_statement_sql(Stmt id);
 std::string_view mariadb_statement_sql(Stmt id);
+// The text `id` runs as on `engine`, without connecting: explain --db shows it.
+std::string_view engine_statement_sql(Engine engine, Stmt id);
 
 }  // namespace idemlab
 

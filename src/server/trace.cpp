@@ -39,7 +39,8 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
   return fmt::format("{} row{} changed", result.changes, result.changes == 1 ? "" : "s");
 }
 
-Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out) {
+Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out,
+                Engine engine) {
   Connection connection;
   ConnectionOptions options;
   options.create = true;
@@ -66,7 +67,8 @@ Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAtt
     TracedAttempt attempt{label, {}, {}};
     setup.observer = [&](const PendingStep& step) {
       attempt.steps.push_back({std::string(step.step), std::string(statement_name(step.stmt)),
-                               std::string(statement_sql(step.stmt)), describe_result(step),
+                               std::string(engine_statement_sql(engine, step.stmt)),
+                               describe_result(step),
                                describe_values(step.stmt, step.binds, step.result)});
     };
     AttemptReport report;

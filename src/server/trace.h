@@ -23,7 +23,9 @@ struct TracedAttempt {
   std::vector<TracedStep> steps;
 };
 
-Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out);
+// Each step's SQL is shown as `engine` runs it (the rehearsal itself runs on SQLite).
+Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out,
+                Engine engine = Engine::kSqlite);
 
 std::string describe_result(Stmt stmt, const StepResult& result);
 inline std::string describe_result(const PendingStep& step) {

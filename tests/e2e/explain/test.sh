@@ -34,4 +34,14 @@ expect_exit 0 "$IDEMLAB" explain select-for-update --width 80
 expect_contains "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "WHERE source = :source AND biz_seq = :biz_seq"
 expect_exit 2 "$IDEMLAB" explain nonsense
 expect_one_error_line
+# --db URL: each step's SQL as that engine runs it, without connecting (no server here).
+expect_exit 0 "$IDEMLAB" explain select-for-update --db 'postgresql://u:secret@nowhere/ledger' --json
+printf '%s' "$out" | grep -q '"sql":"[^"]*LIMIT 1 FOR UPDATE"' || fail "PostgreSQL's select_flow locks the row"
+expect_exit 0 "$IDEMLAB" explain select-for-update --json
+printf '%s' "$out" | grep -q '"sql":"[^"]*FOR UPDATE' && fail "SQLite runs no FOR UPDATE"
+expect_exit 0 "$IDEMLAB" explain direct-insert --pitfall --db 'mariadb://u@nowhere/ledger'
+expect_contains "$out" "ON DUPLICATE KEY UPDATE"
+expect_contains "$out" "as mariadb runs it"
+expect_exit 2 "$IDEMLAB" explain token --db 'oracle://x/y'
+expect_one_error_line
 finish
