@@ -113,6 +113,35 @@ for db in "$pg" "$maria"; do
   expect_equal "$(moved "$db")" 0 "killed connection on ${db%%:*}: money moved"
 done
 
+# Bad input on servers: one error line, exit 8, no secret shown, nothing written.
+maria_root() { mariadb --no-defaults -N -S "$maria_socket" -u root "$@"; }
+maria_root -e "CREATE USER IF NOT EXISTS 'odd'@'localhost' IDENTIFIED BY 'p@ss:w/rd%';
+  GRANT ALL ON idemlab.* TO 'odd'@'localhost'"
+odd="mariadb://odd:p%40ss%3Aw%2Frd%25@localhost/idemlab?socket=$maria_socket"
+"$IDEMLAB" init --force --db "$odd" >/dev/null
+expect_exit 0 "$IDEMLAB" accounts --db "$odd" --json
+case "$out" in *"p@ss"*|*"%40"*) fail "password shown: $out" ;; esac
+wrong="mariadb://odd:hunter2@localhost/idemlab?socket=$maria_socket"
+expect_exit 8 "$IDEMLAB" naive --db "$wrong" --biz-seq b1 --from alice --to bob --amount 1
+expect_one_error_line
+expect_contains "$err" "Access denied"
+case "$err" in *hunter2*) fail "password shown: $err" ;; esac
+psql -qAtX "$pg" -c "DROP DATABASE IF EXISTS notledger" -c "CREATE DATABASE notledger" >/dev/null 2>&1
+empty=${pg/\/idemlab\?/\/notledger?}
+expect_exit 8 "$IDEMLAB" naive --db "$empty" --biz-seq b1 --from alice --to bob --amount 1 --json
+expect_contains "$out" "not an idemlab ledger"
+expect_equal "$(psql -qAtX "$empty" -c "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")" 0 "nothing written to a database that is not a ledger"
+for db in "$pg" "$maria"; do
+  "$IDEMLAB" init --force --db "$db" >/dev/null
+  case $db in
+    postgresql://*) psql -qAtX "$db" -c "UPDATE idemlab_schema SET version = 99" ;;
+    *) maria_root idemlab -e "UPDATE idemlab_schema SET version = 99" ;;
+  esac
+  expect_exit 8 "$IDEMLAB" naive --db "$db" --biz-seq b1 --from alice --to bob --amount 1
+  expect_one_error_line
+  expect_contains "$err" "newer than this idemlab understands"
+done
+
 # Every safe strategy, 16 processes on one server: money moves once, the audit is clean.
 for db in "$pg" "$maria"; do
   for strategy in select-insert direct-insert state-machine dedup-table token select-for-update \
