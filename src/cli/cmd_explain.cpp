@@ -114,6 +114,13 @@ nlohmann::ordered_json pitfalls_json(const StrategyInfo& info) {
   return out;
 }
 
+// The engine whose SQL the trace shows: the one --db names, SQLite without it.
+Engine explained_engine(const std::string& db) {
+  Locator locator;
+  if (!db.empty()) throw_if_error(parse_locator(db, &locator));
+  return locator.engine;
+}
+
 ExitCode run_explain(const ExplainOptions& options) {
   if (options.strategy.empty()) return list_strategies(options.json);
   const Strategy* strategy = find_strategy(options.strategy);
@@ -121,12 +128,10 @@ ExitCode run_explain(const ExplainOptions& options) {
   const StrategyInfo& info = strategy->info();
   const Pitfall traced =
       options.pitfall ? pitfall_option(info, options.pitfall) : main_pitfall(info);
-  Locator locator;
-  if (!options.db.empty()) throw_if_error(parse_locator(options.db, &locator));
+  const Engine engine = explained_engine(options.db);
   std::vector<TracedAttempt> safe, pitfall;
-  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe, locator.engine));
-  if (traced != Pitfall::kNone)
-    throw_if_error(rehearse(*strategy, traced, &pitfall, locator.engine));
+  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe, engine));
+  if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall, engine));
   if (!options.diagram.empty()) {
     const bool shown = options.pitfall.has_value();
     const std::string title = fmt::format("{}{}: a first attempt and a repeat", info.name,
@@ -164,11 +169,10 @@ ExitCode run_explain(const ExplainOptions& options) {
                           info.critical_step, phase_name(kSimulatedSlowPhase)),
               2);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
-  out +=
-      fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
-                  locator.engine == Engine::kSqlite
-                      ? ""
-                      : fmt::format(", each statement as {} runs it", engine_name(locator.engine)));
+  out += fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
+                     engine == Engine::kSqlite
+                         ? ""
+                         : fmt::format(", each statement as {} runs it", engine_name(engine)));
   out += trace_text(safe);
   if (traced != Pitfall::kNone)
     out += fmt::format("\nThe same with{}\n{}", pitfall_argument(traced), trace_text(pitfall));

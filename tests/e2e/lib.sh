@@ -68,3 +68,19 @@ release_write_lock() {
   exec 9>&-
   wait "$lock_holder"
 }
+# own_server_databases NAME: a PostgreSQL and a MariaDB database of this test's own (fresh),
+# with IDEMLAB_TEST_POSTGRES and IDEMLAB_TEST_MARIADB pointed at them: CTest runs tests in
+# parallel, and two tests sharing one ledger would see each other's transfers.
+own_server_databases() {
+  local name=idemlab_${1//-/_}
+  psql -qAtX "$IDEMLAB_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS $name" \
+    -c "CREATE DATABASE $name" >/dev/null 2>&1
+  mariadb --no-defaults -S "${IDEMLAB_TEST_MARIADB##*socket=}" -u idemlab -pidemlab \
+    -e "DROP DATABASE IF EXISTS $name; CREATE DATABASE $name"
+  IDEMLAB_TEST_POSTGRES=${IDEMLAB_TEST_POSTGRES/\/idemlab\?//$name?}
+  IDEMLAB_TEST_MARIADB=${IDEMLAB_TEST_MARIADB/\/idemlab\?//$name?}
+}
+db_name() {  # URL -> its database
+  local url=${1%%\?*}
+  echo "${url##*/}"
+}

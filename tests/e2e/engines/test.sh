@@ -16,7 +16,9 @@ if [ -z "${IDEMLAB_TEST_POSTGRES:-}" ] || [ -z "${IDEMLAB_TEST_MARIADB:-}" ]; th
   echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
   exit 77
 fi
+own_server_databases engines
 pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
+maria_db=$(db_name "$maria")
 maria_socket=${maria##*socket=}
 
 # A second session on the server, fed through a FIFO: holds what it is told until released.
@@ -25,7 +27,7 @@ hold_session() {  # URL SQL: run SQL (which takes a lock) in a session kept open
   mkfifo "$work/session.fifo"
   case $1 in
     postgresql://*) psql -qAtX "$1" <"$work/session.fifo" >"$work/session.out" 2>&1 & ;;
-    *) mariadb --no-defaults -n -N -S "$maria_socket" -u idemlab -pidemlab idemlab \
+    *) mariadb --no-defaults -n -N -S "$maria_socket" -u idemlab -pidemlab "$maria_db" \
          <"$work/session.fifo" >"$work/session.out" 2>&1 & ;;
   esac
   session=$!
@@ -93,8 +95,8 @@ done
 # statement finds it gone. Exit 75 (unknown, safe to retry); nothing committed.
 kill_sessions() {
   case $1 in
-    postgresql://*) psql -qAtX "$1" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'idemlab'" >/dev/null ;;
-    *) for id in $(mariadb --no-defaults -N -S "$maria_socket" -u root -e "SELECT id FROM information_schema.processlist WHERE user = 'idemlab' AND id <> CONNECTION_ID()"); do
+    postgresql://*) psql -qAtX "$1" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'idemlab' AND datname = '$(db_name "$1")'" >/dev/null ;;
+    *) for id in $(mariadb --no-defaults -N -S "$maria_socket" -u root -e "SELECT id FROM information_schema.processlist WHERE user = 'idemlab' AND db = '$maria_db' AND id <> CONNECTION_ID()"); do
          mariadb --no-defaults -S "$maria_socket" -u root -e "KILL $id"; done ;;
   esac
 }
@@ -116,18 +118,18 @@ done
 # Bad input on servers: one error line, exit 8, no secret shown, nothing written.
 maria_root() { mariadb --no-defaults -N -S "$maria_socket" -u root "$@"; }
 maria_root -e "CREATE USER IF NOT EXISTS 'odd'@'localhost' IDENTIFIED BY 'p@ss:w/rd%';
-  GRANT ALL ON idemlab.* TO 'odd'@'localhost'"
-odd="mariadb://odd:p%40ss%3Aw%2Frd%25@localhost/idemlab?socket=$maria_socket"
+  GRANT ALL ON $maria_db.* TO 'odd'@'localhost'"
+odd="mariadb://odd:p%40ss%3Aw%2Frd%25@localhost/$maria_db?socket=$maria_socket"
 "$IDEMLAB" init --force --db "$odd" >/dev/null
 expect_exit 0 "$IDEMLAB" accounts --db "$odd" --json
 case "$out" in *"p@ss"*|*"%40"*) fail "password shown: $out" ;; esac
-wrong="mariadb://odd:hunter2@localhost/idemlab?socket=$maria_socket"
+wrong="mariadb://odd:hunter2@localhost/$maria_db?socket=$maria_socket"
 expect_exit 8 "$IDEMLAB" naive --db "$wrong" --biz-seq b1 --from alice --to bob --amount 1
 expect_one_error_line
 expect_contains "$err" "Access denied"
 case "$err" in *hunter2*) fail "password shown: $err" ;; esac
 psql -qAtX "$pg" -c "DROP DATABASE IF EXISTS notledger" -c "CREATE DATABASE notledger" >/dev/null 2>&1
-empty=${pg/\/idemlab\?/\/notledger?}
+empty=${pg/\/$(db_name "$pg")\?/\/notledger?}
 expect_exit 8 "$IDEMLAB" naive --db "$empty" --biz-seq b1 --from alice --to bob --amount 1 --json
 expect_contains "$out" "not an idemlab ledger"
 expect_equal "$(psql -qAtX "$empty" -c "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")" 0 "nothing written to a database that is not a ledger"
@@ -135,7 +137,7 @@ for db in "$pg" "$maria"; do
   "$IDEMLAB" init --force --db "$db" >/dev/null
   case $db in
     postgresql://*) psql -qAtX "$db" -c "UPDATE idemlab_schema SET version = 99" ;;
-    *) maria_root idemlab -e "UPDATE idemlab_schema SET version = 99" ;;
+    *) maria_root "$maria_db" -e "UPDATE idemlab_schema SET version = 99" ;;
   esac
   expect_exit 8 "$IDEMLAB" naive --db "$db" --biz-seq b1 --from alice --to bob --amount 1
   expect_one_error_line

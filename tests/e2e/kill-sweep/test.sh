@@ -7,6 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 engines=("$work/sweep.db")
 if [ -n "${IDEMLAB_TEST_POSTGRES:-}" ] && [ -n "${IDEMLAB_TEST_MARIADB:-}" ]; then
+  own_server_databases kill_sweep
   engines+=("$IDEMLAB_TEST_POSTGRES" "$IDEMLAB_TEST_MARIADB")
 elif [ "${CI:-}" = true ]; then
   fail "no test servers under CI (run through scripts/test)"
@@ -14,7 +15,7 @@ fi
 sql() {  # DB STATEMENT: run one statement on the ledger, as its engine's own shell would
   case $1 in
     postgresql://*) psql -qAtX "$1" -c "$2" ;;
-    mariadb://*) mariadb --no-defaults -N -S "${1##*socket=}" -u idemlab -pidemlab idemlab \
+    mariadb://*) mariadb --no-defaults -N -S "${1##*socket=}" -u idemlab -pidemlab "$(db_name "$1")" \
                    -e "SET sql_mode = 'ANSI_QUOTES'; $2" ;;
     *) sqlite3 "$1" "$2" ;;
   esac

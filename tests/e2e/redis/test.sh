@@ -9,6 +9,7 @@ if [ -z "${IDEMLAB_TEST_REDIS:-}" ] || [ -z "${IDEMLAB_TEST_POSTGRES:-}" ]; then
   echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
   exit 77
 fi
+own_server_databases redis
 export IDEMLAB_REDIS=$IDEMLAB_TEST_REDIS
 redis() { redis-cli -s "${IDEMLAB_REDIS#redis://}" "$@"; }
 moved() {  # DB -> times money moved, from the audit
