@@ -5,21 +5,13 @@
 #include <utility>
 
 #include "db/mariadb_backend.h"
+#include "db/statement_parts.h"
 #include "db/statements.h"
 
 namespace idemlab {
 
 namespace {
 
-#define FLOW_COLUMNS                                                                       \
-  "source, biz_seq, from_account, to_account, amount_minor, status, version, unique_key, " \
-  "strategy, created_at_ms, updated_at_ms"
-#define FLOW_VALUES \
-  ":source, :biz_seq, :from, :to, :amount, :status, 0, :unique_key, :strategy, :now, :now"
-#define FLOW_KEY "source = :source AND biz_seq = :biz_seq"
-#define FLOW_SELECT                                                                      \
-  "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason " \
-  "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"
 // The lock is taken only when free or expired: each column keeps its value unless the lock
 // had expired. MariaDB assigns left to right, so lock_until_ms, which the test reads, goes last.
 #define LOCK_FREE "\"lock\".lock_until_ms <= VALUES(locked_at_ms)"

@@ -4,15 +4,12 @@
 #include <array>
 #include <utility>
 
+#include "db/statement_parts.h"
 #include "db/statements.h"
 
 namespace idemlab {
 
 namespace {
-
-#define FLOW_SELECT                                                                      \
-  "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason " \
-  "FROM transfer_flow WHERE source = :source AND biz_seq = :biz_seq ORDER BY id LIMIT 1"
 
 constexpr std::array<std::pair<Stmt, std::string_view>, 4> kPostgres{{
     // No database-wide write lock to take first: the lock is the row's, taken by the read.

@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "db/statement_parts.h"
+
 namespace idemlab {
 
 namespace {
@@ -13,14 +15,6 @@ struct Entry {
   std::string_view sql;
 };
 
-#define FLOW_COLUMNS                                                                       \
-  "source, biz_seq, from_account, to_account, amount_minor, status, version, unique_key, " \
-  "strategy, created_at_ms, updated_at_ms"
-#define FLOW_VALUES \
-  ":source, :biz_seq, :from, :to, :amount, :status, 0, :unique_key, :strategy, :now, :now"
-// A request's identity: its source and its key. A NULL key matches nothing, as in an index.
-#define FLOW_KEY "source = :source AND biz_seq = :biz_seq"
-
 constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kBeginDeferred, "begin_deferred", "BEGIN DEFERRED"},
     {Stmt::kBeginImmediate, "begin_immediate", "BEGIN IMMEDIATE"},
@@ -30,13 +24,9 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "SELECT (SELECT count(*) FROM account WHERE name = :from), "
      "(SELECT count(*) FROM account WHERE name = :to), "
      "(SELECT limit_minor FROM account_limit WHERE account = :from)"},
-    {Stmt::kSelectFlow, "select_flow",
-     "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
-     "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},
+    {Stmt::kSelectFlow, "select_flow", FLOW_SELECT},
     // SQLite has no row locks: BEGIN IMMEDIATE, the step before, already holds the write lock.
-    {Stmt::kSelectFlowForUpdate, "select_flow_for_update",
-     "SELECT id, from_account, to_account, amount_minor, status, version, outcome, reason "
-     "FROM transfer_flow WHERE " FLOW_KEY " ORDER BY id LIMIT 1"},
+    {Stmt::kSelectFlowForUpdate, "select_flow_for_update", FLOW_SELECT},
     {Stmt::kInsertFlow, "insert_flow",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES ") RETURNING id"},
     {Stmt::kInsertFlowIfAbsent, "insert_flow_if_absent",

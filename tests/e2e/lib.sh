@@ -84,3 +84,16 @@ db_name() {  # URL -> its database
   local url=${1%%\?*}
   echo "${url##*/}"
 }
+# require_test_servers: the backend tests need the servers scripts/test starts; outside it they
+# are skipped (exit 77), under CI never.
+require_test_servers() {
+  if [ -z "${IDEMLAB_TEST_POSTGRES:-}" ] || [ -z "${IDEMLAB_TEST_MARIADB:-}" ] ||
+     [ -z "${IDEMLAB_TEST_REDIS:-}" ]; then
+    [ "${CI:-}" = true ] && { echo "FAIL: no test servers under CI (run through scripts/test)" >&2; exit 1; }
+    echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
+    exit 77
+  fi
+}
+moved() {  # DB -> how many times money moved in the ledger, from its audit
+  "$IDEMLAB" audit --db "$1" --json 2>/dev/null | grep -o '"times_money_moved":[0-9]*' | cut -d: -f2
+}

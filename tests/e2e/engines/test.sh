@@ -11,11 +11,7 @@
 # - the connection killed mid-attempt: exit 75, connection_lost;
 # - the safe strategies in a race of 16 processes: money moves once, the audit is clean.
 source "$(dirname "$0")/../lib.sh"
-if [ -z "${IDEMLAB_TEST_POSTGRES:-}" ] || [ -z "${IDEMLAB_TEST_MARIADB:-}" ]; then
-  [ "${CI:-}" = true ] && { echo "FAIL: no test servers under CI (run through scripts/test)" >&2; exit 1; }
-  echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
-  exit 77
-fi
+require_test_servers
 own_server_databases engines
 pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
 maria_db=$(db_name "$maria")
@@ -41,9 +37,6 @@ release_session() {
   printf 'ROLLBACK;\n' >&8
   exec 8>&-
   wait "$session"
-}
-moved() {  # DB -> times money moved, from the audit
-  "$IDEMLAB" audit --db "$1" --json 2>/dev/null | grep -o '"times_money_moved":[0-9]*' | cut -d: -f2
 }
 race() {  # DB STRATEGY ARGS... -> $pairs, $audit, $work/race.out
   local db=$1; shift

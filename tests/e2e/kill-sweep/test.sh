@@ -20,9 +20,6 @@ sql() {  # DB STATEMENT: run one statement on the ledger, as its engine's own sh
     *) sqlite3 "$1" "$2" ;;
   esac
 }
-moved() {  # DB -> times money moved, from the audit
-  "$IDEMLAB" audit --db "$1" --json 2>/dev/null | grep -o '"times_money_moved":[0-9]*' | cut -d: -f2
-}
 steps() {  # STRATEGY -> its steps, as explain lists them
   "$IDEMLAB" explain "$1" --json |
     python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)["steps"]))'

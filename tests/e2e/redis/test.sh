@@ -4,17 +4,10 @@
 # holder (the test expires the key, as Redis's clock would) lets a twin in, and only the owner
 # checks (the Lua compare-and-delete, the fencing read) keep the money moving once.
 source "$(dirname "$0")/../lib.sh"
-if [ -z "${IDEMLAB_TEST_REDIS:-}" ] || [ -z "${IDEMLAB_TEST_POSTGRES:-}" ]; then
-  [ "${CI:-}" = true ] && { echo "FAIL: no test servers under CI (run through scripts/test)" >&2; exit 1; }
-  echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
-  exit 77
-fi
+require_test_servers
 own_server_databases redis
 export IDEMLAB_REDIS=$IDEMLAB_TEST_REDIS
 redis() { redis-cli -s "${IDEMLAB_REDIS#redis://}" "$@"; }
-moved() {  # DB -> times money moved, from the audit
-  "$IDEMLAB" audit --db "$1" --json 2>/dev/null | grep -o '"times_money_moved":[0-9]*' | cut -d: -f2
-}
 race() {  # DB STRATEGY ARGS... -> $pairs, $audit
   local db=$1; shift
   "$IDEMLAB" init --force --db "$db" >/dev/null

@@ -3,12 +3,7 @@
 # names, at the isolation level ENGINES.md measured as its default. Outside scripts/test the
 # URLs are unset and the test is skipped; under CI it never is.
 source "$(dirname "$0")/../lib.sh"
-if [ -z "${IDEMLAB_TEST_POSTGRES:-}" ] || [ -z "${IDEMLAB_TEST_MARIADB:-}" ] ||
-   [ -z "${IDEMLAB_TEST_REDIS:-}" ]; then
-  [ "${CI:-}" = true ] && { echo "FAIL: no test servers under CI (run through scripts/test)" >&2; exit 1; }
-  echo "skipped: no test servers (run through scripts/test, or scripts/servers run -- ctest)"
-  exit 77
-fi
+require_test_servers
 level=$(psql -AtX "$IDEMLAB_TEST_POSTGRES" -c "SHOW transaction_isolation")
 expect_equal "$level" "read committed" "PostgreSQL's default isolation"
 expect_equal "$(psql -AtX "$IDEMLAB_TEST_POSTGRES" -c "SHOW deadlock_timeout")" 100ms \
