@@ -35,6 +35,7 @@ struct TransferOptions {
   std::string token;
   int64_t lock_ttl_ms = 30000;
   std::string owner;
+  bool unique_index = false;
   int busy_timeout_ms = 5000;
   std::string isolation;
   std::string redis;
@@ -69,6 +70,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   setup.options.token = options.token;
   setup.options.lock_ttl_ms = options.lock_ttl_ms;
   setup.options.owner = options.owner.empty() ? fmt::format("pid-{}", ::getpid()) : options.owner;
+  setup.options.unique_index = options.unique_index;
   throw_if_error(parse_faults(options.faults, &setup.faults));
   throw_if_error(check_attempt_faults(setup));
   return setup;
@@ -154,6 +156,10 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
   }
+  if (info.offers_unique_index)
+    command->add_flag("--unique-index", options->unique_index,
+                      "insert the flow row under the unique index on (source, biz_seq) too: a "
+                      "twin the lock lets through meets a duplicate key and answers as a repeat");
   add_isolation_option(command, &options->isolation);
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");

@@ -32,7 +32,8 @@ class SelectForUpdate final : public Strategy {
             "a safe but noisy error rather than a double.",
         .critical_step = "insert_flow",
         .steps = {"check_accounts", "begin", "select_flow", "insert_flow", "debit", "credit",
-                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback"},
+                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback",
+                  "select_flow_again"},
         .pitfalls =
             {
                 PitfallInfo{
@@ -46,8 +47,9 @@ class SelectForUpdate final : public Strategy {
                     .verdict = "moved_twice_or_more",
                     .critical_step = "begin",
                 },
-                success_on_duplicate_pitfall({}),
+                success_on_duplicate_pitfall({"select_flow_again"}),
             },
+        .offers_unique_index = true,
     };
     return kInfo;
   }
@@ -71,8 +73,13 @@ class SelectForUpdate final : public Strategy {
         co_return repeat_answer(session, flow_of(flow), request);
       }
     }
+    // Without --unique-index the lock is the only guard: where FOR UPDATE locks no missing row
+    // (PostgreSQL), twins both insert. With it, the loser's INSERT meets the winner's key.
     StepResult inserted = co_await session.exec(
-        "insert_flow", Stmt::kInsertFlow, flow_binds(request, info().name, kProcessing, false));
+        "insert_flow", Stmt::kInsertFlow,
+        flow_binds(request, info().name, kProcessing, session.options().unique_index));
+    if (inserted.code == StepCode::kConstraint)
+      co_return co_await rollback_and_replay(session, request);
     if (!inserted.ok()) co_return co_await fail(session, inserted);
     co_return co_await work_and_commit(session, request, returned_id(inserted));
   }

@@ -19,6 +19,7 @@ struct StrategyOptions {
   std::string token;                 // token strategy: the token the request carries
   int64_t lock_ttl_ms = 30000;       // lock-table strategy: how long a lock lasts
   std::string owner;                 // lock-table strategy: who takes the lock
+  bool unique_index = false;         // --unique-index (StrategyInfo::offers_unique_index)
 };
 
 // The step a strategy is waiting on.

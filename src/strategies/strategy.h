@@ -33,6 +33,9 @@ struct StrategyInfo {
   bool guarded = true;         // false for the unprotected baseline (it has no --pitfall row)
   bool needs_token = false;    // a client fetches a one-time token first (--token)
   bool uses_lock_ttl = false;  // takes --lock-ttl-ms and --owner
+  // Takes --unique-index: its flow row goes under the unique index on (source, biz_seq), a
+  // second guard behind the strategy's own.
+  bool offers_unique_index = false;
 };
 
 class Strategy {
