@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "db/locator.h"
 #include "lessons/lesson.h"
 #include "report/text.h"
 
@@ -15,8 +16,19 @@ namespace {
 struct LessonOptions {
   std::string lesson;
   bool list = false;
+  LessonServers servers;
   bool json = false;
 };
+
+// A server a lesson runs on must be a URL of that engine.
+void check_server(const std::string& url, Engine engine, std::string_view option) {
+  if (url.empty()) return;
+  Locator locator;
+  throw_if_error(parse_locator(url, &locator));
+  if (locator.engine != engine)
+    throw_if_error(Status::usage(
+        fmt::format("{} takes a {} URL, not {}", option, engine_name(engine), locator.shown)));
+}
 
 ExitCode list_lessons(bool json) {
   if (json) {
@@ -53,8 +65,10 @@ ExitCode run_lesson_command(const LessonOptions& options) {
   if (!lesson)
     throw_if_error(Status::usage(
         fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
+  check_server(options.servers.postgres, Engine::kPostgres, "--postgres");
+  check_server(options.servers.mariadb, Engine::kMariadb, "--mariadb");
   std::fflush(stdout);
-  throw_if_error(run_lesson(*lesson, own_binary()));
+  throw_if_error(run_lesson(*lesson, own_binary(), options.servers));
   return ExitCode::kOk;
 }
 
@@ -66,6 +80,11 @@ void register_lesson(CLI::App& app, CommandResult& result) {
       app.add_subcommand("lesson", "numbered lessons that follow the references, run for real");
   command->add_option("lesson", options->lesson, "a lesson's number or name");
   command->add_flag("--list", options->list, "list the lessons");
+  command->add_option("--postgres", options->servers.postgres,
+                      "a scratch PostgreSQL database for the lessons that compare engines: "
+                      "they drop and re-create idemlab's tables there ($POSTGRES in the steps)");
+  command->add_option("--mariadb", options->servers.mariadb,
+                      "the same, a scratch MariaDB database ($MARIADB in the steps)");
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_lesson_command(*options); });
 }

@@ -3,26 +3,12 @@
 #include <fmt/format.h>
 
 #include "lessons/lesson.h"
+#include "lessons/steps.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {
 
 namespace {
-
-std::vector<std::string> words(std::string_view line) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < line.size()) {
-    const size_t end = std::min(line.find(' ', start), line.size());
-    if (end > start) out.emplace_back(line.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
-LessonStep step(std::string say, std::string_view command, int expect_exit = 0) {
-  return LessonStep{std::move(say), words(command), expect_exit};
-}
 
 // "idemlab simulate ..." -> "simulate ...".
 std::string without_program(const std::string& command) {
@@ -236,6 +222,7 @@ std::vector<Lesson> build() {
   out.push_back(http_methods());
   out.push_back(redelivery());
   out.push_back(interleavings());
+  out.push_back(one_strategy_three_engines());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -14,6 +15,21 @@ struct LessonStep {
   std::string say;                // narration before the command
   std::vector<std::string> args;  // the idemlab command line, without "idemlab"
   int expect_exit = 0;            // what the command must exit with for the lesson to hold
+  // Twins: more than 0 runs that many copies at once, each held at the gate its --fault
+  // slow:gate=gate names, until every copy has arrived there or ended. Their exits, sorted,
+  // must then be `twin_exits` (and `expect_exit` is not used).
+  int twins = 0;
+  std::vector<int> twin_exits = {};
+};
+
+// In a step's args, where the URL of a server the teacher gave goes: `idemlab lesson N
+// --postgres URL --mariadb URL`. Without it, the step is skipped, and says so.
+inline constexpr std::string_view kPostgresPlaceholder = "$POSTGRES";
+inline constexpr std::string_view kMariadbPlaceholder = "$MARIADB";
+
+struct LessonServers {
+  std::string postgres;  // a scratch PostgreSQL database: the lesson re-creates its tables there
+  std::string mariadb;   // the same, on MariaDB
 };
 
 struct Lesson {
@@ -32,6 +48,6 @@ const Lesson* find_lesson(const std::string& number_or_name);
 
 // Runs a lesson's steps with `binary` in a fresh scratch folder, printing the narration, each
 // command and its output. Fails (kInternal) if a step exits other than the lesson says.
-Status run_lesson(const Lesson& lesson, const std::string& binary);
+Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers);
 
 }  // namespace idemlab

@@ -1,13 +1,15 @@
 // Running a lesson: each step is the real binary in a child process, in a scratch folder that
 // is removed afterwards; its output is shown indented under the command.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <tuple>
 
+#include "db/locator.h"
+#include "lessons/child.h"
 #include "lessons/lesson.h"
 #include "report/color.h"
 #include "report/text.h"
@@ -16,42 +18,6 @@
 namespace idemlab {
 
 namespace {
-
-struct Ran {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr, interleaved as written
-};
-
-Status run_command(const std::string& binary, const std::string& folder,
-                   const std::vector<std::string>& args, Ran* out) {
-  std::vector<char*> argv{const_cast<char*>(binary.c_str())};
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return Status::internal("cannot create a pipe");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
-  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
-  pid_t child = 0;
-  const int failed = ::posix_spawn(&child, binary.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[1]);
-  if (failed != 0) {
-    ::close(pipe_fds[0]);
-    return Status::internal(fmt::format("cannot run {}", binary));
-  }
-  char buffer[4096];
-  for (ssize_t got; (got = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
-    out->output.append(buffer, static_cast<size_t>(got));
-  ::close(pipe_fds[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  out->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return Status::ok();
-}
 
 // The child's output, indented; a line wider than what remains (an error line is one line by
 // contract) is wrapped for the reader, its continuation indented two more.
@@ -76,7 +42,9 @@ std::string indented(const std::string& text, size_t spaces) {
 }
 
 // An argument as a shell reads it back: quoted when it holds anything but plain characters.
+// A server's placeholder stays a variable the shell expands.
 std::string shell_word(const std::string& arg) {
+  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder) return "\"" + arg + "\"";
   const bool plain = !arg.empty() && arg.find_first_not_of(
                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                          "0123456789_./:=,@%+-") == std::string::npos;
@@ -111,38 +79,117 @@ std::string wrap_command(const std::string& command, size_t indent) {
   return out + current + "\n";
 }
 
+// The step's arguments with the servers' URLs in place of their placeholders; false when a
+// server it needs was not given.
+bool with_servers(const std::vector<std::string>& args, const LessonServers& servers,
+                  std::vector<std::string>* out) {
+  for (const std::string& arg : args) {
+    const std::string* url = arg == kPostgresPlaceholder  ? &servers.postgres
+                             : arg == kMariadbPlaceholder ? &servers.mariadb
+                                                          : nullptr;
+    if (url && url->empty()) return false;
+    out->push_back(url ? *url : arg);
+  }
+  return true;
+}
+
+// The child's output with each server's URL (as idemlab shows it, password hidden) back in its
+// placeholder: shorter, the same bytes on every machine, and no user name or socket path.
+std::string with_placeholders(std::string output, const LessonServers& servers) {
+  for (const auto& [url, placeholder] : {std::pair{&servers.postgres, kPostgresPlaceholder},
+                                         std::pair{&servers.mariadb, kMariadbPlaceholder}}) {
+    if (url->empty()) continue;
+    const std::string shown = redact_locator(*url);
+    for (size_t at = 0; (at = output.find(shown, at)) != std::string::npos;) {
+      output.replace(at, shown.size(), placeholder);
+      at += placeholder.size();
+    }
+  }
+  return output;
+}
+
+std::string exit_note(int exit_code) {
+  return exit_code == 0 ? "" : fmt::format("    (exit {})\n", exit_code);
+}
+
+// Runs a step's twins; their outputs are shown sorted, so that the same outcome prints the same
+// bytes whichever twin won. Checks their exits against the step's.
+Status run_twin_step(const LessonStep& step, const std::string& binary, const std::string& folder,
+                     const std::vector<std::string>& args, const LessonServers& servers) {
+  std::vector<Ran> twins;
+  if (Status started = run_twins(binary, folder, args, step.twins, &twins); !started.is_ok())
+    return started;
+  for (Ran& twin : twins) twin.output = with_placeholders(std::move(twin.output), servers);
+  std::sort(twins.begin(), twins.end(), [](const Ran& a, const Ran& b) {
+    return std::tie(a.exit_code, a.output) < std::tie(b.exit_code, b.output);
+  });
+  std::vector<int> exits;
+  for (const Ran& twin : twins) {
+    fmt::print("  twin:\n{}{}", indented(twin.output, 4), exit_note(twin.exit_code));
+    exits.push_back(twin.exit_code);
+  }
+  fmt::print("\n");
+  if (exits == step.twin_exits) return Status::ok();
+  return Status::internal(fmt::format("'{}' twins exited {}, the lesson expects {}",
+                                      command_line(step.args), fmt::join(exits, ","),
+                                      fmt::join(step.twin_exits, ",")));
+}
+
+Status run_step(const LessonStep& step, const std::string& binary, const std::string& folder,
+                const LessonServers& servers) {
+  std::vector<std::string> args;
+  const bool runs = with_servers(step.args, servers, &args);
+  if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
+  fmt::print("{}", wrap_command("$ " + command_line(step.args), 2));
+  if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
+  if (!runs) {
+    fmt::print("{}\n", wrap("(skipped: give this lesson --postgres and --mariadb URLs)", 4));
+    return Status::ok();
+  }
+  // The child's output is shown indented by 4: it is told to fit in what remains.
+  args.push_back("--width");
+  args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
+  if (step.twins > 0) return run_twin_step(step, binary, folder, args, servers);
+  Ran ran;
+  if (Status started = run_command(binary, folder, args, &ran); !started.is_ok()) return started;
+  ran.output = with_placeholders(std::move(ran.output), servers);
+  fmt::print("{}{}\n", indented(ran.output, 4), exit_note(ran.exit_code));
+  if (ran.exit_code == step.expect_exit) return Status::ok();
+  return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}",
+                                      command_line(step.args), ran.exit_code, step.expect_exit));
+}
+
+// The lesson's commands, to paste into a shell; twins as background jobs and their gate.
+void print_replay(const Lesson& lesson) {
+  for (const LessonStep& step : lesson.steps) {
+    if (step.twins == 0) {
+      fmt::print("{}", wrap_command(command_line(step.args), 2));
+      continue;
+    }
+    fmt::print("  rm -rf gate; mkdir gate\n");
+    for (int i = 0; i < step.twins; ++i)
+      fmt::print("{}", wrap_command(command_line(step.args) + " &", 2));
+    fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
+  }
+}
+
 }  // namespace
 
-Status run_lesson(const Lesson& lesson, const std::string& binary) {
+Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers) {
   std::string folder = (std::filesystem::temp_directory_path() / "idemlab-lesson-XXXXXX").string();
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
   fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
-    if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
-    fmt::print("{}", wrap_command("$ " + command_line(step.args), 2));
-    // The child's output is shown indented by 4: it is told to fit in what remains.
-    std::vector<std::string> args = step.args;
-    args.push_back("--width");
-    args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
-    Ran ran;
-    result = run_command(binary, folder, args, &ran);
+    result = run_step(step, binary, folder, servers);
     if (!result.is_ok()) break;
-    fmt::print("{}{}\n", indented(ran.output, 4),
-               ran.exit_code == 0 ? "" : fmt::format("    (exit {})\n", ran.exit_code));
-    if (ran.exit_code != step.expect_exit) {
-      result = Status::internal(fmt::format("lesson {}: '{}' exited {}, the lesson expects {}",
-                                            lesson.number, command_line(step.args), ran.exit_code,
-                                            step.expect_exit));
-      break;
-    }
   }
   std::filesystem::remove_all(folder);
-  if (!result.is_ok()) return result;
+  if (!result.is_ok())
+    return Status::internal(fmt::format("lesson {}: {}", lesson.number, result.message()));
   fmt::print("{}\nRun it again, in an empty folder:\n", wrap("So: " + lesson.takeaway, 0));
-  for (const LessonStep& step : lesson.steps)
-    fmt::print("{}", wrap_command(command_line(step.args), 2));
+  print_replay(lesson);
   return Status::ok();
 }
 

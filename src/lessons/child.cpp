@@ -1,0 +1,142 @@
+// Child processes for lessons: posix_spawn with the output to a pipe (one command) or to a file
+// per twin (twins, which run at once and must not block on each other's pipes).
+#include "lessons/child.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace idemlab {
+
+namespace {
+
+// A bound, not a timing assumption: a twin that hangs must not hang the lesson; the gate's own
+// cap lets a waiting twin go on by itself after as long.
+constexpr auto kGateBound = std::chrono::seconds(60);
+
+int exit_code_of(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::vector<char*> argv_of(const std::string& binary, const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  return argv;
+}
+
+// Starts one twin with its output in `output_path`.
+Status spawn_twin(const std::string& binary, const std::string& folder,
+                  const std::vector<std::string>& args, const std::string& output_path,
+                  pid_t* child) {
+  std::vector<char*> argv = argv_of(binary, args);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
+  const int failed = ::posix_spawn(child, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return failed == 0 ? Status::ok() : Status::internal(fmt::format("cannot run {}", binary));
+}
+
+std::string contents(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+bool arrived(const std::string& gate, pid_t child) {
+  struct stat info {};
+  return ::stat(fmt::format("{}/arrived.{}", gate, child).c_str(), &info) == 0;
+}
+
+// Waits until each twin has arrived at the gate or ended (reaping those that ended).
+void until_all_arrived(const std::string& gate, const std::vector<pid_t>& children,
+                       std::vector<Ran>* out) {
+  const auto deadline = std::chrono::steady_clock::now() + kGateBound;
+  while (std::chrono::steady_clock::now() < deadline) {
+    size_t ready = 0;
+    for (size_t i = 0; i < children.size(); ++i) {
+      int status = 0;
+      if ((*out)[i].exit_code < 0 && ::waitpid(children[i], &status, WNOHANG) == children[i])
+        (*out)[i].exit_code = exit_code_of(status);
+      if ((*out)[i].exit_code >= 0 || arrived(gate, children[i])) ++ready;
+    }
+    if (ready == children.size()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
+
+Status run_command(const std::string& binary, const std::string& folder,
+                   const std::vector<std::string>& args, Ran* out) {
+  std::vector<char*> argv = argv_of(binary, args);
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) return Status::internal("cannot create a pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
+  pid_t child = 0;
+  const int failed = ::posix_spawn(&child, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[1]);
+  if (failed != 0) {
+    ::close(pipe_fds[0]);
+    return Status::internal(fmt::format("cannot run {}", binary));
+  }
+  char buffer[4096];
+  for (ssize_t got; (got = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
+    out->output.append(buffer, static_cast<size_t>(got));
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  out->exit_code = exit_code_of(status);
+  return Status::ok();
+}
+
+Status run_twins(const std::string& binary, const std::string& folder,
+                 const std::vector<std::string>& args, int count, std::vector<Ran>* out) {
+  const std::string gate = folder + "/gate";
+  std::filesystem::remove_all(gate);
+  std::filesystem::create_directory(gate);
+  out->assign(static_cast<size_t>(count), Ran{});
+  std::vector<pid_t> children;
+  for (int i = 0; i < count; ++i) {
+    pid_t child = 0;
+    Status started = spawn_twin(binary, folder, args, fmt::format("{}/twin.{}", folder, i), &child);
+    if (!started.is_ok()) {
+      for (pid_t other : children) ::kill(other, SIGKILL);
+      for (pid_t other : children) ::waitpid(other, nullptr, 0);
+      return started;
+    }
+    children.push_back(child);
+  }
+  until_all_arrived(gate, children, out);
+  std::ofstream(gate + "/open").close();
+  for (size_t i = 0; i < children.size(); ++i) {
+    int status = 0;
+    if ((*out)[i].exit_code < 0 && ::waitpid(children[i], &status, 0) == children[i])
+      (*out)[i].exit_code = exit_code_of(status);
+    (*out)[i].output = contents(fmt::format("{}/twin.{}", folder, i));
+  }
+  return Status::ok();
+}
+
+}  // namespace idemlab
