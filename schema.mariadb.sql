@@ -21,7 +21,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 ) ENGINE = InnoDB;
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 3);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 4);
 
 CREATE TABLE account (
   name                  VARCHAR(32) PRIMARY KEY CHECK (char_length(name) BETWEEN 1 AND 32),
@@ -107,5 +107,6 @@ CREATE TABLE attempt (
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,
   at_ms     BIGINT NOT NULL,
+  isolation VARCHAR(32),            -- the isolation level it ran at, e.g. 'repeatable-read'
   KEY attempt_key (source, biz_seq)
 ) ENGINE = InnoDB;

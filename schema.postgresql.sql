@@ -16,7 +16,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 );
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 3);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 4);
 
 CREATE TABLE account (
   name                  TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 32),
@@ -99,6 +99,7 @@ CREATE TABLE attempt (
   reason    TEXT,
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,
-  at_ms     BIGINT NOT NULL
+  at_ms     BIGINT NOT NULL,
+  isolation TEXT                    -- the isolation level it ran at, e.g. 'read-committed'
 );
 CREATE INDEX attempt_key ON attempt (source, biz_seq);

@@ -5,7 +5,7 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 3;             -- schema version; idemlab refuses files newer than it knows,
+PRAGMA user_version = 4;             -- schema version; idemlab refuses files newer than it knows,
                                      -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
@@ -114,6 +114,8 @@ CREATE TABLE attempt (
   reason    TEXT,
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,                                         -- the injected fault, if any
-  at_ms     INTEGER NOT NULL
+  at_ms     INTEGER NOT NULL,
+  isolation TEXT                                          -- on a server, the isolation level it
+                                                          -- ran at ("read-committed"); else NULL
 ) STRICT;
 CREATE INDEX attempt_key ON attempt (source, biz_seq);

@@ -26,7 +26,17 @@ struct ExplainOptions {
   bool json = false;
   std::string diagram;  // "mermaid" or "svg"
   std::string db;       // a server URL: show its dialect's SQL (nothing connects)
+  std::string isolation;
 };
+
+// The level a server's attempts run at: --isolation, else the engine's own default.
+std::string explained_isolation(Engine engine, const ExplainOptions& options) {
+  const Isolation chosen = isolation_option(options.db, options.isolation);  // SQLite: refused
+  if (engine == Engine::kSqlite) return "";
+  if (chosen != Isolation::kDefault) return std::string(isolation_name(chosen));
+  return engine == Engine::kPostgres ? "read-committed (its default)"
+                                     : "repeatable-read (its default)";
+}
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
   std::string out;
@@ -121,41 +131,38 @@ Engine explained_engine(const std::string& db) {
   return locator.engine;
 }
 
-ExitCode run_explain(const ExplainOptions& options) {
-  if (options.strategy.empty()) return list_strategies(options.json);
-  const Strategy* strategy = find_strategy(options.strategy);
-  if (!strategy) throw_if_error(Status::usage("unknown strategy " + options.strategy));
-  const StrategyInfo& info = strategy->info();
-  const Pitfall traced =
-      options.pitfall ? pitfall_option(info, options.pitfall) : main_pitfall(info);
-  const Engine engine = explained_engine(options.db);
+// What explain shows of one strategy: its rehearsed traces, on an engine, at a level.
+struct Explained {
+  const StrategyInfo* info = nullptr;
+  Pitfall traced = Pitfall::kNone;
+  Engine engine = Engine::kSqlite;
+  std::string isolation;  // on a server: the level, "(its default)" when not chosen
   std::vector<TracedAttempt> safe, pitfall;
-  throw_if_error(rehearse(*strategy, Pitfall::kNone, &safe, engine));
-  if (traced != Pitfall::kNone) throw_if_error(rehearse(*strategy, traced, &pitfall, engine));
-  if (!options.diagram.empty()) {
-    const bool shown = options.pitfall.has_value();
-    const std::string title = fmt::format("{}{}: a first attempt and a repeat", info.name,
-                                          shown ? pitfall_argument(traced) : "");
-    const auto events = rehearsal_timeline(shown ? pitfall : safe);
-    fmt::print("{}", options.diagram == "svg" ? svg_sequence(events, title, "")
-                                              : mermaid_sequence(events, title, ""));
-    return ExitCode::kOk;
+};
+
+void print_explain_json(const Explained& e) {
+  const StrategyInfo& info = *e.info;
+  nlohmann::ordered_json json{{"strategy", info.name},
+                              {"title", info.title},
+                              {"how", info.how},
+                              {"protects", info.protects},
+                              {"notes", info.notes},
+                              {"critical_step", info.critical_step},
+                              {"steps", info.steps},
+                              {"pitfalls", pitfalls_json(info)},
+                              {"strategy_switch", kStrategySwitch},
+                              {"trace", trace_json(e.safe)},
+                              {"traced_pitfall", pitfall_json(e.traced)},
+                              {"trace_pitfall", trace_json(e.pitfall)}};
+  if (e.engine != Engine::kSqlite) {
+    json["engine"] = engine_name(e.engine);
+    json["isolation"] = e.isolation.substr(0, e.isolation.find(' '));
   }
-  if (options.json) {
-    print_json(nlohmann::ordered_json{{"strategy", info.name},
-                                      {"title", info.title},
-                                      {"how", info.how},
-                                      {"protects", info.protects},
-                                      {"notes", info.notes},
-                                      {"critical_step", info.critical_step},
-                                      {"steps", info.steps},
-                                      {"pitfalls", pitfalls_json(info)},
-                                      {"strategy_switch", kStrategySwitch},
-                                      {"trace", trace_json(safe)},
-                                      {"traced_pitfall", pitfall_json(traced)},
-                                      {"trace_pitfall", trace_json(pitfall)}});
-    return ExitCode::kOk;
-  }
+  print_json(json);
+}
+
+void print_explain_text(const Explained& e) {
+  const StrategyInfo& info = *e.info;
   std::string out = wrap(fmt::format("{}: {}", info.name, info.title), 0) + "\nHow it works\n" +
                     wrap(info.how, 2);
   out += "\nProtects against\n" + wrap(info.protects, 2);
@@ -169,14 +176,41 @@ ExitCode run_explain(const ExplainOptions& options) {
                           info.critical_step, phase_name(kSimulatedSlowPhase)),
               2);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
-  out += fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
-                     engine == Engine::kSqlite
-                         ? ""
-                         : fmt::format(", each statement as {} runs it", engine_name(engine)));
-  out += trace_text(safe);
-  if (traced != Pitfall::kNone)
-    out += fmt::format("\nThe same with{}\n{}", pitfall_argument(traced), trace_text(pitfall));
+  out +=
+      fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
+                  e.engine == Engine::kSqlite ? ""
+                                              : fmt::format(", each statement as {} runs it at {}",
+                                                            engine_name(e.engine), e.isolation));
+  out += trace_text(e.safe);
+  if (e.traced != Pitfall::kNone)
+    out += fmt::format("\nThe same with{}\n{}", pitfall_argument(e.traced), trace_text(e.pitfall));
   fmt::print("{}", out);
+}
+
+ExitCode run_explain(const ExplainOptions& options) {
+  if (options.strategy.empty()) return list_strategies(options.json);
+  const Strategy* strategy = find_strategy(options.strategy);
+  if (!strategy) throw_if_error(Status::usage("unknown strategy " + options.strategy));
+  Explained e;
+  e.info = &strategy->info();
+  e.traced = options.pitfall ? pitfall_option(*e.info, options.pitfall) : main_pitfall(*e.info);
+  e.engine = explained_engine(options.db);
+  e.isolation = explained_isolation(e.engine, options);
+  throw_if_error(rehearse(*strategy, Pitfall::kNone, &e.safe, e.engine));
+  if (e.traced != Pitfall::kNone)
+    throw_if_error(rehearse(*strategy, e.traced, &e.pitfall, e.engine));
+  if (!options.diagram.empty()) {
+    const bool shown = options.pitfall.has_value();
+    const std::string title = fmt::format("{}{}: a first attempt and a repeat", e.info->name,
+                                          shown ? pitfall_argument(e.traced) : "");
+    const auto events = rehearsal_timeline(shown ? e.pitfall : e.safe);
+    fmt::print("{}", options.diagram == "svg" ? svg_sequence(events, title, "")
+                                              : mermaid_sequence(events, title, ""));
+  } else if (options.json) {
+    print_explain_json(e);
+  } else {
+    print_explain_text(e);
+  }
   return ExitCode::kOk;
 }
 
@@ -199,6 +233,7 @@ void register_explain(CLI::App& app, CommandResult& result) {
   command->add_option("--db", options->db,
                       "a server URL: show each step's SQL in that engine's dialect (the "
                       "rehearsal runs on a scratch ledger; nothing connects to the server)");
+  add_isolation_option(command, &options->isolation);
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_explain(*options); });
 }

@@ -1,6 +1,7 @@
 // `idemlab history`: the attempts log.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -21,6 +22,24 @@ struct HistoryOptions {
   bool json = false;
 };
 
+// One row an attempt. On a server, a column says at which isolation level each ran; a SQLite
+// ledger's table has none (it has no levels to choose from).
+TextTable history_table(const std::vector<AttemptRecord>& attempts) {
+  const bool on_server = std::any_of(attempts.begin(), attempts.end(),
+                                     [](const AttemptRecord& a) { return !a.isolation.empty(); });
+  TextTable table{{"id", "source", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
+                  {true},
+                  {}};
+  if (on_server) table.header.push_back("isolation");
+  for (const auto& a : attempts) {
+    table.rows.push_back({std::to_string(a.id), a.source, a.biz_seq,
+                          a.strategy + (a.pitfall.empty() ? "" : " --pitfall=" + a.pitfall),
+                          a.outcome, a.reason, a.replayed ? "yes" : "no", a.fault});
+    if (on_server) table.rows.back().push_back(a.isolation);
+  }
+  return table;
+}
+
 ExitCode run_history(const HistoryOptions& options) {
   if (options.filter.biz_seq) throw_if_error(validate_biz_seq(*options.filter.biz_seq));
   if (options.filter.source) throw_if_error(validate_source(*options.filter.source));
@@ -40,18 +59,12 @@ ExitCode run_history(const HistoryOptions& options) {
                                  {"reason", text_or_null(a.reason)},
                                  {"replayed", a.replayed},
                                  {"fault", text_or_null(a.fault)},
-                                 {"at_ms", a.at_ms}});
+                                 {"at_ms", a.at_ms},
+                                 {"isolation", text_or_null(a.isolation)}});
     print_json(out);
     return ExitCode::kOk;
   }
-  TextTable table{{"id", "source", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
-                  {true},
-                  {}};
-  for (const auto& a : attempts)
-    table.rows.push_back({std::to_string(a.id), a.source, a.biz_seq,
-                          a.strategy + (a.pitfall.empty() ? "" : " --pitfall=" + a.pitfall),
-                          a.outcome, a.reason, a.replayed ? "yes" : "no", a.fault});
-  fmt::print("{}", table.render());
+  fmt::print("{}", history_table(attempts).render());
   return ExitCode::kOk;
 }
 

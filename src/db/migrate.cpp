@@ -1,6 +1,7 @@
-// Upgrades, one version at a time: 1 -> 2 (requests gained a source) and 2 -> 3 (account
-// limits). New tables are created from the embedded schema itself (read back from a scratch
-// in-memory database), so schema.sql stays the only definition of every table.
+// Upgrades, one version at a time: 1 -> 2 (requests gained a source), 2 -> 3 (account limits)
+// and 3 -> 4 (an attempt's isolation level). New tables are created from the embedded schema itself
+// (read back from a scratch in-memory database), so schema.sql stays the only definition of every
+// table.
 #include "db/migrate.h"
 
 #include <fmt/format.h>
@@ -99,10 +100,26 @@ Status upgrade_2_to_3(Connection& connection) {
   return connection.exec_script(definitions.c_str());
 }
 
+// Version 4: an attempt records the isolation level it ran at (NULL on SQLite). The table is
+// rebuilt from the embedded schema, so that an upgraded file's schema is the fresh one.
+Status upgrade_3_to_4(Connection& connection) {
+  std::string definitions;
+  constexpr std::array<const char*, 1> kRebuiltAttempt{"attempt"};
+  if (Status status = new_definitions(kRebuiltAttempt, &definitions); !status.is_ok())
+    return status;
+  const std::string sql =
+      "DROP INDEX attempt_key;\nALTER TABLE attempt RENAME TO attempt_v3;\n" + definitions +
+      "INSERT INTO attempt (id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
+      "fault, at_ms) SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
+      "fault, at_ms FROM attempt_v3;\nDROP TABLE attempt_v3;\nPRAGMA user_version = 4;\n";
+  return connection.exec_script(sql.c_str());
+}
+
 Status upgrade(Connection& connection, int64_t version) {
   Status status = Status::ok();
   if (version < 2) status = upgrade_1_to_2(connection);
   if (status.is_ok() && version < 3) status = upgrade_2_to_3(connection);
+  if (status.is_ok() && version < 4) status = upgrade_3_to_4(connection);
   return status;
 }
 

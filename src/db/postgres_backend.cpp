@@ -239,7 +239,9 @@ Status PostgresBackend::start(const ConnectionOptions& options) {
     for (char& c : level) c = c == '-' ? ' ' : c;
     setup += "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level + "; ";
   }
-  setup += "SHOW transaction_isolation";
+  // The default for the transactions to come: the level of this implicit one was fixed before
+  // the SET above ran.
+  setup += "SHOW default_transaction_isolation";
   StepResult shown = result_of(pq_->exec(conn_, setup.c_str()), nullptr);
   if (!shown.ok() || !shown.row) return step_error_status(shown);
   isolation_ = as_text((*shown.row)[0]);

@@ -46,6 +46,23 @@ Status fill_ledger(Connection& connection, const Locator& locator,
   return committed.ok() ? Status::ok() : step_error(connection, committed);
 }
 
+// The schema version of the first ledgers idemlab made on a server; older ones never existed.
+constexpr int64_t kFirstServerVersion = 3;
+
+// Version 3 was the first on a server; 4 gave each attempt its isolation level. The column is
+// added only if missing: MariaDB commits each ALTER at once, so an upgrade cut short between
+// the two statements is finished by the next.
+Status upgrade_server_ledger(const Locator& locator, Connection& connection) {
+  const char* added = locator.engine == Engine::kPostgres
+                          ? "ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation TEXT"
+                          : "ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation VARCHAR(32)";
+  Status status = connection.exec_script(added);
+  if (status.is_ok()) status = connection.exec_script("UPDATE idemlab_schema SET version = 4");
+  if (status.is_ok()) return Status::ok();
+  return Status::ledger(fmt::format("{}: upgrading schema version 3 to 4 failed: {}", locator.shown,
+                                    status.message()));
+}
+
 }  // namespace
 
 Status create_server_ledger(const Locator& locator, const std::vector<OpeningBalance>& accounts,
@@ -91,11 +108,14 @@ Status open_server_ledger(const Locator& locator, const ConnectionOptions& optio
     return Status::ledger(
         fmt::format("{} has schema version {}, newer than this idemlab understands ({})",
                     locator.shown, version, kSchemaVersion));
-  if (version < kSchemaVersion)
+  if (version < kFirstServerVersion)
     return Status::ledger(fmt::format(
         "{} has schema version {}, older than any ledger idemlab made on a server ({}): "
         "re-create it with idemlab init --force",
-        locator.shown, version, kSchemaVersion));
+        locator.shown, version, kFirstServerVersion));
+  if (version < kSchemaVersion) {
+    if (Status status = upgrade_server_ledger(locator, connection); !status.is_ok()) return status;
+  }
   *out = std::move(connection);
   return Status::ok();
 }

@@ -26,13 +26,13 @@ Status list_attempts(Connection& connection, const AttemptFilter& filter,
   if (filter.biz_seq) binds.push_back({":biz_seq", *filter.biz_seq});
   StepResult result = connection.query(
       "SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
-      "fault, at_ms FROM attempt WHERE (:source IS NULL OR source = :source) AND "
+      "fault, at_ms, isolation FROM attempt WHERE (:source IS NULL OR source = :source) AND "
       "(:biz_seq IS NULL OR biz_seq = :biz_seq) ORDER BY id DESC LIMIT :limit) AS newest "
       "ORDER BY id",
       binds, [&](const Row& row) {
         out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
                         as_text(row[4]), as_text(row[5]), as_text(row[6]), as_int(row[7]) != 0,
-                        as_text(row[8]), as_int(row[9])});
+                        as_text(row[8]), as_int(row[9]), as_text(row[10])});
       });
   if (!result.ok()) return step_error(connection, result);
   return Status::ok();

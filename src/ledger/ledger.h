@@ -29,6 +29,7 @@ struct AttemptRecord {
   bool replayed = false;
   std::string fault;
   int64_t at_ms = 0;
+  std::string isolation;  // on a server, the level it ran at; empty on SQLite
 };
 // The most recent `limit` attempts (only one source's, one biz_seq's, if given), oldest first.
 struct AttemptFilter {

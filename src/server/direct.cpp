@@ -138,6 +138,7 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
                  const AttemptReport& report) {
   const Answer& logged = report.server_answer;
   if (!setup.log_attempt || is_input_rejection(logged) || logged.outcome == Outcome::kBusy) return;
+  const std::string isolation = connection.isolation();
   (void)connection.run(Stmt::kLogAttempt,
                        {{":source", setup.request.source},
                         {":biz_seq", setup.request.biz_seq},
@@ -149,7 +150,8 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
                         {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
                         {":replayed", int64_t{logged.replayed ? 1 : 0}},
                         {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-                        {":now", clock.now_ms()}});
+                        {":now", clock.now_ms()},
+                        {":isolation", isolation.empty() ? Value{} : Value{isolation}}});
 }
 
 }  // namespace

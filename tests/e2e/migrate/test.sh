@@ -21,7 +21,7 @@ journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side |
 
 # A reader upgrades it; nothing is lost.
 expect_exit 0 "$IDEMLAB" history --db "$v1" --json
-expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 3 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 4 "schema version after upgrade"
 expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
   "$journal_before" "journal kept"
 expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
@@ -49,7 +49,10 @@ expect_exit 0 "$IDEMLAB" select-insert --db "$v2" --biz-seq a1 --from alice --to
 sqlite3 "$v2" "DROP TABLE account_limit; PRAGMA user_version = 2"
 expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice
 expect_equal "$out" "limit: alice none" "no limit after the upgrade"
-expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 3 "version 2 upgraded"
+expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 4 "version 2 upgraded"
+expect_exit 0 "$IDEMLAB" history --db "$v2" --json
+expect_contains "$out" '"biz_seq":"a1","strategy":"select-insert"'
+expect_contains "$out" '"isolation":null'
 expect_exit 0 "$IDEMLAB" init --db "$work/fresh.db"
 schema_of() { sqlite3 "$1" "SELECT type, name, sql FROM sqlite_schema ORDER BY name"; }
 expect_equal "$(schema_of "$v2")" "$(schema_of "$work/fresh.db")" "upgraded schema is the fresh one"
