@@ -108,5 +108,6 @@ CREATE TABLE attempt (
   fault     TEXT,
   at_ms     BIGINT NOT NULL,
   isolation VARCHAR(32),            -- the isolation level it ran at, e.g. 'repeatable-read'
+  guard_store TEXT,                 -- where its tokens or locks lived (a Redis URL); NULL: here
   KEY attempt_key (source, biz_seq)
 ) ENGINE = InnoDB;

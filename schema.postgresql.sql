@@ -100,6 +100,7 @@ CREATE TABLE attempt (
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,
   at_ms     BIGINT NOT NULL,
-  isolation TEXT                    -- the isolation level it ran at, e.g. 'read-committed'
+  isolation TEXT,                   -- the isolation level it ran at, e.g. 'read-committed'
+  guard_store TEXT                  -- where its tokens or locks lived (a Redis URL); NULL: here
 );
 CREATE INDEX attempt_key ON attempt (source, biz_seq);

@@ -115,7 +115,9 @@ CREATE TABLE attempt (
   replayed  INTEGER NOT NULL CHECK (replayed IN (0, 1)),
   fault     TEXT,                                         -- the injected fault, if any
   at_ms     INTEGER NOT NULL,
-  isolation TEXT                                          -- on a server, the isolation level it
+  isolation TEXT,                                         -- on a server, the isolation level it
                                                           -- ran at ("read-committed"); else NULL
+  guard_store TEXT                                        -- where its tokens or locks lived: a
+                                                          -- Redis URL (no password); NULL: here
 ) STRICT;
 CREATE INDEX attempt_key ON attempt (source, biz_seq);

@@ -9,8 +9,10 @@
 #include "core/limits.h"
 #include "db/ledger_file.h"
 #include "ledger/audit.h"
+#include "ledger/ledger.h"
 #include "report/answer_view.h"
 #include "report/text.h"
+#include "strategies/strategy.h"
 
 namespace idemlab {
 
@@ -39,9 +41,47 @@ std::string findings_table(std::string_view label, const std::vector<Violation>&
   return table.render();
 }
 
+// Where the attempts of the strategies that keep tokens or locks kept them.
+std::vector<GuardPlace> guard_places(Connection& connection) {
+  std::vector<GuardPlace> all, out;
+  throw_if_error(list_guard_places(connection, &all));
+  for (GuardPlace& place : all) {
+    const Strategy* strategy = find_strategy(place.strategy);
+    if (strategy && (strategy->info().needs_token || strategy->info().uses_lock_ttl))
+      out.push_back(std::move(place));
+  }
+  return out;
+}
+
+nlohmann::ordered_json guards_json(const std::vector<GuardPlace>& places) {
+  auto out = nlohmann::ordered_json::array();
+  for (const GuardPlace& place : places)
+    out.push_back({{"place", place.place.empty() ? "ledger" : place.place},
+                   {"strategy", place.strategy},
+                   {"requests", place.requests}});
+  return out;
+}
+
+// "tokens and locks lived in: the ledger (token: 1 request); redis:///s (lock-table: 2 ...)".
+std::string guards_text(const std::vector<GuardPlace>& places) {
+  std::string out;
+  for (size_t i = 0; i < places.size(); ++i) {
+    const bool new_place = i == 0 || places[i].place != places[i - 1].place;
+    if (new_place) {
+      if (i > 0) out += "); ";
+      out += (places[i].place.empty() ? "the ledger" : places[i].place) + " (";
+    } else {
+      out += ", ";
+    }
+    out += fmt::format("{}: {}", places[i].strategy, count_of(places[i].requests, "request"));
+  }
+  return out.empty() ? "" : wrap("tokens and locks lived in: " + out + ")", 0);
+}
+
 ExitCode run_audit(const AuditOptions& options) {
   Connection connection;
   AuditReport report;
+  std::vector<GuardPlace> places;
   // A file too damaged to open is a finding of the audit, not an error of the command.
   Status opened = open_ledger(options.db, Access::kRead, 5000, &connection);
   if (opened.is_damaged())
@@ -53,6 +93,7 @@ ExitCode run_audit(const AuditOptions& options) {
     settings.now_ms = WallClock().now_ms();
     settings.stale_after_ms = options.stale_after_ms;
     throw_if_error(audit_ledger(connection, settings, &report));
+    if (!connection.damaged()) places = guard_places(connection);
   }
   // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
   if (Status header = check_ledger_header(options.db); header.is_damaged())
@@ -63,7 +104,8 @@ ExitCode run_audit(const AuditOptions& options) {
                                {"warnings", findings_json(report.warnings)},
                                {"requests_applied", report.requests_applied},
                                {"times_money_moved", report.times_money_moved},
-                               {"journal_entries", report.journal_entries}};
+                               {"journal_entries", report.journal_entries},
+                               {"guards", guards_json(places)}};
     print_json(out);
   } else if (report.ok()) {
     fmt::print("{}", wrap(fmt::format(
@@ -78,6 +120,7 @@ ExitCode run_audit(const AuditOptions& options) {
   }
   if (!options.json && !report.warnings.empty())
     fmt::print("{}", findings_table("warning", report.warnings));
+  if (!options.json) fmt::print("{}", guards_text(places));
   if (report.ok()) return ExitCode::kOk;
   fmt::print(stderr, "error: audit found {}\n",
              count_of(static_cast<int64_t>(report.violations.size()), "violation"));

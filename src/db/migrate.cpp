@@ -100,7 +100,8 @@ Status upgrade_2_to_3(Connection& connection) {
   return connection.exec_script(definitions.c_str());
 }
 
-// Version 4: an attempt records the isolation level it ran at (NULL on SQLite). The table is
+// Version 4: an attempt records the isolation level it ran at (NULL on SQLite) and where its
+// tokens or locks lived (NULL: in the ledger). The table is
 // rebuilt from the embedded schema, so that an upgraded file's schema is the fresh one.
 Status upgrade_3_to_4(Connection& connection) {
   std::string definitions;

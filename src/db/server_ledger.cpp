@@ -49,14 +49,16 @@ Status fill_ledger(Connection& connection, const Locator& locator,
 // The schema version of the first ledgers idemlab made on a server; older ones never existed.
 constexpr int64_t kFirstServerVersion = 3;
 
-// Version 3 was the first on a server; 4 gave each attempt its isolation level. The column is
-// added only if missing: MariaDB commits each ALTER at once, so an upgrade cut short between
-// the two statements is finished by the next.
+// Version 3 was the first on a server; 4 gave each attempt its isolation level and where its
+// guards lived. A column is added only if missing: MariaDB commits each ALTER at once, so an
+// upgrade cut short between the statements is finished by the next.
 Status upgrade_server_ledger(const Locator& locator, Connection& connection) {
-  const char* added = locator.engine == Engine::kPostgres
-                          ? "ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation TEXT"
-                          : "ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation VARCHAR(32)";
-  Status status = connection.exec_script(added);
+  const char* level_type = locator.engine == Engine::kPostgres ? "TEXT" : "VARCHAR(32)";
+  Status status = connection.exec_script(
+      fmt::format("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation {}", level_type).c_str());
+  if (status.is_ok())
+    status =
+        connection.exec_script("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS guard_store TEXT");
   if (status.is_ok()) status = connection.exec_script("UPDATE idemlab_schema SET version = 4");
   if (status.is_ok()) return Status::ok();
   return Status::ledger(fmt::format("{}: upgrading schema version 3 to 4 failed: {}", locator.shown,

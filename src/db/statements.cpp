@@ -93,8 +93,8 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kReleaseLockAnyOwner, "release_lock_any_owner", "DELETE FROM lock WHERE name = :name"},
     {Stmt::kLogAttempt, "log_attempt",
      "INSERT INTO attempt (source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
-     "at_ms, isolation) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, :reason, "
-     ":replayed, :fault, :now, :isolation)"},
+     "at_ms, isolation, guard_store) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, "
+     ":reason, :replayed, :fault, :now, :isolation, :guard_store)"},
     // The strategy that first left a trace of the request: a flow row, a dedup record, a lock
     // or an answered attempt. Every lookup is by an index.
     {Stmt::kServedBy, "served_by",

@@ -38,6 +38,19 @@ Status list_attempts(Connection& connection, const AttemptFilter& filter,
   return Status::ok();
 }
 
+Status list_guard_places(Connection& connection, std::vector<GuardPlace>* out) {
+  out->clear();
+  StepResult result = connection.query(
+      "SELECT COALESCE(guard_store, ''), strategy, COUNT(DISTINCT source || ':' || biz_seq) "
+      "FROM attempt GROUP BY COALESCE(guard_store, ''), strategy "
+      "ORDER BY COALESCE(guard_store, ''), strategy",
+      {}, [&](const Row& row) {
+        out->push_back({as_text(row[0]), as_text(row[1]), as_int(row[2])});
+      });
+  if (!result.ok()) return step_error(connection, result);
+  return Status::ok();
+}
+
 Status find_key_holder(Connection& connection, const std::string& source,
                        const std::string& biz_seq, int64_t now_ms, KeyHolder* out) {
   KeyHolder holder;

@@ -44,6 +44,15 @@ Status list_attempts(Connection& connection, const AttemptFilter& filter,
 // its request, read from the flow rows and the guards, never from the journal.
 enum class RequestState { kNotFound, kProcessing, kSucceeded, kFailed };
 std::string_view request_state_name(RequestState state);  // not_found, processing, ...
+// Where one strategy's attempts kept their tokens or locks: a Redis URL (no password), or empty
+// for the ledger itself; `requests` counts distinct requests. Ordered by place, then strategy.
+struct GuardPlace {
+  std::string place;
+  std::string strategy;
+  int64_t requests = 0;
+};
+Status list_guard_places(Connection& connection, std::vector<GuardPlace>* out);
+
 struct RequestStatus {
   RequestState state = RequestState::kNotFound;
   std::string strategy;  // the strategy that wrote the first flow row

@@ -139,19 +139,23 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
   const Answer& logged = report.server_answer;
   if (!setup.log_attempt || is_input_rejection(logged) || logged.outcome == Outcome::kBusy) return;
   const std::string isolation = connection.isolation();
-  (void)connection.run(Stmt::kLogAttempt,
-                       {{":source", setup.request.source},
-                        {":biz_seq", setup.request.biz_seq},
-                        {":strategy", std::string(setup.strategy->info().name)},
-                        {":pitfall", setup.options.pitfall == Pitfall::kNone
-                                         ? Value{}
-                                         : Value{std::string(pitfall_name(setup.options.pitfall))}},
-                        {":outcome", std::string(outcome_name(logged.outcome))},
-                        {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
-                        {":replayed", int64_t{logged.replayed ? 1 : 0}},
-                        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-                        {":now", clock.now_ms()},
-                        {":isolation", isolation.empty() ? Value{} : Value{isolation}}});
+  const StrategyInfo& info = setup.strategy->info();
+  const bool guards_elsewhere = setup.guard_store && (info.needs_token || info.uses_lock_ttl);
+  (void)connection.run(
+      Stmt::kLogAttempt,
+      {{":source", setup.request.source},
+       {":biz_seq", setup.request.biz_seq},
+       {":strategy", std::string(setup.strategy->info().name)},
+       {":pitfall", setup.options.pitfall == Pitfall::kNone
+                        ? Value{}
+                        : Value{std::string(pitfall_name(setup.options.pitfall))}},
+       {":outcome", std::string(outcome_name(logged.outcome))},
+       {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+       {":replayed", int64_t{logged.replayed ? 1 : 0}},
+       {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+       {":now", clock.now_ms()},
+       {":isolation", isolation.empty() ? Value{} : Value{isolation}},
+       {":guard_store", guards_elsewhere ? Value{setup.guard_store->path()} : Value{}}});
 }
 
 }  // namespace

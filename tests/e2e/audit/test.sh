@@ -3,7 +3,7 @@ source "$(dirname "$0")/../lib.sh"
 db=$work/l.db
 "$IDEMLAB" init --db "$db" >/dev/null
 expect_exit 0 "$IDEMLAB" audit --db "$db" --json
-expect_equal "$out" '{"ok":true,"violations":[],"warnings":[],"requests_applied":0,"times_money_moved":0,"journal_entries":0}' "clean json"
+expect_equal "$out" '{"ok":true,"violations":[],"warnings":[],"requests_applied":0,"times_money_moved":0,"journal_entries":0,"guards":[]}' "clean json"
 "$IDEMLAB" select-insert --db "$db" --biz-seq a1 --from alice --to bob --amount 3 >/dev/null
 expect_exit 0 "$IDEMLAB" audit --db "$db"
 expect_contains "$out" "ok: 1 transfer applied, 2 journal entries"
@@ -21,6 +21,16 @@ sqlite3 "$db" "UPDATE account SET balance_minor = balance_minor + 100 WHERE name
 expect_exit 7 "$IDEMLAB" audit --db "$db"
 expect_contains "$out" money_not_conserved
 expect_contains "$out" balance_disagrees_with_journal
+
+# Where tokens and locks lived: here, in the ledger (Redis: e2e: redis).
+"$IDEMLAB" init --db "$db" --force >/dev/null
+token=$("$IDEMLAB" token issue --db "$db")
+"$IDEMLAB" token --db "$db" --token "$token" --biz-seq g1 --from alice --to bob --amount 1 >/dev/null
+"$IDEMLAB" naive --db "$db" --biz-seq g2 --from alice --to bob --amount 1 >/dev/null
+expect_exit 0 "$IDEMLAB" audit --db "$db"
+expect_contains "$out" "tokens and locks lived in: the ledger (token: 1 request)"
+expect_exit 0 "$IDEMLAB" audit --db "$db" --json
+expect_contains "$out" '"guards":[{"place":"ledger","strategy":"token","requests":1}]'
 
 expect_exit 8 "$IDEMLAB" audit --db "$work/missing.db"
 expect_one_error_line

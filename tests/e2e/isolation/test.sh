@@ -46,7 +46,7 @@ maria_socket=${maria##*socket=}
 for db in "$pg" "$maria"; do
   "$IDEMLAB" init --force --db "$db" >/dev/null
   "$IDEMLAB" naive --db "$db" --biz-seq v1 --from alice --to bob --amount 1 >/dev/null
-  sql="ALTER TABLE attempt DROP COLUMN isolation; UPDATE idemlab_schema SET version = 3"
+  sql="ALTER TABLE attempt DROP COLUMN isolation, DROP COLUMN guard_store; UPDATE idemlab_schema SET version = 3"
   case $db in
     postgresql://*) psql -qAtX "$db" -c "$sql" ;;
     *) mariadb --no-defaults -S "$maria_socket" -u root "$(db_name "$db")" -e "$sql" ;;

@@ -21,6 +21,9 @@ for db in "$IDEMLAB_TEST_POSTGRES" "$IDEMLAB_TEST_MARIADB"; do
     race "$db" "$strategy" -n 16 --stagger-ms 5 --slow-ms 50
     expect_equal "$pairs" 1 "$strategy x16 with Redis on ${db%%:*}: journal pairs"
     expect_equal "$audit" 0 "$strategy x16 with Redis on ${db%%:*}: audit"
+    # The audit says where the request's guard lived.
+    expect_exit 0 "$IDEMLAB" audit --db "$db" --json
+    expect_contains "$out" "{\"place\":\"$IDEMLAB_REDIS\",\"strategy\":\"$strategy\",\"requests\":1}"
   done
   race "$db" token --pitfall -n 2 --gate
   expect_equal "$pairs" 2 "token check-then-delete with Redis on ${db%%:*}: both twins passed"
