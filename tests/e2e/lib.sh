@@ -10,6 +10,9 @@ failures=0
 checks=0
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# Debian's own python3 when there is one, not a version manager's shim in front of it: a shim
+# costs about a second a call on a busy machine, and the tests read JSON with python3 often.
+if [ -x /usr/bin/python3 ]; then python3() { /usr/bin/python3 "$@"; }; fi
 
 # expect_exit CODE COMMAND...: runs it, keeps stdout in $out and stderr in $err.
 expect_exit() {
@@ -106,4 +109,12 @@ require_test_servers() {
 }
 moved() {  # DB -> how many times money moved in the ledger, from its audit
   "$IDEMLAB" audit --db "$1" --json 2>/dev/null | grep -o '"times_money_moved":[0-9]*' | cut -d: -f2
+}
+expire_locks() {  # DB: the test plays the lock's expiry: a clock it controls, not a sleep
+  if [ -n "${IDEMLAB_REDIS:-}" ]; then
+    redis-cli -s "${IDEMLAB_REDIS#redis://}" --scan --pattern 'lock:*' |
+      xargs -r redis-cli -s "${IDEMLAB_REDIS#redis://}" DEL >/dev/null
+  else
+    sql_on "$1" 'UPDATE "lock" SET lock_until_ms = 0'
+  fi
 }

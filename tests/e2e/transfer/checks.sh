@@ -2,14 +2,6 @@
 # rejection, lost request and response, a crash before and after the commit. Sourced by
 # e2e: transfer (SQLite) and e2e: transfer-servers (PostgreSQL and MariaDB, Redis guards).
 # strategy_checks DB STRATEGY; with $IDEMLAB_REDIS set, tokens and locks live there.
-expire_locks() {  # DB: the test plays the lock's expiry: a clock it controls, not a sleep
-  if [ -n "${IDEMLAB_REDIS:-}" ]; then
-    redis-cli -s "${IDEMLAB_REDIS#redis://}" --scan --pattern 'lock:*' |
-      xargs -r redis-cli -s "${IDEMLAB_REDIS#redis://}" DEL >/dev/null
-  else
-    sql_on "$1" 'UPDATE "lock" SET lock_until_ms = 0'
-  fi
-}
 strategy_checks() {
   local db=$1 strategy=$2
   local -a extra args
