@@ -26,7 +26,43 @@ struct ExploreOptions {
   std::string diagram;  // "mermaid" or "svg"
   bool sql = false;
   bool fail_on_violation = false;
+  std::string db;         // a server URL, or "" for SQLite
+  std::string isolation;  // with db
 };
+
+// --db and --isolation into the config: explore's own ledger is a scratch one, so --db takes
+// only a server, where explore makes a scratch ledger of its own.
+void choose_server(ExploreOptions* options) {
+  if (options->db.empty()) {
+    if (!options->isolation.empty())
+      throw_if_error(Status::usage("--isolation needs --db with a PostgreSQL or MariaDB URL"));
+    return;
+  }
+  Locator locator;
+  throw_if_error(parse_locator(options->db, &locator));
+  if (locator.engine == Engine::kSqlite)
+    throw_if_error(Status::usage(
+        fmt::format("--db {}: explore runs on SQLite in a scratch ledger of its own; --db takes a "
+                    "postgresql:// or mariadb:// URL",
+                    locator.shown)));
+  options->config.isolation = isolation_option(options->db, options->isolation);
+  options->config.server = std::move(locator);
+}
+
+// "on postgresql at read-committed, " on a server; "" on SQLite.
+std::string where_text(const ExploreResult& result) {
+  if (result.engine == "sqlite") return "";
+  return fmt::format("on {} at {}, ", result.engine, result.isolation);
+}
+
+// What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
+// were refused as unserialisable.
+std::string server_counts_text(const ExploreResult& result) {
+  if (result.engine == "sqlite") return "";
+  return fmt::format("; {} blocking, {} deadlocking, {} unserializable, {} meeting a unique key",
+                     result.blocking, result.deadlocking, result.unserializable,
+                     result.unique_violations);
+}
 
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.
 ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result) {
@@ -80,13 +116,13 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
 
 // The counts, then the shown interleaving as a timeline.
 void print_explore_text(const ExploreOptions& options, const ExploreResult& result) {
-  fmt::print("{}",
-             wrap(fmt::format(
-                      "{}{}: {}, {}{}, {} breaking", result.strategy,
-                      pitfall_argument(result.pitfall), count_of(result.duplicates, "duplicate"),
-                      count_of(result.interleavings, "interleaving"),
-                      result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking),
-                  0));
+  fmt::print("{}", wrap(fmt::format("{}{}: {}{}, {}{}, {} breaking{}", result.strategy,
+                                    pitfall_argument(result.pitfall), where_text(result),
+                                    count_of(result.duplicates, "duplicate"),
+                                    count_of(result.interleavings, "interleaving"),
+                                    result.truncated ? " (stopped at --max-interleavings)" : "",
+                                    result.breaking, server_counts_text(result)),
+                        0));
   for (const auto& [invariant, count] : result.by_invariant)
     fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
   const Shown shown = shown_of(result);
@@ -121,6 +157,14 @@ void print_explore_json(const ExploreResult& result) {
       {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
       {"breaking", result.breaking},        {"truncated", result.truncated},
       {"by_invariant", result.by_invariant}};
+  if (result.engine != "sqlite") {
+    out["engine"] = result.engine;
+    out["isolation"] = result.isolation;
+    out["blocking"] = result.blocking;
+    out["deadlocking"] = result.deadlocking;
+    out["unserializable"] = result.unserializable;
+    out["unique_violations"] = result.unique_violations;
+  }
   if (!result.first_breaking_schedule.empty())
     out["first_breaking"] = shown_json(first_breaking_of(result));
   if (result.picked_index > 0) {
@@ -130,7 +174,11 @@ void print_explore_json(const ExploreResult& result) {
   print_json(out);
 }
 
-ExitCode run_explore(const ExploreOptions& options) {
+ExitCode run_explore(ExploreOptions& options) {
+  choose_server(&options);
+  if (options.config.unique_index && !find_strategy(options.strategy)->info().offers_unique_index)
+    throw_if_error(Status::usage(fmt::format(
+        "--unique-index is for select-for-update; {} keeps its own guard", options.strategy)));
   install_interrupt_handlers();
   ExploreResult result;
   const Strategy& strategy = *find_strategy(options.strategy);
@@ -175,6 +223,9 @@ void register_explore(CLI::App& app, CommandResult& result) {
                     "also kill each attempt after each statement it reaches; a crashed run "
                     "ends with one late retry after the lock's TTL (breaks: stuck)");
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
+  command->add_flag("--unique-index", options->config.unique_index,
+                    "select-for-update: insert the flow row under the unique index on (source, "
+                    "biz_seq) too");
   command->add_flag("--overdraw", options->config.overdraw,
                     "the request asks for more than the payer holds: a rejection every repeat "
                     "must get again");
@@ -188,12 +239,22 @@ void register_explore(CLI::App& app, CommandResult& result) {
                    "show interleaving N (in the order they are tried) instead of the first "
                    "breaking one")
       ->check(whole_number(1, limits::kMaxInterleavings));
+  command
+      ->add_option("--db", options->db,
+                   "explore on this PostgreSQL or MariaDB server, in a scratch schema or "
+                   "database made for the run and dropped at its end (a step is then one "
+                   "statement)")
+      ->check(ledger_locator());
+  add_isolation_option(command, &options->isolation);
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(
-      "A step is one statement outside a transaction, or one whole write transaction: while an "
-      "attempt holds SQLite's write lock, other writes wait and other reads see the same "
-      "snapshot, so interleaving inside it would change nothing.\n" +
+      "On SQLite a step is one statement outside a transaction, or one whole write "
+      "transaction: while an attempt holds SQLite's write lock, other writes wait and other "
+      "reads see the same snapshot, so interleaving inside it would change nothing. On a "
+      "server (--db) a step is one statement: a statement that waits for another attempt's "
+      "row lock is parked, on the server's own word (pg_blocking_pids, INNODB_LOCK_WAITS), "
+      "and the others go on until the server lets it go.\n" +
       sim_exit_code_help());
   command->callback([options, &result] { result.exit_code = run_explore(*options); });
 }

@@ -28,6 +28,8 @@ std::span<const CommandEntry> command_table();
 
 // Shared option helpers.
 void add_db_option(CLI::App* command, std::string* db);
+// Checks a --db value: a SQLite path, or a server URL idemlab can read (a usage error if not).
+CLI::Validator ledger_locator();
 void add_json_flag(CLI::App* command, bool* json);
 // --isolation read-committed|repeatable-read|serializable: how a server runs the transaction
 // (default: the server's own default). A SQLite file refuses it.

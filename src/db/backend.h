@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "db/statements.h"
@@ -70,6 +71,18 @@ class Backend {
   virtual const char* integrity_check_sql() const { return nullptr; }
   // Whether any statement found the ledger damaged (SQLite files only).
   virtual bool damaged() const { return false; }
+
+  // Servers, for the explorer: send() starts a named statement and returns at once; receive()
+  // waits up to `wait_ms` for its answer and returns nothing while the server has not given
+  // it. Only on connections opened with ConnectionOptions::nonblocking.
+  virtual Status send(Stmt id, const Binds& binds);
+  virtual std::optional<StepResult> receive(int wait_ms);
+  // The server's number for this session (PostgreSQL's backend pid, MariaDB's connection id).
+  virtual int64_t session_id() const { return 0; }
+  // Whether session `session` (another connection's session_id()) waits for a lock, asked
+  // from this connection. `holders` gets the sessions holding it where the server says so
+  // (PostgreSQL's pg_blocking_pids), and stays empty where it does not (MariaDB).
+  virtual Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders);
 };
 
 }  // namespace idemlab

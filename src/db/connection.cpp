@@ -20,6 +20,18 @@ constexpr std::array<std::pair<Isolation, std::string_view>, 3> kIsolationNames{
 const std::string kClosed = "(closed)";
 }  // namespace
 
+Status Backend::send(Stmt, const Binds&) {
+  return Status::internal("this engine runs statements only to completion");
+}
+
+Status Backend::lock_wait(int64_t, bool*, std::vector<int64_t>*) {
+  return Status::internal("this engine does not say who waits for a lock");
+}
+
+std::optional<StepResult> Backend::receive(int) {
+  return StepResult{StepCode::kError, 0, std::nullopt, "nothing was sent"};
+}
+
 std::string_view isolation_name(Isolation isolation) {
   for (const auto& [level, name] : kIsolationNames)
     if (level == isolation) return name;

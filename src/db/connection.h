@@ -26,6 +26,7 @@ struct ConnectionOptions {
   // connection per attempt in flight, so it bounds each one (sim/budget.cpp counts on it).
   int cache_kib = 0;
   Isolation isolation = Isolation::kDefault;  // servers only
+  bool nonblocking = false;  // servers: send() and receive() will be used (explore)
 };
 
 // Process-wide settings for running SQLite (the heap's trim threshold, SQLite's memory
@@ -72,6 +73,13 @@ class Connection {
   const char* integrity_check_sql() const { return backend_->integrity_check_sql(); }
   // Whether any statement found the file damaged (corrupt, or not a database).
   bool damaged() const { return backend_ && backend_->damaged(); }
+  // A server's statements without blocking, for the explorer (backend.h).
+  Status send(Stmt id, const Binds& binds) { return backend_->send(id, binds); }
+  std::optional<StepResult> receive(int wait_ms) { return backend_->receive(wait_ms); }
+  int64_t session_id() const { return backend_->session_id(); }
+  Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) {
+    return backend_->lock_wait(session, waiting, holders);
+  }
 
  private:
   friend Status open_connection(const Locator&, const ConnectionOptions&, Connection*);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <mysql.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <array>
@@ -38,6 +39,10 @@ struct My {
   decltype(&mysql_affected_rows) affected_rows;
   decltype(&mysql_next_result) next_result;
   decltype(&mysql_real_escape_string) escape;
+  decltype(&mysql_real_query_start) real_query_start;
+  decltype(&mysql_real_query_cont) real_query_cont;
+  decltype(&mysql_get_socket) get_socket;
+  decltype(&mysql_thread_id) thread_id;
 };
 
 Status load_my(const My** out) {
@@ -62,7 +67,11 @@ Status load_my(const My** out) {
         resolve(*lib, "mysql_fetch_fields", &my.fetch_fields) &&
         resolve(*lib, "mysql_affected_rows", &my.affected_rows) &&
         resolve(*lib, "mysql_next_result", &my.next_result) &&
-        resolve(*lib, "mysql_real_escape_string", &my.escape);
+        resolve(*lib, "mysql_real_escape_string", &my.escape) &&
+        resolve(*lib, "mysql_real_query_start", &my.real_query_start) &&
+        resolve(*lib, "mysql_real_query_cont", &my.real_query_cont) &&
+        resolve(*lib, "mysql_get_socket", &my.get_socket) &&
+        resolve(*lib, "mysql_thread_id", &my.thread_id);
     if (!all) return Status::ledger("libmariadb.so.3 lacks a function idemlab needs");
     resolved = true;
   }
@@ -92,15 +101,12 @@ class MariadbBackend final : public Backend {
   ~MariadbBackend() override { my_->close(conn_); }
 
   StepResult run(Stmt id, const Binds& binds) override {
-    SqlTemplate& sql = templates_[static_cast<size_t>(id)];
-    if (sql.pieces.empty()) sql = split_named_values(mariadb_statement_sql(id));
-    StepResult result = execute(sql, binds, nullptr);
-    if (result.ok() && mariadb_counts_in_column(id)) {
-      result.changes = result.row ? static_cast<int>(as_int((*result.row)[0])) : 0;
-      result.row.reset();
-    }
-    return result;
+    return counted(id, execute(template_for(id), binds, nullptr));
   }
+  Status send(Stmt id, const Binds& binds) override;
+  std::optional<StepResult> receive(int wait_ms) override;
+  int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
+  Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override;
   std::string_view statement_text(Stmt id) const override { return mariadb_statement_sql(id); }
   StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
     return execute(split_named_values(text), binds, on_row);
@@ -119,8 +125,22 @@ class MariadbBackend final : public Backend {
   Status start(const ConnectionOptions& options);
 
  private:
+  const SqlTemplate& template_for(Stmt id) {
+    SqlTemplate& sql = templates_[static_cast<size_t>(id)];
+    if (sql.pieces.empty()) sql = split_named_values(mariadb_statement_sql(id));
+    return sql;
+  }
+  // A statement that reads its own count from a RETURNING column: its changes.
+  StepResult counted(Stmt id, StepResult result) const {
+    if (result.ok() && mariadb_counts_in_column(id)) {
+      result.changes = result.row ? static_cast<int>(as_int((*result.row)[0])) : 0;
+      result.row.reset();
+    }
+    return result;
+  }
   std::string with_escaped_values(const SqlTemplate& sql, const Binds& binds) const;
   StepResult execute(const SqlTemplate& sql, const Binds& binds, const RowSink* on_row);
+  StepResult stored_result(const RowSink* on_row);
   StepResult failure() const {
     return {mariadb_step_code(my_->error_number(conn_)), 0, std::nullopt, my_->error(conn_)};
   }
@@ -132,6 +152,12 @@ class MariadbBackend final : public Backend {
   std::string isolation_;
   std::array<SqlTemplate, static_cast<size_t>(Stmt::kCount)> templates_{};
   std::unique_ptr<TraceSink> trace_;
+  // The statement send() started: its text (the client library reads it until it is sent),
+  // what the library waits for (0: the server has answered), its error and its name.
+  std::string sent_text_;
+  int sent_wait_ = 0;
+  int sent_error_ = 0;
+  Stmt sent_ = Stmt::kCount;
 };
 
 std::string MariadbBackend::with_escaped_values(const SqlTemplate& sql, const Binds& binds) const {
@@ -172,6 +198,11 @@ StepResult MariadbBackend::execute(const SqlTemplate& sql, const Binds& binds,
   if (trace_) (*trace_)(sql_with_values(sql, binds));
   const std::string text = with_escaped_values(sql, binds);
   if (my_->real_query(conn_, text.data(), text.size()) != 0) return failure();
+  return stored_result(on_row);
+}
+
+// The answer to the statement just run: its rows, or the count of rows it changed.
+StepResult MariadbBackend::stored_result(const RowSink* on_row) {
   StepResult out;
   MYSQL_RES* result = my_->store_result(conn_);
   if (!result) {
@@ -183,6 +214,50 @@ StepResult MariadbBackend::execute(const SqlTemplate& sql, const Binds& binds,
   out.changes = static_cast<int>(my_->affected_rows(conn_));
   my_->free_result(result);
   return out;
+}
+
+// mysql_real_query_start and _cont: the client library runs the query on a stack of its own
+// and returns whenever it would wait on the socket (MYSQL_OPT_NONBLOCK, set at connect).
+Status MariadbBackend::send(Stmt id, const Binds& binds) {
+  const SqlTemplate& sql = template_for(id);
+  if (trace_) (*trace_)(sql_with_values(sql, binds));
+  sent_text_ = with_escaped_values(sql, binds);
+  sent_ = id;
+  sent_error_ = 0;
+  sent_wait_ = my_->real_query_start(&sent_error_, conn_, sent_text_.data(), sent_text_.size());
+  return Status::ok();
+}
+
+std::optional<StepResult> MariadbBackend::receive(int wait_ms) {
+  while (sent_wait_ != 0) {
+    short events = 0;
+    if (sent_wait_ & MYSQL_WAIT_READ) events |= POLLIN;
+    if (sent_wait_ & MYSQL_WAIT_WRITE) events |= POLLOUT;
+    if (sent_wait_ & MYSQL_WAIT_EXCEPT) events |= POLLPRI;
+    pollfd ready{my_->get_socket(conn_), events, 0};
+    if (::poll(&ready, 1, wait_ms) <= 0) return std::nullopt;
+    int happened = 0;
+    if (ready.revents & (POLLIN | POLLHUP | POLLERR)) happened |= MYSQL_WAIT_READ;
+    if (ready.revents & POLLOUT) happened |= MYSQL_WAIT_WRITE;
+    if (ready.revents & POLLPRI) happened |= MYSQL_WAIT_EXCEPT;
+    sent_wait_ = my_->real_query_cont(&sent_error_, conn_, happened);
+  }
+  if (sent_error_ != 0) return failure();
+  // The server has answered: the rows, if any, follow at once.
+  return counted(sent_, stored_result(nullptr));
+}
+
+// INNODB_TRX and INNODB_LOCK_WAITS are copies InnoDB refreshes only after 100 ms without a
+// read, so a caller who asks every millisecond reads the same stale copy for ever (measured:
+// a wait that had ended 20 s before). SHOW ENGINE INNODB STATUS is built when asked.
+Status MariadbBackend::lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) {
+  holders->clear();
+  std::string status;
+  const RowSink keep = [&](const Row& row) { status = as_text(row.back()); };
+  StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
+  if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
+  *waiting = innodb_status_shows_lock_wait(status, session);
+  return Status::ok();
 }
 
 Status MariadbBackend::exec_script(const char* sql) {
@@ -220,6 +295,19 @@ Status MariadbBackend::start(const ConnectionOptions& options) {
 
 }  // namespace
 
+bool innodb_status_shows_lock_wait(std::string_view status, int64_t thread) {
+  const std::string thread_line = fmt::format(" thread id {},", thread);
+  size_t at = 0;
+  while ((at = status.find("---TRANSACTION ", at)) != std::string_view::npos) {
+    const size_t next = status.find("---TRANSACTION ", at + 1);
+    const std::string_view block = status.substr(at, next - at);
+    if (block.find(thread_line) != std::string_view::npos)
+      return block.find("\nLOCK WAIT ") != std::string_view::npos;
+    at = next;
+  }
+  return false;
+}
+
 StepCode mariadb_step_code(unsigned error_number) {
   switch (error_number) {
     case 1062:  // ER_DUP_ENTRY
@@ -255,6 +343,7 @@ Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
   my->options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
   my->options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
   my->options(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+  if (options.nonblocking) my->options(conn, MYSQL_OPT_NONBLOCK, nullptr);
   std::string socket;
   for (const auto& [key, value] : locator.parameters)
     if (key == "socket") socket = value;

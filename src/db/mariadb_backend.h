@@ -22,6 +22,10 @@ Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
 // deadlock too.
 StepCode mariadb_step_code(unsigned error_number);
 
+// Whether SHOW ENGINE INNODB STATUS's text shows thread `thread`'s transaction waiting for a
+// lock (its block holds "LOCK WAIT").
+bool innodb_status_shows_lock_wait(std::string_view status, int64_t thread);
+
 // Whether the statement's one returned column is its count of rows changed (mariadb_statements).
 bool mariadb_counts_in_column(Stmt id);
 

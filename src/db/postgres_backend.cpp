@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <array>
 #include <vector>
@@ -36,6 +37,12 @@ struct Pq {
   decltype(&PQcmdTuples) cmd_tuples;
   decltype(&PQtransactionStatus) transaction_status;
   decltype(&PQsetNoticeProcessor) set_notice_processor;
+  decltype(&PQsendQueryParams) send_query_params;
+  decltype(&PQconsumeInput) consume_input;
+  decltype(&PQisBusy) is_busy;
+  decltype(&PQgetResult) get_result;
+  decltype(&PQsocket) socket;
+  decltype(&PQbackendPID) backend_pid;
 };
 
 Status load_pq(const Pq** out) {
@@ -63,7 +70,13 @@ Status load_pq(const Pq** out) {
                      resolve(*library, "PQftype", &pq.ftype) &&
                      resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
                      resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
-                     resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor);
+                     resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor) &&
+                     resolve(*library, "PQsendQueryParams", &pq.send_query_params) &&
+                     resolve(*library, "PQconsumeInput", &pq.consume_input) &&
+                     resolve(*library, "PQisBusy", &pq.is_busy) &&
+                     resolve(*library, "PQgetResult", &pq.get_result) &&
+                     resolve(*library, "PQsocket", &pq.socket) &&
+                     resolve(*library, "PQbackendPID", &pq.backend_pid);
     if (!all) return Status::ledger("libpq.so.5 lacks a function idemlab needs");
     resolved = true;
   }
@@ -129,17 +142,26 @@ class PostgresBackend final : public Backend {
   // Each statement goes as one PQexecParams: parse, bind and run in one round trip. A
   // one-attempt process runs each statement once, where preparing first would cost a second.
   StepResult run(Stmt id, const Binds& binds) override {
-    Split& statement = split_[static_cast<size_t>(id)];
-    if (statement.numbered.empty()) {
-      statement.sql = split_named_values(postgres_statement_sql(id));
-      statement.numbered = numbered_placeholders(statement.sql, &statement.order);
-    }
+    const Split& statement = split_for(id);
     Params params = params_for(statement.order, binds);
     if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
     return result_of(
         pq_->exec_params(conn_, statement.numbered.c_str(), static_cast<int>(params.values.size()),
                          params.types.data(), params.values.data(), nullptr, nullptr, 0),
         nullptr);
+  }
+  Status send(Stmt id, const Binds& binds) override;
+  std::optional<StepResult> receive(int wait_ms) override;
+  int64_t session_id() const override { return pq_->backend_pid(conn_); }
+  Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override {
+    holders->clear();
+    const RowSink sink = [&](const Row& row) { holders->push_back(as_int(row[0])); };
+    StepResult asked =
+        query("SELECT unnest(pg_blocking_pids(CAST(:session AS integer))) ORDER BY 1",
+              {{":session", session}}, &sink);
+    if (!asked.ok()) return step_error_status(asked);
+    *waiting = !holders->empty();
+    return Status::ok();
   }
 
   std::string_view statement_text(Stmt id) const override { return postgres_statement_sql(id); }
@@ -176,6 +198,14 @@ class PostgresBackend final : public Backend {
   Status start(const ConnectionOptions& options);
 
  private:
+  const Split& split_for(Stmt id) {
+    Split& statement = split_[static_cast<size_t>(id)];
+    if (statement.numbered.empty()) {
+      statement.sql = split_named_values(postgres_statement_sql(id));
+      statement.numbered = numbered_placeholders(statement.sql, &statement.order);
+    }
+    return statement;
+  }
   StepResult result_of(PGresult* result, const RowSink* on_row);
   Status step_error_status(const StepResult& result) const {
     if (result.code == StepCode::kConnectionLost)
@@ -226,6 +256,34 @@ StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
   out.changes = changed && *changed ? std::atoi(changed) : 0;
   pq_->clear(result);
   return out;
+}
+
+// The same single round trip as run(), without waiting for the answer.
+Status PostgresBackend::send(Stmt id, const Binds& binds) {
+  const Split& statement = split_for(id);
+  Params params = params_for(statement.order, binds);
+  if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
+  if (pq_->send_query_params(conn_, statement.numbered.c_str(),
+                             static_cast<int>(params.values.size()), params.types.data(),
+                             params.values.data(), nullptr, nullptr, 0) == 1)
+    return Status::ok();
+  return Status::ledger(
+      fmt::format("lost the connection to {}: {}", shown_, first_line(pq_->error_message(conn_))));
+}
+
+std::optional<StepResult> PostgresBackend::receive(int wait_ms) {
+  while (pq_->consume_input(conn_) == 1 && pq_->is_busy(conn_)) {
+    pollfd ready{pq_->socket(conn_), POLLIN, 0};
+    if (::poll(&ready, 1, wait_ms) <= 0) return std::nullopt;
+  }
+  // The answer is here (or the connection is gone, which result_of tells): its last result
+  // is the statement's.
+  PGresult* last = nullptr;
+  while (PGresult* next = pq_->get_result(conn_)) {
+    if (last) pq_->clear(last);
+    last = next;
+  }
+  return result_of(last, nullptr);
 }
 
 void ignore_notice(void*, const char*) {}

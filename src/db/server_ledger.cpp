@@ -35,9 +35,11 @@ Status insert_accounts(Connection& connection, const std::vector<OpeningBalance>
   return Status::ok();
 }
 
-Status fill_ledger(Connection& connection, const Locator& locator,
-                   const std::vector<OpeningBalance>& accounts) {
-  const char* schema = locator.engine == Engine::kPostgres ? kPostgresSchemaSql : kMariadbSchemaSql;
+}  // namespace
+
+Status create_server_schema(Connection& connection, Engine engine,
+                            const std::vector<OpeningBalance>& accounts) {
+  const char* schema = engine == Engine::kPostgres ? kPostgresSchemaSql : kMariadbSchemaSql;
   if (Status status = connection.exec_script(schema); !status.is_ok()) return status;
   if (StepResult begun = connection.run(Stmt::kBeginImmediate, {}); !begun.ok())
     return step_error(connection, begun);
@@ -45,6 +47,8 @@ Status fill_ledger(Connection& connection, const Locator& locator,
   StepResult committed = connection.run(Stmt::kCommit, {});
   return committed.ok() ? Status::ok() : step_error(connection, committed);
 }
+
+namespace {
 
 // The schema version of the first ledgers idemlab made on a server; older ones never existed.
 constexpr int64_t kFirstServerVersion = 3;
@@ -80,7 +84,7 @@ Status create_server_ledger(const Locator& locator, const std::vector<OpeningBal
         tables.size() > 1 ? ", ..." : ""));
   if (force)
     if (Status status = connection.exec_script(kDropOwnTables); !status.is_ok()) return status;
-  Status status = fill_ledger(connection, locator, accounts);
+  Status status = create_server_schema(connection, locator.engine, accounts);
   if (!status.is_ok()) {
     // MariaDB commits each CREATE TABLE at once: take back what was made.
     connection.rollback_if_open();

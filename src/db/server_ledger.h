@@ -14,6 +14,11 @@ namespace idemlab {
 Status create_server_ledger(const Locator& locator, const std::vector<OpeningBalance>& accounts,
                             bool force);
 
+// Creates idemlab's tables and these accounts through `connection` (an empty schema or
+// database of `engine`): init, and explore's scratch ledgers.
+Status create_server_schema(Connection& connection, Engine engine,
+                            const std::vector<OpeningBalance>& accounts);
+
 // Connects and checks idemlab_schema: a database without it is not a ledger, one with a newer
 // version is refused. Both are ledger errors (exit 8), with nothing written.
 Status open_server_ledger(const Locator& locator, const ConnectionOptions& options,

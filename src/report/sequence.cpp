@@ -123,7 +123,12 @@ void Builder::add_server(const TimelineEvent& e) {
     if (e.what == "crash") release(id);  // its transaction is rolled back
     return;
   }
-  item(Kind::kArrow, id, ledger_, at + e.what + ": " + e.result + fault);
+  // On a server, a statement that waits for another attempt's lock: a note where it waits,
+  // then its answer with how the wait ended.
+  if (!e.detail.empty() && e.result.empty())
+    return item(Kind::kNote, id, id, at + e.what + ": " + e.detail);
+  const std::string ended = e.detail.empty() ? "" : " (" + e.detail + ")";
+  item(Kind::kArrow, id, ledger_, at + e.what + ": " + e.result + ended + fault);
   if (e.result == "write lock taken") {
     item(Kind::kActivate, id, id, "");
     active_.push_back(id);

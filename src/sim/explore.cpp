@@ -10,37 +10,25 @@
 #include "ledger/ledger.h"
 #include "server/step_values.h"
 #include "server/trace.h"
+#include "sim/explore_run.h"
 #include "sim/judge.h"
 #include "sim/scratch_ledger.h"
-#include "sim/stepper.h"
 
 namespace idemlab {
 
 namespace {
 
-struct Run {
-  std::vector<int> schedule;              // chosen attempt per step
-  std::vector<std::vector<int>> enabled;  // enabled attempts per step
-  std::vector<std::string> broken;        // invariants this interleaving breaks
-  std::vector<TimelineEvent> timeline;
-  bool crashed = false;  // the crash point was reached
-};
-
-class Explorer {
+class Explorer final : public Replayer {
  public:
   Explorer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
       : strategy_(strategy), pitfall_(pitfall), config_(config) {}
 
   Status prepare();
-  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out);
+  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+             ExploreRun* out) override;
 
  private:
   Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
-  StrategyOptions options_for(int attempt) const;
-  Status late_retry(Connection& connection, ManualClock& clock, Stepper& stepper, bool record,
-                    Run* run) const;
-  Status judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
-               Run* run) const;
 
   const Strategy& strategy_;
   const Pitfall pitfall_;
@@ -50,29 +38,12 @@ class Explorer {
   std::string token_;
 };
 
-const TransferRequest kRequest{"dup-1", "alice", "bob", 2500, ""};
-constexpr int64_t kOverdrawMinor = 1'000'000;  // more than alice's 100000: insufficient funds
-// The run's clock starts here (tokens are issued before it); timelines count from it.
-constexpr int64_t kStartMs = 1'000'000;
-
-std::string answer_label(const Answer& answer) {
-  std::string label(outcome_name(answer.outcome));
-  if (!answer.reason.empty()) label += " (" + answer.reason + ")";
-  return label;
-}
-
 Status Explorer::prepare() {
   if (Status status =
           ScratchLedger::create({{"alice", 100000}, {"bob", 0}}, &template_, &template_connection_);
       !status.is_ok())
     return status;
-  ManualClock clock(1'000'000);
-  IssuedToken token;
-  if (Status status = issue_token(template_connection_, clock, 0xd0b1e, 0xc11c, 3'600'000, &token);
-      !status.is_ok())
-    return status;
-  token_ = token.token;
-  return Status::ok();
+  return issue_explore_token(template_connection_, &token_);
 }
 
 // A fresh copy of the template ledger, one connection per attempt and one for a late retry.
@@ -85,24 +56,19 @@ Status Explorer::open_run_ledger(ScratchLedger* ledger, std::vector<Connection>*
   return Status::ok();
 }
 
-StrategyOptions Explorer::options_for(int attempt) const {
-  return StrategyOptions{pitfall_, token_, config_.lock_ttl_ms,
-                         fmt::format("attempt-{}", attempt + 1)};
-}
-
-Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool record, Run* out) {
+Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+                     ExploreRun* out) {
   ScratchLedger ledger;
   std::vector<Connection> connections;
   if (Status status = open_run_ledger(&ledger, &connections); !status.is_ok()) return status;
   const int k = config_.duplicates;
-  ManualClock clock(kStartMs);
+  ManualClock clock(kExploreStartMs);
   Stepper stepper;
-  TransferRequest request = kRequest;
-  request.token = token_;
-  if (config_.overdraw) request.amount_minor = kOverdrawMinor;
+  const TransferRequest request = explore_request(config_, token_);
   for (int i = 0; i < k; ++i)
-    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_, options_for(i), request);
-  Run run;
+    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_,
+                  explore_options(pitfall_, token_, config_, i), request);
+  ExploreRun run;
   int crash_count = 0;  // statements the crashing attempt has run
   auto execute = [&](int attempt) -> Status {
     const size_t index = static_cast<size_t>(attempt);
@@ -112,16 +78,16 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
     if (record)
-      run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
+      run.timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
                               std::string(step.step), "",
-                              describe_values(step.stmt, binds, step.result, kStartMs),
+                              describe_values(step.stmt, binds, step.result, kExploreStartMs),
                               std::string(statement_sql(step.stmt)), ""});
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
       run.crashed = true;
       if (record)
-        run.timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0, "crash", "",
-                                "the attempt dies; no answer", "", "crash"});
+        run.timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
+                                "crash", "", "the attempt dies; no answer", "", "crash"});
     }
     return Status::ok();
   };
@@ -139,82 +105,21 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
       if (Status status = execute(choice); !status.is_ok()) return status;
   }
   if (run.crashed)
-    if (Status status = late_retry(connections.back(), clock, stepper, record, &run);
+    if (Status status = late_explore_retry(connections.back(), clock, stepper, strategy_, pitfall_,
+                                           token_, config_, record, &run);
         !status.is_ok())
       return status;
-  if (Status status = judge(connections[0], stepper, record, clock.now_ms() - kStartMs, &run);
+  if (Status status = judge_explore_run(connections[0], stepper, record,
+                                        clock.now_ms() - kExploreStartMs, &run);
       !status.is_ok())
     return status;
   *out = std::move(run);
   return Status::ok();
 }
 
-// After a crash the client retries once more, alone, once every lease has lapsed (the lock's
-// TTL): what a patient client finally gets.
-Status Explorer::late_retry(Connection& connection, ManualClock& clock, Stepper& stepper,
-                            bool record, Run* run) const {
-  clock.advance_ms(config_.lock_ttl_ms + 1);
-  TransferRequest request = kRequest;
-  request.token = token_;
-  if (config_.overdraw) request.amount_minor = kOverdrawMinor;
-  const int attempt = config_.duplicates;
-  const size_t index = stepper.start(connection, clock, strategy_, options_for(attempt), request);
-  while (!stepper.finished(index)) {
-    clock.advance_ms(1);
-    const Binds binds = record ? stepper.pending(index).binds : Binds{};
-    const ExecutedStep step = stepper.advance(index, true);
-    if (record)
-      run->timeline.push_back({clock.now_ms() - kStartMs, "server", 1, attempt + 1, 0,
-                               std::string(step.step), "",
-                               describe_values(step.stmt, binds, step.result, kStartMs),
-                               std::string(statement_sql(step.stmt)), "late retry"});
-  }
-  return Status::ok();
-}
-
-// Which invariants the finished interleaving broke, from the journal and the answers.
-Status Explorer::judge(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
-                       Run* run) const {
-  // How often the request moved money: from the audit's one pass over the journal.
-  int64_t pairs = 0;
-  AuditSettings settings;
-  settings.now_ms = at_ms + kStartMs;
-  settings.check_file = false;  // a scratch ledger
-  settings.on_request = [&](const RequestEntries& entries) {
-    if (entries.source == kRequest.source && entries.biz_seq == kRequest.biz_seq)
-      pairs = entries.debits;
-  };
-  AuditReport audit;
-  if (Status status = audit_ledger(connection, settings, &audit); !status.is_ok()) return status;
-  bool told_success = false, disagree = false;
-  std::optional<Answer> first;
-  for (int i = 0; i < static_cast<int>(stepper.size()); ++i) {
-    const Answer& answer = stepper.answer(static_cast<size_t>(i));
-    if (record)
-      run->timeline.push_back(
-          {at_ms, "client", 1, i + 1, 0, "answer", "", answer_label(answer), "", ""});
-    told_success |= claims_success(answer.outcome);
-    if (!is_definitive(answer.outcome)) continue;
-    if (first && !answers_agree(*first, answer)) disagree = true;
-    if (!first) first = answer;
-  }
-  // The client's last word: after a crash, the late retry's answer; otherwise it retries.
-  const Answer& last = stepper.answer(stepper.size() - 1);
-  const RequestFacts facts{static_cast<uint32_t>(pairs), told_success, first.has_value(), disagree,
-                           run->crashed && last.outcome == Outcome::kInProgress};
-  for (std::string_view invariant : broken_invariants(idemlab::judge(facts)))
-    run->broken.emplace_back(invariant);
-  if (!audit.ok()) run->broken.push_back("audit");
-  return Status::ok();
-}
-
-}  // namespace
-
-namespace {
-
 // The schedule after `run` in depth-first order: the deepest step with an enabled attempt
 // after the one chosen. Empty when every schedule has been tried.
-std::vector<int> next_prefix(const Run& run) {
+std::vector<int> next_prefix(const ExploreRun& run) {
   for (size_t depth = run.schedule.size(); depth-- > 0;) {
     const auto& enabled = run.enabled[depth];
     auto chosen = std::find(enabled.begin(), enabled.end(), run.schedule[depth]);
@@ -236,7 +141,7 @@ int switches(const std::vector<int>& schedule) {
 }
 
 // Keeps `run` as the picked interleaving if it is the one ExploreConfig::pick asks for.
-void consider_pick(const Run& run, CrashPoint crash, const ExploreConfig& config,
+void consider_pick(const ExploreRun& run, CrashPoint crash, const ExploreConfig& config,
                    ExploreResult* result) {
   const bool wanted =
       config.pick == kTightestRace
@@ -250,7 +155,7 @@ void consider_pick(const Run& run, CrashPoint crash, const ExploreConfig& config
 }
 
 // Every interleaving with one crash point (or none). Sets `reached` when some run crashed.
-Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConfig& config,
+Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
                          ExploreResult* result, bool* reached) {
   std::vector<int> prefix;
   do {
@@ -259,10 +164,14 @@ Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConf
       result->truncated = true;
       return Status::ok();
     }
-    Run run;
+    ExploreRun run;
     if (Status status = explorer.run(prefix, crash, false, &run); !status.is_ok()) return status;
     ++result->interleavings;
     *reached |= run.crashed;
+    result->blocking += run.waited;
+    result->deadlocking += run.deadlocked;
+    result->unserializable += run.serialized;
+    result->unique_violations += run.unique_violation;
     if (config.pick != 0) consider_pick(run, crash, config, result);
     if (!run.broken.empty()) {
       ++result->breaking;
@@ -282,12 +191,22 @@ Status explore_schedules(Explorer& explorer, CrashPoint crash, const ExploreConf
 
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
                ExploreResult* out) {
-  Explorer explorer(strategy, pitfall, config);
-  if (Status status = explorer.prepare(); !status.is_ok()) return status;
+  std::unique_ptr<Replayer> replayer;
+  if (config.server) {
+    if (Status status = make_server_replayer(strategy, pitfall, config, &replayer); !status.is_ok())
+      return status;
+  } else {
+    auto on_sqlite = std::make_unique<Explorer>(strategy, pitfall, config);
+    if (Status status = on_sqlite->prepare(); !status.is_ok()) return status;
+    replayer = std::move(on_sqlite);
+  }
+  Replayer& explorer = *replayer;
   ExploreResult result;
   result.strategy = std::string(strategy.info().name);
   result.pitfall = pitfall;
   result.duplicates = config.duplicates;
+  result.engine = config.server ? std::string(engine_name(config.server->engine)) : "sqlite";
+  result.isolation = explorer.isolation();
   bool reached = false;
   if (Status status = explore_schedules(explorer, {}, config, &result, &reached); !status.is_ok())
     return status;
@@ -302,7 +221,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
     }
   }
   if (!result.first_breaking_schedule.empty()) {
-    Run replay;
+    ExploreRun replay;
     if (Status status = explorer.run(result.first_breaking_schedule, result.first_breaking_crash,
                                      true, &replay);
         !status.is_ok())
@@ -310,7 +229,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
     result.first_breaking = std::move(replay.timeline);
   }
   if (result.picked_index > 0) {
-    Run replay;
+    ExploreRun replay;
     if (Status status = explorer.run(result.picked_schedule, result.picked_crash, true, &replay);
         !status.is_ok())
       return status;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "db/locator.h"
 #include "sim/engine.h"
 #include "strategies/strategy.h"
 
@@ -31,6 +32,11 @@ struct ExploreConfig {
   // replayed); N > 0, the Nth tried; kTightestRace, the first of those whose attempts take
   // turns most often.
   int64_t pick = 0;
+  // --db: explore on this PostgreSQL or MariaDB server (in a scratch ledger of its own there)
+  // at `isolation`, a statement a step; none: on SQLite, a write transaction a step.
+  std::optional<Locator> server;
+  Isolation isolation = Isolation::kDefault;
+  bool unique_index = false;  // --unique-index (StrategyInfo::offers_unique_index)
 };
 inline constexpr int64_t kTightestRace = -1;
 
@@ -46,7 +52,15 @@ struct ExploreResult {
   int duplicates = 0;
   int64_t interleavings = 0;
   int64_t breaking = 0;
-  bool truncated = false;                       // stopped at max_interleavings
+  bool truncated = false;  // stopped at max_interleavings
+  // On a server: interleavings in which a statement waited for another attempt's lock, in
+  // which the server ended a wait as a deadlock, and in which it refused to serialise.
+  int64_t blocking = 0;
+  int64_t deadlocking = 0;
+  int64_t unserializable = 0;
+  int64_t unique_violations = 0;  // ... and in which a write met a unique key (any engine)
+  std::string engine;             // "sqlite", "postgresql", "mariadb"
+  std::string isolation;          // the level the server ran them at ("" on SQLite)
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   CrashPoint first_breaking_crash;              // with --crash: where it crashed

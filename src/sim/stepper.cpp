@@ -58,6 +58,21 @@ const PendingStep& Stepper::pending(size_t index) const {
 ExecutedStep Stepper::advance(size_t index, bool deliver_busy, bool with_row) {
   Attempt& attempt = attempts_[index];
   attempt.session->run_pending();
+  return resume_with_result(attempt, deliver_busy, with_row);
+}
+
+const PendingStep& Stepper::prepare_send(size_t index, Connection** target) {
+  *target = &attempts_[index].session->prepare_pending();
+  return attempts_[index].session->pending();
+}
+
+ExecutedStep Stepper::deliver(size_t index, StepResult result, bool with_row) {
+  Attempt& attempt = attempts_[index];
+  attempt.session->pending().result = std::move(result);
+  return resume_with_result(attempt, true, with_row);
+}
+
+ExecutedStep Stepper::resume_with_result(Attempt& attempt, bool deliver_busy, bool with_row) {
   const PendingStep& pending = attempt.session->pending();
   if (on_run) on_run(*attempt.connection, pending);
   const StepResult& result = pending.result;

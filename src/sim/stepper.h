@@ -46,6 +46,11 @@ class Stepper final : public Driver {
   // The step's result row is copied into the ExecutedStep only `with_row` (a timeline shows it):
   // the attempt itself gets the result, and a copy at every step was a cost of its own.
   ExecutedStep advance(size_t index, bool deliver_busy = false, bool with_row = true);
+  // For a driver that sends the pending step itself (the explorer on a server): binds its
+  // ":now" and returns it, with where it goes in `target`. deliver() then hands the attempt
+  // the step's result and resumes it up to its next step (or its end).
+  const PendingStep& prepare_send(size_t index, Connection** target);
+  ExecutedStep deliver(size_t index, StepResult result, bool with_row = true);
   // Frees a finished or killed attempt's slot for reuse by start().
   void release(size_t index);
   // Abandons an attempt (a crash): rolls back its open transaction, destroys its coroutine.
@@ -62,6 +67,7 @@ class Stepper final : public Driver {
 
  private:
   void settle(Attempt& attempt);
+  ExecutedStep resume_with_result(Attempt& attempt, bool deliver_busy, bool with_row);
   std::vector<Attempt> attempts_;
   std::vector<size_t> free_;
 };

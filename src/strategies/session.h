@@ -88,11 +88,16 @@ class Session {
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
+    Connection& target = prepare_pending();
+    pending_.result = target.run(pending_.stmt, pending_.binds);
+  }
+  // Binds the pending step's ":now" and returns the connection it runs on, for a driver that
+  // sends it itself (the explorer on a server).
+  Connection& prepare_pending() {
     if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
       pending_.binds.push_back({":now", int64_t{0}});
     pending_.binds.back().value = clock_->now_ms();
-    Connection& target = guards_ && statement_is_guard(pending_.stmt) ? *guards_ : *connection_;
-    pending_.result = target.run(pending_.stmt, pending_.binds);
+    return guards_ && statement_is_guard(pending_.stmt) ? *guards_ : *connection_;
   }
 
  private:

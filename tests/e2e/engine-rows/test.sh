@@ -98,26 +98,7 @@ done
 # The snapshot after a waited-for UPDATE, in SQL: session A claims the row and holds it; B
 # reads it (its snapshot), then its UPDATE waits for A. The test sees B waiting on the server
 # before A commits; B then updates 0 rows and reads the status again.
-maria_socket=${maria##*socket=}
-sql_session() {  # NAME URL: a client session fed through the FIFO $work/NAME.fifo
-  rm -f "$work/$1.fifo"; mkfifo "$work/$1.fifo"
-  case $2 in
-    postgresql://*) psql -qAtX "$2" <"$work/$1.fifo" >"$work/$1.out" 2>&1 & ;;
-    *) mariadb --no-defaults -n -N -S "$maria_socket" -u idemlab -pidemlab "$(db_name "$2")" \
-         <"$work/$1.fifo" >"$work/$1.out" 2>&1 & ;;
-  esac
-}
-until_output() {  # NAME TEXT: wait until session NAME has printed TEXT
-  local _
-  for _ in $(seq 1 6000); do grep -q "$2" "$work/$1.out" 2>/dev/null && return 0; sleep 0.01; done
-  fail "session $1 never printed $2: $(cat "$work/$1.out")"
-}
-waiting_sessions() {  # URL -> how many sessions wait for a lock
-  case $1 in
-    postgresql://*) psql -qAtX "$1" -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'" ;;
-    *) mariadb --no-defaults -N -S "$maria_socket" -u root -e "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'" ;;
-  esac
-}
+source "$ROOT/tests/e2e/sql_sessions.sh"
 snapshot_after_wait() {  # URL -> what B reads after its UPDATE waited and changed nothing
   "$IDEMLAB" init --force --db "$1" >/dev/null
   # state-machine's own row, left processing (1) by a crash after it was created.

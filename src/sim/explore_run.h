@@ -1,0 +1,63 @@
+// What explore's two replayers share: one interleaving's run, how it is judged, and the
+// request every attempt sends. explore.cpp replays schedules on SQLite (a whole write
+// transaction a step), explore_server.cpp on PostgreSQL and MariaDB (a statement a step).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/explore.h"
+#include "sim/stepper.h"
+
+namespace idemlab {
+
+struct ExploreRun {
+  std::vector<int> schedule;              // chosen attempt per step
+  std::vector<std::vector<int>> enabled;  // enabled attempts per step
+  std::vector<std::string> broken;        // invariants this interleaving breaks
+  std::vector<TimelineEvent> timeline;
+  bool crashed = false;           // the crash point was reached
+  bool waited = false;            // a statement waited for another attempt's lock (servers)
+  bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
+  bool serialized = false;        // the server refused to serialise a transaction (servers)
+  bool unique_violation = false;  // a write met a unique key
+};
+
+// Replays one schedule from a fresh ledger: the attempt `prefix` names at each step, then the
+// first enabled one, to the end.
+class Replayer {
+ public:
+  virtual ~Replayer() = default;
+  virtual Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+                     ExploreRun* out) = 0;
+  // The level the attempts' transactions ran at, as the server reports it ("" on SQLite).
+  virtual std::string isolation() const { return {}; }
+};
+
+// The request the duplicates carry (its token is filled in once issued).
+TransferRequest explore_request(const ExploreConfig& config, const std::string& token);
+// Attempt `attempt`'s options: the pitfall, the token, and its own lock owner.
+StrategyOptions explore_options(Pitfall pitfall, const std::string& token,
+                                const ExploreConfig& config, int attempt);
+// The token every run's ledger holds, issued at the same instant with the same entropy, so
+// its text is the same in every run.
+Status issue_explore_token(Connection& connection, std::string* token);
+// The run's clock starts here (tokens are issued before it); timelines count from it.
+inline constexpr int64_t kExploreStartMs = 1'000'000;
+
+// Which invariants the finished run broke, from the journal and the answers (and, with
+// `record`, the answers appended to its timeline at `at_ms`).
+Status judge_explore_run(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
+                         ExploreRun* run);
+
+// After a crash the client retries once more, alone, once every lease has lapsed (the lock's
+// TTL): what a patient client finally gets. Runs on `connection`, as attempt K+1.
+Status late_explore_retry(Connection& connection, ManualClock& clock, Stepper& stepper,
+                          const Strategy& strategy, Pitfall pitfall, const std::string& token,
+                          const ExploreConfig& config, bool record, ExploreRun* run);
+
+// The replayer for a server ledger (config.server set).
+Status make_server_replayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
+                            std::unique_ptr<Replayer>* out);
+
+}  // namespace idemlab

@@ -1,0 +1,287 @@
+// Explore on PostgreSQL and MariaDB. A step is one statement, sent without blocking. After
+// each step the run settles: every statement in flight either has its answer or waits for a
+// lock, on the server's own word (pg_blocking_pids, INNODB_LOCK_WAITS), never a timer's. A
+// waiting attempt is not enabled; the others go on, and its statement ends when the server
+// lets it: the holder committed or rolled back, or the server chose it as a deadlock's victim.
+#include <fmt/format.h>
+
+#include "core/interrupt.h"
+#include "ledger/ledger.h"
+#include "server/step_values.h"
+#include "sim/explore_run.h"
+#include "sim/scratch_server.h"
+
+namespace idemlab {
+
+namespace {
+
+// How long one look at a statement's socket lasts before the server is asked whether the
+// statement waits for a lock. It decides nothing: a statement is taken as waiting only when
+// the server says so.
+constexpr int kLookMs = 1;
+
+struct Flight {
+  bool sent = false;     // a statement is in flight
+  bool waiting = false;  // the server said it waits for a lock
+  Connection* target = nullptr;
+  Binds binds;  // as sent, for the timeline
+};
+
+struct RunState {
+  explicit RunState(bool record_steps, CrashPoint crash_point)
+      : record(record_steps), crash(crash_point) {}
+  ManualClock clock{kExploreStartMs};
+  Stepper stepper;
+  std::vector<Flight> flights;
+  std::vector<std::string> last_step;  // per attempt: its last step the server answered
+  ExploreRun run;
+  bool record;
+  CrashPoint crash;
+  int crash_count = 0;  // statements the crashing attempt has had answered
+};
+
+class ServerReplayer final : public Replayer {
+ public:
+  ServerReplayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
+      : strategy_(strategy), pitfall_(pitfall), config_(config) {}
+
+  Status prepare();
+  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+             ExploreRun* out) override;
+  std::string isolation() const override { return connections_.front().isolation(); }
+
+ private:
+  Status start_run(RunState& s);
+  Status send(RunState& s, int attempt);
+  Status settle_all(RunState& s, int cause);
+  Status settle(RunState& s, int attempt, int cause, bool* answered);
+  Status await_server(RunState& s);
+  void deliver(RunState& s, int attempt, StepResult result, int cause);
+  Status holders(const RunState& s, int attempt, std::vector<int>* out);
+  void record_step(RunState& s, int attempt, const StepResult& result, std::string detail);
+
+  const Strategy& strategy_;
+  const Pitfall pitfall_;
+  const ExploreConfig& config_;
+  ScratchServer scratch_;
+  std::vector<Connection> connections_;  // one per attempt, then the late retry's
+  std::vector<int64_t> sessions_;        // the server's number for each
+  std::string token_;
+};
+
+Status ServerReplayer::prepare() {
+  if (Status status =
+          ScratchServer::create(*config_.server, {{"alice", 100000}, {"bob", 0}}, &scratch_);
+      !status.is_ok())
+    return status;
+  connections_.resize(static_cast<size_t>(config_.duplicates) + 1);
+  ConnectionOptions options = scratch_server_options(config_.isolation);
+  options.nonblocking = true;
+  for (Connection& connection : connections_) {
+    if (Status status = scratch_.connect(options, &connection); !status.is_ok()) return status;
+    sessions_.push_back(connection.session_id());
+  }
+  return Status::ok();
+}
+
+Status ServerReplayer::start_run(RunState& s) {
+  if (Status status = scratch_.reset(); !status.is_ok()) return status;
+  if (Status status = issue_explore_token(scratch_.control(), &token_); !status.is_ok())
+    return status;
+  const TransferRequest request = explore_request(config_, token_);
+  for (int i = 0; i < config_.duplicates; ++i)
+    s.stepper.start(connections_[static_cast<size_t>(i)], s.clock, strategy_,
+                    explore_options(pitfall_, token_, config_, i), request);
+  s.flights.assign(static_cast<size_t>(config_.duplicates), Flight{});
+  s.last_step.assign(static_cast<size_t>(config_.duplicates), "");
+  return Status::ok();
+}
+
+Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+                           ExploreRun* out) {
+  RunState s(record, crash);
+  if (Status status = start_run(s); !status.is_ok()) return status;
+  const int k = config_.duplicates;
+  for (size_t depth = 0;;) {
+    std::vector<int> enabled;
+    bool in_flight = false;
+    for (int i = 0; i < k; ++i) {
+      in_flight |= s.flights[static_cast<size_t>(i)].sent;
+      if (!s.stepper.finished(static_cast<size_t>(i)) && !s.flights[static_cast<size_t>(i)].sent)
+        enabled.push_back(i);
+    }
+    if (enabled.empty() && !in_flight) break;
+    if (enabled.empty()) {  // every attempt left waits for another: only the server can end it
+      if (Status status = await_server(s); !status.is_ok()) return status;
+      continue;
+    }
+    const int choice = depth < prefix.size() ? prefix[depth] : enabled.front();
+    if (std::find(enabled.begin(), enabled.end(), choice) == enabled.end())
+      return Status::internal(fmt::format(
+          "the server answered a replayed schedule differently: at step {}, attempt {} was "
+          "waiting this time",
+          depth + 1, choice + 1));
+    ++depth;
+    s.run.schedule.push_back(choice);
+    s.run.enabled.push_back(std::move(enabled));
+    s.clock.advance_ms(1);
+    if (Status status = send(s, choice); !status.is_ok()) return status;
+    if (Status status = settle_all(s, choice); !status.is_ok()) return status;
+  }
+  if (s.run.crashed)
+    if (Status status = late_explore_retry(connections_.back(), s.clock, s.stepper, strategy_,
+                                           pitfall_, token_, config_, record, &s.run);
+        !status.is_ok())
+      return status;
+  if (Status status = judge_explore_run(connections_[0], s.stepper, record,
+                                        s.clock.now_ms() - kExploreStartMs, &s.run);
+      !status.is_ok())
+    return status;
+  *out = std::move(s.run);
+  return Status::ok();
+}
+
+Status ServerReplayer::send(RunState& s, int attempt) {
+  Connection* target = nullptr;
+  const PendingStep& pending = s.stepper.prepare_send(static_cast<size_t>(attempt), &target);
+  Flight& flight = s.flights[static_cast<size_t>(attempt)];
+  flight = Flight{true, false, target, s.record ? pending.binds : Binds{}};
+  return target->send(pending.stmt, pending.binds);
+}
+
+// Settles every statement in flight, in attempt order, again until a pass changes nothing:
+// an answer can end an attempt, whose rollback lets another's statement go.
+Status ServerReplayer::settle_all(RunState& s, int cause) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = 0; i < config_.duplicates; ++i) {
+      if (!s.flights[static_cast<size_t>(i)].sent) continue;
+      bool answered = false;
+      if (Status status = settle(s, i, cause, &answered); !status.is_ok()) return status;
+      changed |= answered;
+    }
+  }
+  return Status::ok();
+}
+
+// Waits until the attempt's statement has its answer, or the server says it waits for a lock
+// another attempt's open transaction holds.
+Status ServerReplayer::settle(RunState& s, int attempt, int cause, bool* answered) {
+  Flight& flight = s.flights[static_cast<size_t>(attempt)];
+  for (;;) {
+    if (std::optional<StepResult> result = flight.target->receive(kLookMs)) {
+      *answered = true;
+      deliver(s, attempt, std::move(*result), cause);
+      return Status::ok();
+    }
+    std::vector<int> waits_for;
+    if (Status status = holders(s, attempt, &waits_for); !status.is_ok()) return status;
+    if (!waits_for.empty()) {
+      if (!flight.waiting && s.record) {
+        std::vector<std::string> names;
+        for (int holder : waits_for) names.push_back(fmt::format("attempt {}", holder + 1));
+        record_step(s, attempt, StepResult{},
+                    fmt::format("waits for {}'s lock", fmt::join(names, " and ")));
+      }
+      flight.waiting = true;
+      s.run.waited = true;
+      *answered = false;
+      return Status::ok();
+    }
+    if (Status status = check_interrupt(); !status.is_ok()) return status;
+  }
+}
+
+// The attempts whose open transactions hold the lock the attempt's statement waits for, if it
+// waits. Where the server does not name the holders (MariaDB), every other attempt with a
+// transaction open is one; an attempt with none holds no lock.
+Status ServerReplayer::holders(const RunState& s, int attempt, std::vector<int>* out) {
+  out->clear();
+  bool waiting = false;
+  std::vector<int64_t> named;
+  if (Status status =
+          scratch_.control().lock_wait(sessions_[static_cast<size_t>(attempt)], &waiting, &named);
+      !status.is_ok() || !waiting)
+    return status;
+  for (int i = 0; i < config_.duplicates; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    const bool open = !s.stepper.finished(index) && connections_[index].in_transaction();
+    const bool among =
+        named.empty() || std::find(named.begin(), named.end(), sessions_[index]) != named.end();
+    if (i != attempt && open && among) out->push_back(i);
+  }
+  return Status::ok();
+}
+
+// Every attempt left waits: a deadlock the server will find (PostgreSQL after its
+// deadlock_timeout, MariaDB at once), or a wait it ends at its lock wait limit.
+Status ServerReplayer::await_server(RunState& s) {
+  for (;;) {
+    for (int i = 0; i < config_.duplicates; ++i) {
+      Flight& flight = s.flights[static_cast<size_t>(i)];
+      if (!flight.sent) continue;
+      if (std::optional<StepResult> result = flight.target->receive(kLookMs)) {
+        deliver(s, i, std::move(*result), -1);
+        return settle_all(s, -1);
+      }
+    }
+    if (Status status = check_interrupt(); !status.is_ok()) return status;
+  }
+}
+
+void ServerReplayer::deliver(RunState& s, int attempt, StepResult result, int cause) {
+  Flight& flight = s.flights[static_cast<size_t>(attempt)];
+  const bool waited = flight.waiting;
+  flight.sent = flight.waiting = false;
+  s.run.deadlocked |= result.code == StepCode::kDeadlock;
+  s.run.serialized |= result.code == StepCode::kSerialization;
+  s.run.unique_violation |= result.code == StepCode::kConstraint;
+  if (s.record) {
+    std::string detail;
+    if (waited)
+      detail = cause < 0 || result.code == StepCode::kDeadlock
+                   ? std::string("the server ended its wait")
+                   : fmt::format("attempt {}'s {} let it go", cause + 1,
+                                 s.last_step[static_cast<size_t>(cause)]);
+    record_step(s, attempt, result, detail);
+  }
+  const size_t index = static_cast<size_t>(attempt);
+  s.last_step[index] = s.stepper.pending(index).step;
+  (void)s.stepper.deliver(index, std::move(result), false);
+  if (attempt == s.crash.attempt && ++s.crash_count == s.crash.after &&
+      !s.stepper.finished(index)) {
+    s.stepper.kill(index);  // rolls back what it had not committed
+    s.run.crashed = true;
+    if (s.record)
+      s.run.timeline.push_back({s.clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
+                                "crash", "", "the attempt dies; no answer", "", "crash"});
+  }
+}
+
+void ServerReplayer::record_step(RunState& s, int attempt, const StepResult& result,
+                                 std::string detail) {
+  const Flight& flight = s.flights[static_cast<size_t>(attempt)];
+  const PendingStep& pending = s.stepper.pending(static_cast<size_t>(attempt));
+  const bool waits = flight.sent;  // still in flight: the server has not answered yet
+  // A server's BEGIN takes no lock (SQLite's BEGIN IMMEDIATE takes the write lock).
+  const bool begins = pending.stmt == Stmt::kBeginImmediate && result.ok();
+  s.run.timeline.push_back(
+      {s.clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(pending.step),
+       std::move(detail),
+       waits    ? std::string()
+       : begins ? std::string("transaction begins")
+                : describe_values(pending.stmt, flight.binds, result, kExploreStartMs),
+       std::string(flight.target ? flight.target->statement_text(pending.stmt) : ""), ""});
+}
+
+}  // namespace
+
+Status make_server_replayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
+                            std::unique_ptr<Replayer>* out) {
+  auto replayer = std::make_unique<ServerReplayer>(strategy, pitfall, config);
+  if (Status status = replayer->prepare(); !status.is_ok()) return status;
+  *out = std::move(replayer);
+  return Status::ok();
+}
+
+}  // namespace idemlab
