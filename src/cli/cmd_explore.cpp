@@ -125,6 +125,15 @@ void print_explore_text(const ExploreOptions& options, const ExploreResult& resu
                         0));
   for (const auto& [invariant, count] : result.by_invariant)
     fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
+  if (result.first_deadlock_index > 0)
+    fmt::print("{}",
+               wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); "
+                                "the server chose attempt {} as its victim (--interleaving "
+                                "{} shows it).",
+                                result.first_deadlock_index,
+                                fmt::join(one_based(result.first_deadlock_schedule), " "),
+                                result.first_deadlock_victim + 1, result.first_deadlock_index),
+                    0));
   const Shown shown = shown_of(result);
   if (shown.timeline->empty()) return;
   const std::string heading = fmt::format(
@@ -164,6 +173,11 @@ void print_explore_json(const ExploreResult& result) {
     out["deadlocking"] = result.deadlocking;
     out["unserializable"] = result.unserializable;
     out["unique_violations"] = result.unique_violations;
+    if (result.first_deadlock_index > 0)
+      out["first_deadlock"] = {{"interleaving", result.first_deadlock_index},
+                               {"schedule", one_based(result.first_deadlock_schedule)},
+                               {"victim", result.first_deadlock_victim + 1},
+                               {"timeline", timeline_json(result.first_deadlock)}};
   }
   if (!result.first_breaking_schedule.empty())
     out["first_breaking"] = shown_json(first_breaking_of(result));

@@ -172,6 +172,11 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
     result->deadlocking += run.deadlocked;
     result->unserializable += run.serialized;
     result->unique_violations += run.unique_violation;
+    if (run.deadlocked && crash.attempt < 0 && result->first_deadlock_index == 0) {
+      result->first_deadlock_index = result->interleavings;
+      result->first_deadlock_schedule = run.schedule;
+      result->first_deadlock_victim = run.victim;
+    }
     if (config.pick != 0) consider_pick(run, crash, config, result);
     if (!run.broken.empty()) {
       ++result->breaking;
@@ -227,6 +232,13 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
         !status.is_ok())
       return status;
     result.first_breaking = std::move(replay.timeline);
+  }
+  if (result.first_deadlock_index > 0) {
+    ExploreRun replay;
+    if (Status status = explorer.run(result.first_deadlock_schedule, {}, true, &replay);
+        !status.is_ok())
+      return status;
+    result.first_deadlock = std::move(replay.timeline);
   }
   if (result.picked_index > 0) {
     ExploreRun replay;

@@ -59,8 +59,15 @@ struct ExploreResult {
   int64_t deadlocking = 0;
   int64_t unserializable = 0;
   int64_t unique_violations = 0;  // ... and in which a write met a unique key (any engine)
-  std::string engine;             // "sqlite", "postgresql", "mariadb"
-  std::string isolation;          // the level the server ran them at ("" on SQLite)
+  // On a server, the first interleaving (without --crash) the server ended as a deadlock: which
+  // it was (1-based, in the order tried), its schedule, the attempt (0-based) the server chose
+  // as its victim, and its timeline.
+  int64_t first_deadlock_index = 0;
+  std::vector<int> first_deadlock_schedule;
+  int first_deadlock_victim = -1;
+  std::vector<TimelineEvent> first_deadlock;
+  std::string engine;                           // "sqlite", "postgresql", "mariadb"
+  std::string isolation;                        // the level the server ran them at ("" on SQLite)
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   CrashPoint first_breaking_crash;              // with --crash: where it crashed

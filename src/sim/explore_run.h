@@ -19,6 +19,7 @@ struct ExploreRun {
   bool crashed = false;           // the crash point was reached
   bool waited = false;            // a statement waited for another attempt's lock (servers)
   bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
+  int victim = -1;                // the first attempt the server chose as a deadlock's victim
   bool serialized = false;        // the server refused to serialise a transaction (servers)
   bool unique_violation = false;  // a write met a unique key
 };

@@ -33,7 +33,10 @@ struct RunState {
   ManualClock clock{kExploreStartMs};
   Stepper stepper;
   std::vector<Flight> flights;
-  std::vector<std::string> last_step;  // per attempt: its last step the server answered
+  // Per attempt: the step it sent last, and whether the server has ended its transaction (a
+  // deadlock's victim, a serialization failure): it holds no lock until its next statement.
+  std::vector<std::string_view> sent_step;
+  std::vector<bool> ended_by_server;
   ExploreRun run;
   bool record;
   CrashPoint crash;
@@ -93,7 +96,8 @@ Status ServerReplayer::start_run(RunState& s) {
     s.stepper.start(connections_[static_cast<size_t>(i)], s.clock, strategy_,
                     explore_options(pitfall_, token_, config_, i), request);
   s.flights.assign(static_cast<size_t>(config_.duplicates), Flight{});
-  s.last_step.assign(static_cast<size_t>(config_.duplicates), "");
+  s.sent_step.assign(static_cast<size_t>(config_.duplicates), {});
+  s.ended_by_server.assign(static_cast<size_t>(config_.duplicates), false);
   return Status::ok();
 }
 
@@ -146,15 +150,23 @@ Status ServerReplayer::send(RunState& s, int attempt) {
   const PendingStep& pending = s.stepper.prepare_send(static_cast<size_t>(attempt), &target);
   Flight& flight = s.flights[static_cast<size_t>(attempt)];
   flight = Flight{true, false, target, s.record ? pending.binds : Binds{}};
+  s.sent_step[static_cast<size_t>(attempt)] = pending.step;
+  s.ended_by_server[static_cast<size_t>(attempt)] = false;
   return target->send(pending.stmt, pending.binds);
 }
 
-// Settles every statement in flight, in attempt order, again until a pass changes nothing:
-// an answer can end an attempt, whose rollback lets another's statement go.
+// Settles every statement in flight: the one just sent (`cause`) first, then the others in
+// attempt order, again until a pass changes nothing (an answer can end a transaction, whose
+// locks let another statement go). The cause first, so that what it set off is seen in the
+// same order every run, whichever answer reached the socket first.
 Status ServerReplayer::settle_all(RunState& s, int cause) {
+  std::vector<int> order;
+  if (cause >= 0) order.push_back(cause);
+  for (int i = 0; i < config_.duplicates; ++i)
+    if (i != cause) order.push_back(i);
   for (bool changed = true; changed;) {
     changed = false;
-    for (int i = 0; i < config_.duplicates; ++i) {
+    for (int i : order) {
       if (!s.flights[static_cast<size_t>(i)].sent) continue;
       bool answered = false;
       if (Status status = settle(s, i, cause, &answered); !status.is_ok()) return status;
@@ -205,7 +217,8 @@ Status ServerReplayer::holders(const RunState& s, int attempt, std::vector<int>*
     return status;
   for (int i = 0; i < config_.duplicates; ++i) {
     const size_t index = static_cast<size_t>(i);
-    const bool open = !s.stepper.finished(index) && connections_[index].in_transaction();
+    const bool open = !s.stepper.finished(index) && connections_[index].in_transaction() &&
+                      !s.ended_by_server[index];
     const bool among =
         named.empty() || std::find(named.begin(), named.end(), sessions_[index]) != named.end();
     if (i != attempt && open && among) out->push_back(i);
@@ -214,19 +227,33 @@ Status ServerReplayer::holders(const RunState& s, int attempt, std::vector<int>*
 }
 
 // Every attempt left waits: a deadlock the server will find (PostgreSQL after its
-// deadlock_timeout, MariaDB at once), or a wait it ends at its lock wait limit.
+// deadlock_timeout, MariaDB at once), or a wait it ends at its lock wait limit. Answers are
+// gathered until the server's own (an error: the victim's) is among them, or every statement
+// has answered; the errors are delivered first, then what they let go, each in attempt order,
+// whichever reached its socket first.
 Status ServerReplayer::await_server(RunState& s) {
-  for (;;) {
+  std::vector<std::optional<StepResult>> got(static_cast<size_t>(config_.duplicates));
+  for (bool have_error = false, all = false; !have_error && !all;) {
+    all = true;
     for (int i = 0; i < config_.duplicates; ++i) {
-      Flight& flight = s.flights[static_cast<size_t>(i)];
-      if (!flight.sent) continue;
-      if (std::optional<StepResult> result = flight.target->receive(kLookMs)) {
-        deliver(s, i, std::move(*result), -1);
-        return settle_all(s, -1);
-      }
+      const size_t index = static_cast<size_t>(i);
+      if (!s.flights[index].sent || got[index]) continue;
+      got[index] = s.flights[index].target->receive(kLookMs);
+      if (!got[index]) all = false;
+      have_error |= got[index] && !got[index]->ok();
     }
     if (Status status = check_interrupt(); !status.is_ok()) return status;
   }
+  int cause = -1;
+  for (const bool errors : {true, false})
+    for (int i = 0; i < config_.duplicates; ++i) {
+      std::optional<StepResult>& result = got[static_cast<size_t>(i)];
+      if (!result || result->ok() == errors) continue;
+      deliver(s, i, std::move(*result), cause);
+      result.reset();
+      if (cause < 0) cause = i;
+    }
+  return settle_all(s, cause);
 }
 
 void ServerReplayer::deliver(RunState& s, int attempt, StepResult result, int cause) {
@@ -234,19 +261,22 @@ void ServerReplayer::deliver(RunState& s, int attempt, StepResult result, int ca
   const bool waited = flight.waiting;
   flight.sent = flight.waiting = false;
   s.run.deadlocked |= result.code == StepCode::kDeadlock;
+  if (result.code == StepCode::kDeadlock && s.run.victim < 0) s.run.victim = attempt;
   s.run.serialized |= result.code == StepCode::kSerialization;
   s.run.unique_violation |= result.code == StepCode::kConstraint;
+  s.ended_by_server[static_cast<size_t>(attempt)] = result.code == StepCode::kDeadlock ||
+                                                    result.code == StepCode::kSerialization ||
+                                                    result.code == StepCode::kConnectionLost;
   if (s.record) {
     std::string detail;
     if (waited)
       detail = cause < 0 || result.code == StepCode::kDeadlock
                    ? std::string("the server ended its wait")
                    : fmt::format("attempt {}'s {} let it go", cause + 1,
-                                 s.last_step[static_cast<size_t>(cause)]);
+                                 s.sent_step[static_cast<size_t>(cause)]);
     record_step(s, attempt, result, detail);
   }
   const size_t index = static_cast<size_t>(attempt);
-  s.last_step[index] = s.stepper.pending(index).step;
   (void)s.stepper.deliver(index, std::move(result), false);
   if (attempt == s.crash.attempt && ++s.crash_count == s.crash.after &&
       !s.stepper.finished(index)) {

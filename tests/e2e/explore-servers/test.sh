@@ -5,7 +5,7 @@
 #   PostgreSQL: the loser's INSERT meets 23505 under a unique index, and both commit without
 #   one (two rows); MariaDB: the gap locks deadlock (1213), one row either way.
 # - Every safe strategy: no breaking interleaving on either server.
-# - The same explore twice gives the same bytes; a wait is drawn where it happened, with what
+# - 20 runs of the same explore give the same bytes (MariaDB's deadlock victim too); a wait is drawn where it happened, with what
 #   ended it; the scratch ledger is gone afterwards, an interrupted run's too.
 # - Bad input: a SQLite path, --isolation without --db, --unique-index elsewhere.
 source "$(dirname "$0")/../lib.sh"
@@ -61,9 +61,9 @@ expect_equal "$maria_unique" "B: 1213, 1 rows" "MariaDB by hand, unique index"
 expect_equal "$maria_plain" "B: 1213, 1 rows" "MariaDB by hand, no unique index"
 
 # explore finds the same.
-# At most 300 interleavings each, to keep the suite short: the depth-first order meets the
+# At most 200 interleavings each, to keep the suite short: the depth-first order meets the
 # tight races early (the first breaking one on PostgreSQL is among the first ten).
-cap=(--max-interleavings 300)
+cap=(--max-interleavings 200)
 explored() {  # URL ARGS... -> the JSON of explore select-for-update
   "$IDEMLAB" explore --db "$1" --strategy select-for-update --json "${cap[@]}" "${@:2}"
 }
@@ -90,6 +90,27 @@ expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --forma
 first=$out
 expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --format svg "${cap[@]}"
 expect_equal "$out" "$first" "explore twice on PostgreSQL: the same SVG"
+# MariaDB's first deadlock: the second INSERT completes the cycle, and its attempt is the victim.
+# 20 runs give the same bytes, victim included (PostgreSQL: its first waits, 20 runs too).
+expect_exit 0 "$IDEMLAB" explore --db "$maria" --strategy select-for-update --json \
+  --max-interleavings 125
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_deadlock"]["victim"])')" 2 \
+  "MariaDB: the victim of the first deadlock"
+first=$out
+for _ in $(seq 2 20); do
+  expect_exit 0 "$IDEMLAB" explore --db "$maria" --strategy select-for-update --json \
+    --max-interleavings 125
+  [ "$out" = "$first" ] || { fail "explore on MariaDB: a run printed other bytes"; break; }
+done
+expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index --json \
+  --max-interleavings 20
+first=$out
+for _ in $(seq 2 20); do
+  expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index --json \
+    --max-interleavings 20
+  [ "$out" = "$first" ] || { fail "explore on PostgreSQL: a run printed other bytes"; break; }
+done
+
 # A wait, where it happened and what ended it: B's INSERT waits on A's uncommitted key.
 expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index \
   --interleaving 5 "${cap[@]}"
@@ -119,7 +140,7 @@ done
 for strategy in direct-insert state-machine dedup-table token optimistic-lock lock-table; do
   for url in "$pg" "$maria"; do
     expect_exit 0 "$IDEMLAB" explore --db "$url" --strategy "$strategy" --fail-on violation \
-      --max-interleavings 150
+      --max-interleavings 60
   done
 done
 
