@@ -15,6 +15,7 @@ source "$(dirname "$0")/../lib.sh"
 require_test_servers
 own_server_databases engine-rows
 pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
+source "$ROOT/tests/e2e/sql_sessions.sh"
 
 gate_at=critical
 start_twin() {  # N ARGS...: one attempt, held at the gate before step $gate_at
@@ -74,7 +75,30 @@ expect_equal "$pairs" 1 "MariaDB SERIALIZABLE: journal pairs"
 gate_at=claim_flow
 twins "$pg" state-machine
 expect_equal "$got" "applied; applied replayed" "PostgreSQL READ COMMITTED: state-machine"
-twins "$pg" state-machine --isolation repeatable-read
+# PostgreSQL REPEATABLE READ: B meets 40001 only if its snapshot predates A's commit, and B's
+# snapshot is taken by its UPDATE, so a shared gate cannot promise it (A may commit first, and B
+# then claims 0 rows and replays). A claims the row and holds it at its gate before debit; B runs
+# free until the server shows it waiting for A's lock; only then does A go on.
+held_claim() {  # DB ARGS...: A holds the claimed row until B waits for it -> $got, $pairs
+  local db=$1; shift
+  local transfer=(state-machine "$@" --db "$db" --biz-seq t1 --from alice --to bob --amount 1)
+  "$IDEMLAB" init --force --db "$db" >/dev/null
+  rm -rf "$work/gate" "$work"/twin*.json; mkdir "$work/gate"
+  gate_at=debit start_twin 1 "${transfer[@]}"
+  local _
+  for _ in $(seq 1 6000); do
+    [ -n "$(find "$work/gate" -name 'arrived.*' -o -name 'ended.*')" ] && break; sleep 0.01
+  done
+  ( "$IDEMLAB" "${transfer[@]}" --json >"$work/twin2.json" 2>"$work/twin2.err"
+    touch "$work/gate/ended.2" ) &
+  for _ in $(seq 1 6000); do
+    [ -e "$work/gate/ended.2" ] || [ "$(waiting_sessions "$db")" -ge 1 ] && break; sleep 0.01
+  done
+  touch "$work/gate/open"
+  wait
+  got=$(answers) pairs=$(moved "$db")
+}
+held_claim "$pg" --isolation repeatable-read
 expect_equal "$got" "applied; busy serialization_failure" "PostgreSQL REPEATABLE READ: state-machine"
 expect_equal "$pairs" 1 "PostgreSQL REPEATABLE READ: state-machine, journal pairs"
 twins "$maria" state-machine
@@ -98,7 +122,6 @@ done
 # The snapshot after a waited-for UPDATE, in SQL: session A claims the row and holds it; B
 # reads it (its snapshot), then its UPDATE waits for A. The test sees B waiting on the server
 # before A commits; B then updates 0 rows and reads the status again.
-source "$ROOT/tests/e2e/sql_sessions.sh"
 snapshot_after_wait() {  # URL -> what B reads after its UPDATE waited and changed nothing
   "$IDEMLAB" init --force --db "$1" >/dev/null
   # state-machine's own row, left processing (1) by a crash after it was created.
