@@ -33,20 +33,9 @@ struct ExploreOptions {
 // --db and --isolation into the config: explore's own ledger is a scratch one, so --db takes
 // only a server, where explore makes a scratch ledger of its own.
 void choose_server(ExploreOptions* options) {
-  if (options->db.empty()) {
-    if (!options->isolation.empty())
-      throw_if_error(Status::usage("--isolation needs --db with a PostgreSQL or MariaDB URL"));
-    return;
-  }
-  Locator locator;
-  throw_if_error(parse_locator(options->db, &locator));
-  if (locator.engine == Engine::kSqlite)
-    throw_if_error(Status::usage(
-        fmt::format("--db {}: explore runs on SQLite in a scratch ledger of its own; --db takes a "
-                    "postgresql:// or mariadb:// URL",
-                    locator.shown)));
-  options->config.isolation = isolation_option(options->db, options->isolation);
-  options->config.server = std::move(locator);
+  ScratchServerChoice choice = scratch_server_choice("explore", options->db, options->isolation);
+  options->config.isolation = choice.isolation;
+  options->config.server = std::move(choice.server);
 }
 
 // "on postgresql at read-committed, " on a server; "" on SQLite.
@@ -253,13 +242,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
                    "show interleaving N (in the order they are tried) instead of the first "
                    "breaking one")
       ->check(whole_number(1, limits::kMaxInterleavings));
-  command
-      ->add_option("--db", options->db,
-                   "explore on this PostgreSQL or MariaDB server, in a scratch schema or "
-                   "database made for the run and dropped at its end (a step is then one "
-                   "statement)")
-      ->check(ledger_locator());
-  add_isolation_option(command, &options->isolation);
+  add_scratch_server_options(command, "explore", &options->db, &options->isolation);
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

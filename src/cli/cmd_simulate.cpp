@@ -22,9 +22,13 @@ struct SimulateOptions {
   bool sql = false;
   int64_t timeline_request = 0;
   SimCliOptions sim;
+  std::string db;         // a server URL, or "" for SQLite
+  std::string isolation;  // with db
 };
 
 ExitCode run_simulate(const SimulateOptions& options) {
+  const ScratchServerChoice server =
+      scratch_server_choice("simulate", options.db, options.isolation);
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
@@ -45,10 +49,13 @@ ExitCode run_simulate(const SimulateOptions& options) {
   sim_options.timeline = options.timeline || options.timeline_request > 0;
   sim_options.timeline_request = options.timeline_request;
   sim_options.progress = progress_reporter("simulate " + options.strategy);
+  if (server.server) sim_options.server = &*server.server;
+  sim_options.isolation = server.isolation;
   SimResult result;
   throw_if_error(simulate(config, strategy, pitfall, sim_options, &result));
   std::string command = fmt::format("idemlab simulate --strategy {}{}{}", options.strategy,
                                     pitfall_argument(pitfall), config_arguments(config));
+  command += scratch_server_arguments(server);
   if (sim_options.timeline && options.timeline_request > 0)
     command += fmt::format(" --timeline-request {}", options.timeline_request);
   else if (sim_options.timeline)
@@ -97,6 +104,7 @@ void register_simulate(CLI::App& app, CommandResult& result) {
                    "narrate the events of request N only")
       ->check(whole_number(1, limits::kMaxRequests));
   add_sim_options(command, &options->sim);
+  add_scratch_server_options(command, "simulate", &options->db, &options->isolation);
   command->footer(
       "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"
       "partition the requests; never_moved (told success, nothing moved), stuck, \n"

@@ -121,4 +121,44 @@ std::function<void(int64_t, int64_t)> progress_reporter(std::string label, std::
   };
 }
 
+void add_scratch_server_options(CLI::App* command, const std::string& verb, std::string* db,
+                                std::string* isolation) {
+  command
+      ->add_option("--db", *db,
+                   verb +
+                       " on this PostgreSQL or MariaDB server, in a scratch schema or "
+                       "database made for the run and dropped at its end (a step is then "
+                       "one statement, and a lock wait is the server's)")
+      ->check(ledger_locator());
+  add_isolation_option(command, isolation);
+}
+
+ScratchServerChoice scratch_server_choice(const std::string& command, const std::string& db,
+                                          const std::string& isolation) {
+  ScratchServerChoice choice;
+  if (db.empty()) {
+    if (!isolation.empty())
+      throw_if_error(Status::usage("--isolation needs --db with a PostgreSQL or MariaDB URL"));
+    return choice;
+  }
+  Locator locator;
+  throw_if_error(parse_locator(db, &locator));
+  if (locator.engine == Engine::kSqlite)
+    throw_if_error(Status::usage(
+        fmt::format("--db {}: {} runs on SQLite in a scratch ledger of its own; --db takes a "
+                    "postgresql:// or mariadb:// URL",
+                    locator.shown, command)));
+  choice.isolation = isolation_option(db, isolation);
+  choice.server = std::move(locator);
+  return choice;
+}
+
+std::string scratch_server_arguments(const ScratchServerChoice& choice) {
+  if (!choice.server) return "";
+  std::string out = " --db " + choice.server->shown;
+  if (choice.isolation != Isolation::kDefault)
+    out += fmt::format(" --isolation {}", isolation_name(choice.isolation));
+  return out;
+}
+
 }  // namespace idemlab

@@ -35,6 +35,20 @@ std::string sim_exit_code_help();
 // --fail-on violation, shared by simulate, compare and explore.
 void add_fail_on_option(CLI::App* command, bool* fail_on_violation);
 
+// --db and --isolation of a command whose ledger is a scratch one (simulate, explore): --db takes
+// only a PostgreSQL or MariaDB URL, where the command makes a scratch ledger of its own; none is
+// SQLite in memory. Usage errors are thrown.
+struct ScratchServerChoice {
+  std::optional<Locator> server;
+  Isolation isolation = Isolation::kDefault;
+};
+void add_scratch_server_options(CLI::App* command, const std::string& verb, std::string* db,
+                                std::string* isolation);
+ScratchServerChoice scratch_server_choice(const std::string& command, const std::string& db,
+                                          const std::string& isolation);
+// " --db URL --isolation LEVEL" for a reproduce line (the URL as shown: no password); "".
+std::string scratch_server_arguments(const ScratchServerChoice& choice);
+
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,
                                                         std::string unit = "requests");

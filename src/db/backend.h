@@ -83,6 +83,9 @@ class Backend {
   // from this connection. `holders` gets the sessions holding it where the server says so
   // (PostgreSQL's pg_blocking_pids), and stays empty where it does not (MariaDB).
   virtual Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders);
+  // Cancels the statement session `session` is running, asked from this connection
+  // (pg_cancel_backend, KILL QUERY): the simulator's lock wait limit, in virtual time.
+  virtual Status cancel_statement(int64_t session);
 };
 
 }  // namespace idemlab

@@ -28,6 +28,10 @@ Status Backend::lock_wait(int64_t, bool*, std::vector<int64_t>*) {
   return Status::internal("this engine does not say who waits for a lock");
 }
 
+Status Backend::cancel_statement(int64_t) {
+  return Status::internal("this engine cancels no statement");
+}
+
 std::optional<StepResult> Backend::receive(int) {
   return StepResult{StepCode::kError, 0, std::nullopt, "nothing was sent"};
 }

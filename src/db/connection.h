@@ -80,6 +80,7 @@ class Connection {
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) {
     return backend_->lock_wait(session, waiting, holders);
   }
+  Status cancel_statement(int64_t session) { return backend_->cancel_statement(session); }
 
  private:
   friend Status open_connection(const Locator&, const ConnectionOptions&, Connection*);

@@ -107,6 +107,9 @@ class MariadbBackend final : public Backend {
   std::optional<StepResult> receive(int wait_ms) override;
   int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override;
+  Status cancel_statement(int64_t session) override {
+    return exec_script(fmt::format("KILL QUERY {}", session).c_str());
+  }
   std::string_view statement_text(Stmt id) const override { return mariadb_statement_sql(id); }
   StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
     return execute(split_named_values(text), binds, on_row);

@@ -163,6 +163,11 @@ class PostgresBackend final : public Backend {
     *waiting = !holders->empty();
     return Status::ok();
   }
+  Status cancel_statement(int64_t session) override {
+    StepResult asked = query("SELECT pg_cancel_backend(CAST(:session AS integer))",
+                             {{":session", session}}, nullptr);
+    return asked.ok() ? Status::ok() : step_error_status(asked);
+  }
 
   std::string_view statement_text(Stmt id) const override { return postgres_statement_sql(id); }
   StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {

@@ -152,27 +152,34 @@ std::string compact_table_legend() {
 
 nlohmann::ordered_json result_json(const SimResult& r) {
   std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
-  return {{"strategy", r.strategy},
-          {"pitfall", pitfall_json(r.pitfall)},
-          {"requests", r.requests},
-          {"moved_once", r.moved_once},
-          {"moved_twice_or_more", r.moved_twice_or_more},
-          {"not_moved", r.not_moved},
-          {"never_moved", r.never_moved},
-          {"stuck", r.stuck},
-          {"unknown_to_client", r.unknown_to_client},
-          {"refused", r.refused},
-          {"inconsistent_answers", r.inconsistent_answers},
-          {"attempts_per_request", std::round(r.attempts_per_request * 100) / 100},
-          {"deliveries_per_request", std::round(r.deliveries_per_request * 100) / 100},
-          {"statements_per_request", std::round(r.statements_per_request * 100) / 100},
-          {"lock_waits", r.lock_waits},
-          {"latency_ms_p50", r.latency_ms_p50},
-          {"latency_ms_p99", r.latency_ms_p99},
-          {"virtual_ms", r.virtual_ms},
-          {"audit_ok", r.audit_ok},
-          {"audit_violations", kinds},
-          {"seed", r.seed}};
+  nlohmann::ordered_json out = {
+      {"strategy", r.strategy},
+      {"pitfall", pitfall_json(r.pitfall)},
+      {"requests", r.requests},
+      {"moved_once", r.moved_once},
+      {"moved_twice_or_more", r.moved_twice_or_more},
+      {"not_moved", r.not_moved},
+      {"never_moved", r.never_moved},
+      {"stuck", r.stuck},
+      {"unknown_to_client", r.unknown_to_client},
+      {"refused", r.refused},
+      {"inconsistent_answers", r.inconsistent_answers},
+      {"attempts_per_request", std::round(r.attempts_per_request * 100) / 100},
+      {"deliveries_per_request", std::round(r.deliveries_per_request * 100) / 100},
+      {"statements_per_request", std::round(r.statements_per_request * 100) / 100},
+      {"lock_waits", r.lock_waits},
+      {"latency_ms_p50", r.latency_ms_p50},
+      {"latency_ms_p99", r.latency_ms_p99},
+      {"virtual_ms", r.virtual_ms},
+      {"audit_ok", r.audit_ok},
+      {"audit_violations", kinds},
+      {"seed", r.seed}};
+  if (r.engine != "sqlite") {  // on a server: where, at which level, and its races
+    out["engine"] = r.engine;
+    out["isolation"] = r.isolation;
+    out["released_together"] = r.released_together;
+  }
+  return out;
 }
 
 std::string results_view(const std::vector<SimResult>& results, Format format,
@@ -219,8 +226,9 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 }
 
 std::string result_text(const SimResult& r, const std::string& command) {
-  std::string out = fmt::format("{}{}: {} requests, seed {}\n", r.strategy,
-                                pitfall_argument(r.pitfall), r.requests, r.seed);
+  std::string out = fmt::format(
+      "{}{}: {} requests, seed {}{}\n", r.strategy, pitfall_argument(r.pitfall), r.requests, r.seed,
+      r.engine == "sqlite" ? std::string() : fmt::format(", on {} at {}", r.engine, r.isolation));
   // Label, value, meaning: a meaning too long for the width wraps under itself.
   auto line = [&](const char* label, const std::string& value, const char* meaning) {
     const std::string start = fmt::format("  {:<24}{:>10}  ", label, value);
@@ -245,7 +253,13 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("deliveries_per_request", fmt::format("{:.2f}", r.deliveries_per_request),
        "copies that reached the server");
   line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
-  line("lock_waits", std::to_string(r.lock_waits), "statements that waited for the write lock");
+  line("lock_waits", std::to_string(r.lock_waits),
+       r.engine == "sqlite" ? "statements that waited for the write lock"
+                            : "statements that waited for a lock, on the server's word");
+  if (r.engine != "sqlite")
+    line("released_together", std::to_string(r.released_together),
+         "steps that let 2 or more waiting statements go: which goes first is the server's, "
+         "and a rerun can differ");
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");

@@ -17,6 +17,7 @@ namespace sim {
 
 // The ledger is a scratch ledger in memory; the client's connection creates it.
 Status Simulation::open_ledger_files() {
+  if (on_server()) return open_server_ledger();
   if (Status status = ScratchLedger::create(sim_opening_balances(), &ledger_, &client_);
       !status.is_ok())
     return status;
@@ -39,7 +40,13 @@ void Simulation::record(const Connection& connection, Stmt stmt, const Binds& bi
 Connection* Simulation::take_connection() {
   if (free_connections_.empty()) {
     auto connection = std::make_unique<Connection>();
-    throw_if_error(ledger_.connect(connection.get()));
+    if (on_server()) {
+      ConnectionOptions options = scratch_server_options(options_.isolation);
+      options.nonblocking = true;
+      throw_if_error(server_ledger_.connect(options, connection.get()));
+    } else {
+      throw_if_error(ledger_.connect(connection.get()));
+    }
     pool_.push_back(std::move(connection));
     return pool_.back().get();
   }
@@ -57,10 +64,37 @@ void Simulation::note(uint32_t request, int attempt, int copy, const char* actor
 
 void Simulation::note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds) {
   if (!traced(delivery.request)) return;
-  timeline_.push_back({clock_.now_ms(), "server", delivery.request + 1, delivery.attempt,
-                       delivery.copy, std::string(done.step), "",
-                       describe_values(done.stmt, binds, done.result),
-                       std::string(statement_sql(done.stmt)), ""});
+  // A server's BEGIN takes no lock (SQLite's BEGIN IMMEDIATE takes the write lock).
+  const bool begins = on_server() && done.stmt == Stmt::kBeginImmediate && done.result.ok();
+  timeline_.push_back(
+      {clock_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
+       std::string(done.step), "",
+       begins ? std::string("transaction begins") : describe_values(done.stmt, binds, done.result),
+       std::string(delivery.connection->statement_text(done.stmt)), ""});
+}
+
+// Past the server's busy timeout: run the step once more and let the strategy see busy. On a
+// server: cancel the waiting statement, as the server's own wait limit would. `wait_start_ms`
+// tells this wait from a later one of the same delivery.
+void Simulation::wait_limit(uint32_t index, int64_t wait_start_ms) {
+  Delivery& delivery = deliveries_[index];
+  if (!delivery.live || delivery.wait_start_ms != wait_start_ms) return;
+  if (on_server()) {
+    if (delivery.lock_waiting) cancel_wait(index);
+  } else if (delivery.asleep) {
+    delivery.asleep = false;
+    step(index);
+  }
+}
+
+// The busy fault's writer only held the lock; its rollback has nothing to fail on.
+void Simulation::release_busy_lock() {
+  (void)busy_.run(Stmt::kRollback, {});
+  if (options_.record) record(busy_, Stmt::kRollback, {});
+  lock_holder_ = kNoHolder;
+  wake_next();
+  busy_held_ = false;
+  if (on_server()) settle_flights(kNoHolder);  // what waited for the rows goes on
 }
 
 Status Simulation::run(SimResult* out) {
@@ -88,12 +122,7 @@ Status Simulation::run(SimResult* out) {
         step(event.a);
         break;
       case Kind::kWaitLimit:
-        // Past the server's busy timeout: run the step once more and let the strategy see busy.
-        if (deliveries_[event.a].live && deliveries_[event.a].asleep &&
-            deliveries_[event.a].wait_start_ms == static_cast<int64_t>(event.b)) {
-          deliveries_[event.a].asleep = false;
-          step(event.a);
-        }
+        wait_limit(event.a, static_cast<int64_t>(event.b));
         break;
       case Kind::kAnswer:
         answer(event.a);
@@ -105,16 +134,16 @@ Status Simulation::run(SimResult* out) {
         retry(event.a);
         break;
       case Kind::kBusyRelease:
-        // The busy fault's writer only held the lock; its rollback has nothing to fail on.
-        (void)busy_.run(Stmt::kRollback, {});
-        if (options_.record) record(busy_, Stmt::kRollback, {});
-        lock_holder_ = kNoHolder;
-        wake_next();
-        busy_held_ = false;
+        release_busy_lock();
         break;
     }
   }
-  return verdicts(out);
+  Status status = verdicts(out);
+  if (on_server()) {
+    out->engine = std::string(engine_name(options_.server->engine));
+    out->isolation = client_.isolation();
+  }
+  return status;
 }
 
 }  // namespace sim

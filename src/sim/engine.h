@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/ledger_file.h"
+#include "db/locator.h"
 #include "sim/scenario.h"
 #include "strategies/strategy.h"
 
@@ -47,6 +48,9 @@ struct SimResult {
                                       // not lost, times its double submits and redeliveries
   double statements_per_request = 0;
   int64_t lock_waits = 0;  // times a statement found the write lock taken and waited
+  // On a server: steps that let two or more waiting statements go at once. Which goes first is
+  // the server's choice, and the run may then not replay byte for byte.
+  int64_t released_together = 0;
   int64_t latency_ms_p50 = 0;
   int64_t latency_ms_p99 = 0;
   int64_t virtual_ms = 0;  // when the last event happened
@@ -58,6 +62,8 @@ struct SimResult {
   std::string traced_verdict;
   // With SimOptions::find_first: the first request (1-based) that verdict counts, or 0.
   int64_t first_found = 0;
+  std::string engine = "sqlite";  // where it ran: sqlite, postgresql, mariadb
+  std::string isolation;          // the level the server ran at ("" on SQLite)
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it
@@ -74,6 +80,10 @@ struct SimOptions {
   int64_t timeline_request = 0;  // 0: every request
   std::string_view find_first;   // a verdict's name: fills SimResult::first_found
   std::function<void(int64_t done, int64_t total)> progress;
+  // --db: run on this PostgreSQL or MariaDB server, in a scratch ledger of its own there, at
+  // `isolation`; nullptr: in a scratch SQLite ledger in memory.
+  const Locator* server = nullptr;
+  Isolation isolation = Isolation::kDefault;
 };
 
 // Whether a row breaks what its strategy promises: a guarded strategy run without --pitfall

@@ -10,12 +10,15 @@ void Simulation::arrive(uint32_t index) {
   ++deliveries_total_;
   note(delivery.request, delivery.attempt, delivery.copy, "network",
        delivery.copy == 0 ? "delivered" : "delivered again");
-  if (delivery.busy_ms > 0 && !busy_held_ && busy_.run(Stmt::kBeginImmediate, {}).ok()) {
+  if (delivery.busy_ms > 0 && !busy_held_ && take_busy_lock()) {
     if (options_.record) record(busy_, Stmt::kBeginImmediate, {});
     busy_held_ = true;
     lock_holder_ = kBusyHolder;
     note(delivery.request, delivery.attempt, delivery.copy, "server", "another writer",
-         "BEGIN IMMEDIATE", fmt::format("holds the lock for {} ms", delivery.busy_ms), "busy");
+         on_server() ? kBusyServerSql : "BEGIN IMMEDIATE",
+         fmt::format("holds the {} for {} ms", on_server() ? "account rows" : "lock",
+                     delivery.busy_ms),
+         "busy");
     schedule_in(delivery.busy_ms, Kind::kBusyRelease, 0);
   }
   StrategyOptions options;
@@ -25,6 +28,7 @@ void Simulation::arrive(uint32_t index) {
   TransferRequest request = make_request(delivery.request, delivery.key);
   options.token = request.token;
   delivery.connection = take_connection();
+  if (on_server()) delivery.session = delivery.connection->session_id();
   delivery.slot = stepper_.start(*delivery.connection, clock_, strategy_, options, request);
   if (stepper_.finished(delivery.slot)) {
     server_done(index, stepper_.answer(delivery.slot));
@@ -54,6 +58,10 @@ void Simulation::step(uint32_t index) {
                              stepper_.pending(delivery.slot).step));
     return;
   }
+  if (on_server()) {
+    send_step(index);
+    return;
+  }
   const bool give_up_waiting =
       delivery.wait_start_ms >= 0 && clock_.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
   Binds traced_binds;  // the values of the step about to run, for the timeline
@@ -77,6 +85,11 @@ void Simulation::step(uint32_t index) {
     wake_next();
     return;
   }
+  after_step(index, done, traced_binds);
+}
+
+void Simulation::after_step(uint32_t index, const ExecutedStep& done, const Binds& traced_binds) {
+  Delivery& delivery = deliveries_[index];
   delivery.wait_start_ms = -1;
   update_lock_holder(index,
                      !stepper_.finished(delivery.slot) && delivery.connection->in_transaction());

@@ -19,6 +19,7 @@
 #include "sim/engine.h"
 #include "sim/request_key.h"
 #include "sim/scratch_ledger.h"
+#include "sim/scratch_server.h"
 #include "sim/stepper.h"
 
 namespace idemlab::sim {
@@ -72,6 +73,12 @@ struct Delivery {
   bool asleep = false;         // waiting with no step scheduled: woken when a lock is released
   size_t slot = 0;
   Connection* connection = nullptr;
+  // On a server: a statement sent and not yet answered, whether the server says it waits for a
+  // lock, its values (for the timeline), and the server's number for the connection.
+  bool in_flight = false;
+  bool lock_waiting = false;
+  Binds sent_binds;
+  int64_t session = 0;
   Answer answer;
 };
 
@@ -163,6 +170,24 @@ class Simulation {
   uint32_t new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, uint8_t key);
   void arrive(uint32_t delivery);
   void step(uint32_t delivery);
+  // What follows a step that ran, on SQLite or on a server: notes, faults, the next step.
+  void after_step(uint32_t delivery, const ExecutedStep& done, const Binds& traced_binds);
+  // On a server (server_flights.cpp): a step is sent, then every statement in flight settles.
+  bool on_server() const { return options_.server != nullptr; }
+  // The busy fault's other writer: SQLite's write lock, or on a server every account row (if
+  // no attempt holds one: NOWAIT, as SQLite's BEGIN IMMEDIATE fails at once when taken).
+  static constexpr const char* kBusyServerSql = "SELECT 1 FROM account FOR UPDATE NOWAIT";
+  bool take_busy_lock();
+  void release_busy_lock();
+  void wait_limit(uint32_t delivery, int64_t wait_start_ms);
+  Status open_server_ledger();
+  void send_step(uint32_t delivery);
+  void settle_flights(uint32_t cause);
+  bool settle_flight(uint32_t delivery);
+  bool waits_in_cycle();
+  void await_server();
+  void take_answer(uint32_t delivery, StepResult result);
+  void cancel_wait(uint32_t delivery);
   void schedule_step(uint32_t delivery);
   void wake_next();
   void update_lock_holder(uint32_t index, bool holds);
@@ -184,8 +209,10 @@ class Simulation {
   int64_t short_ttl_ms_ = 0;
   ManualClock clock_{0};
   ScratchLedger ledger_;
-  Connection client_;  // tokens and status queries
-  Connection busy_;    // the other writer of the busy fault
+  ScratchServer server_ledger_;      // on a server, instead of ledger_
+  std::vector<uint32_t> in_flight_;  // deliveries with a statement on a server, in order
+  Connection client_;                // tokens and status queries
+  Connection busy_;                  // the other writer of the busy fault
   bool busy_held_ = false;
   std::vector<std::unique_ptr<Connection>> pool_;
   std::vector<Connection*> free_connections_;
@@ -205,6 +232,8 @@ class Simulation {
   uint32_t next_request_ = 0;
   int64_t finished_ = 0;
   int64_t lock_waits_ = 0;
+  int64_t released_ = 0;           // waiting statements the step being settled let go
+  int64_t released_together_ = 0;  // steps that let two or more go (server_flights.cpp)
   int64_t attempts_total_ = 0;
   int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
   std::vector<TimelineEvent> timeline_;

@@ -73,6 +73,7 @@ Status Simulation::verdicts(SimResult* out) {
   result.deliveries_per_request = static_cast<double>(deliveries_total_) / count;
   result.statements_per_request = static_cast<double>(statements) / count;
   result.lock_waits = lock_waits_;
+  result.released_together = released_together_;
   result.latency_ms_p50 = nearest_rank(latencies, 0.50);
   result.latency_ms_p99 = nearest_rank(latencies, 0.99);
   result.audit_ok = audit.ok();

@@ -93,6 +93,40 @@ own_server_databases() {
   IDEMLAB_TEST_POSTGRES=${IDEMLAB_TEST_POSTGRES/\/idemlab\?//$name?}
   IDEMLAB_TEST_MARIADB=${IDEMLAB_TEST_MARIADB/\/idemlab\?//$name?}
 }
+# Scratch ledgers (explore and simulate on a server) are named idemlab_scratch_<pid>_...: one
+# whose process has ended was left behind. Other tests' runs, still going, are not counted.
+scratch_left() {  # URL [PID] -> scratch schemas (PostgreSQL) or databases (MariaDB) left behind,
+                  # or with PID: how many that process has
+  local names name pid count=0
+  case $1 in
+    postgresql://*) names=$(sql_on "$1" "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'idemlab_scratch%'") ;;
+    *) names=$(sql_on "$1" "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'idemlab_scratch%'") ;;
+  esac
+  for name in $names; do
+    pid=${name#idemlab_scratch_}; pid=${pid%%_*}
+    if [ -n "${2:-}" ]; then [ "$pid" = "$2" ] && count=$((count + 1))
+    elif [ ! -d "/proc/$pid" ]; then count=$((count + 1)); fi
+  done
+  echo "$count"
+}
+# interrupted_drops_scratch URL WHAT ARGS...: idemlab ARGS (a long run on URL), interrupted by
+# SIGINT and by SIGTERM once its scratch ledger exists, exits 130 and 143 and leaves none.
+interrupted_drops_scratch() {
+  local url=$1 what=$2 signal pid code want _; shift 2
+  for signal in INT TERM; do
+    "$IDEMLAB" "$@" >/dev/null 2>"$work/interrupted.err" &
+    pid=$!
+    for _ in $(seq 1 6000); do
+      [ "$(scratch_left "$url" "$pid")" -gt 0 ] && break
+      [ -d "/proc/$pid" ] || break
+      sleep 0.01
+    done
+    kill "-$signal" "$pid"; wait "$pid"; code=$?
+    want=130; [ "$signal" = TERM ] && want=143
+    expect_equal "$code" "$want" "$what, SIG$signal: its exit"
+    expect_equal "$(scratch_left "$url" "$pid")" 0 "$what, SIG$signal: no scratch ledger left"
+  done
+}
 db_name() {  # URL -> its database
   local url=${1%%\?*}
   echo "${url##*/}"

@@ -13,13 +13,6 @@ require_test_servers
 own_server_databases explore-servers
 pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
 source "$ROOT/tests/e2e/sql_sessions.sh"
-scratch_count() {  # URL -> how many scratch schemas (PostgreSQL) or databases (MariaDB) exist
-  case $1 in
-    postgresql://*) sql_on "$1" "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'idemlab_scratch%'" ;;
-    *) sql_on "$1" "SELECT count(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'idemlab_scratch%'" ;;
-  esac
-}
-pg_scratch=$(scratch_count "$pg") maria_scratch=$(scratch_count "$maria")
 
 # By hand: A and B each lock the missing row, then insert it, A first. Prints B's fate (its
 # error code, or "ok") and the rows left.
@@ -118,23 +111,11 @@ expect_contains "$out" "insert_flow           waits for attempt 1's lock"
 expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index \
   --interleaving 5 "${cap[@]}" --json
 expect_contains "$out" '"detail":"attempt 1'"'"'s commit let it go"'
-expect_equal "$(scratch_count "$pg")" "$pg_scratch" "PostgreSQL: no scratch schema left"
-expect_equal "$(scratch_count "$maria")" "$maria_scratch" "MariaDB: no scratch database left"
+expect_equal "$(scratch_left "$pg")" 0 "PostgreSQL: no scratch schema left"
+expect_equal "$(scratch_left "$maria")" 0 "MariaDB: no scratch database left"
 
 # Interrupted (SIGINT, SIGTERM) once its scratch ledger exists, it drops it and exits 130/143.
-for signal in INT TERM; do
-  "$IDEMLAB" explore --db "$pg" --strategy state-machine >/dev/null 2>"$work/interrupted.err" &
-  pid=$!
-  for _ in $(seq 1 6000); do
-    [ "$(scratch_count "$pg")" -gt "$pg_scratch" ] && break
-    [ -d "/proc/$pid" ] || break
-    sleep 0.01
-  done
-  kill "-$signal" "$pid"; wait "$pid"; code=$?
-  want=130; [ "$signal" = TERM ] && want=143
-  expect_equal "$code" "$want" "explore on PostgreSQL, SIG$signal: its exit"
-  expect_equal "$(scratch_count "$pg")" "$pg_scratch" "explore, SIG$signal: no scratch schema left"
-done
+interrupted_drops_scratch "$pg" "explore on PostgreSQL" explore --db "$pg" --strategy state-machine
 
 # Safe strategies break nowhere.
 for strategy in direct-insert state-machine dedup-table token optimistic-lock lock-table; do

@@ -1,0 +1,194 @@
+// The simulation on PostgreSQL or MariaDB: a step is one statement, sent without blocking. After
+// each step every statement in flight settles, the one just sent first and then the others in
+// delivery order: each has its answer, or the server says it waits for a lock (never a timer).
+// A waiting statement is parked and virtual time goes on; it ends when the server lets it go
+// (the holder committed or rolled back, or chose it as a deadlock's victim), or when it has
+// waited 1000 ms of virtual time: then it is cancelled, and the attempt gets a lock timeout.
+#include "core/interrupt.h"
+#include "sim/simulation.h"
+
+namespace idemlab::sim {
+
+namespace {
+
+// How long one look at a statement's socket lasts before the server is asked whether it waits
+// for a lock. It decides nothing: a statement is taken as waiting only on the server's word.
+constexpr int kLookMs = 1;
+
+}  // namespace
+
+Status Simulation::open_server_ledger() {
+  if (Status status =
+          ScratchServer::create(*options_.server, sim_opening_balances(), &server_ledger_);
+      !status.is_ok())
+    return status;
+  const ConnectionOptions options = scratch_server_options(options_.isolation);
+  if (Status status = server_ledger_.connect(options, &client_); !status.is_ok()) return status;
+  return server_ledger_.connect(options, &busy_);
+}
+
+bool Simulation::take_busy_lock() {
+  if (!busy_.run(Stmt::kBeginImmediate, {}).ok()) return false;
+  if (!on_server()) return true;
+  if (busy_.query(kBusyServerSql, {}).ok()) return true;
+  (void)busy_.run(Stmt::kRollback, {});
+  return false;
+}
+
+void Simulation::send_step(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  Connection* target = nullptr;
+  const PendingStep& pending = stepper_.prepare_send(delivery.slot, &target);
+  delivery.sent_binds = traced(delivery.request) ? pending.binds : Binds{};
+  throw_if_error(target->send(pending.stmt, pending.binds));
+  delivery.in_flight = true;
+  in_flight_.insert(std::lower_bound(in_flight_.begin(), in_flight_.end(), index), index);
+  settle_flights(index);
+}
+
+// The cause first, so that what its statement set off is seen in the same order every run,
+// whichever answer reached its socket first; then the others, again until a pass changes
+// nothing (an answer can end a transaction, whose locks let another statement go). A deadlock
+// PostgreSQL has not yet found (it looks after deadlock_timeout) is waited for here, so that it
+// ends at the same point of the run every time.
+//
+// A step that lets two or more waiting statements go at once is counted: which of them goes
+// first is the server's choice (PostgreSQL wakes them all, and they race for the row), so a
+// rerun can differ. Runs with none replay byte for byte.
+void Simulation::settle_flights(uint32_t cause) {
+  released_ = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    if (cause != kNoHolder && deliveries_[cause].in_flight) changed |= settle_flight(cause);
+    const std::vector<uint32_t> order = in_flight_;
+    for (uint32_t index : order)
+      if (index != cause && deliveries_[index].in_flight) changed |= settle_flight(index);
+    if (!changed && waits_in_cycle()) {
+      await_server();
+      changed = true;
+    }
+    cause = kNoHolder;
+  }
+  if (released_ >= 2) ++released_together_;
+}
+
+// Waits until the delivery's statement has its answer (true), or the server says it waits for
+// a lock (false). A statement already known to wait is only glanced at before the server is
+// asked again: most stay waiting, and a look would cost each of them kLookMs every step.
+bool Simulation::settle_flight(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  for (int look_ms = delivery.lock_waiting ? 0 : kLookMs;; look_ms = kLookMs) {
+    if (std::optional<StepResult> result = delivery.connection->receive(look_ms)) {
+      take_answer(index, std::move(*result));
+      return true;
+    }
+    bool waiting = false;
+    std::vector<int64_t> holders;
+    throw_if_error(client_.lock_wait(delivery.session, &waiting, &holders));
+    if (waiting) {
+      if (!delivery.lock_waiting) {
+        delivery.lock_waiting = true;
+        delivery.wait_start_ms = clock_.now_ms();
+        ++lock_waits_;
+        note(delivery.request, delivery.attempt, delivery.copy, "server",
+             std::string(stepper_.pending(delivery.slot).step), "", "waits for a row lock");
+        schedule_in(kLockWaitLimitMs, Kind::kWaitLimit, index,
+                    static_cast<uint32_t>(delivery.wait_start_ms));
+      }
+      return false;
+    }
+    throw_if_error(check_interrupt());
+  }
+}
+
+// Whether the waiting statements wait for each other in a ring, on PostgreSQL's word
+// (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
+// deadlock the moment a wait would close the ring, and answers the victim at once.
+bool Simulation::waits_in_cycle() {
+  std::vector<std::vector<uint32_t>> waits_for(in_flight_.size());
+  bool any = false;
+  for (size_t i = 0; i < in_flight_.size(); ++i) {
+    const Delivery& delivery = deliveries_[in_flight_[i]];
+    if (!delivery.lock_waiting) continue;
+    bool waiting = false;
+    std::vector<int64_t> holders;
+    throw_if_error(client_.lock_wait(delivery.session, &waiting, &holders));
+    for (size_t j = 0; j < in_flight_.size(); ++j) {
+      const Delivery& other = deliveries_[in_flight_[j]];
+      if (other.lock_waiting &&
+          std::find(holders.begin(), holders.end(), other.session) != holders.end()) {
+        waits_for[i].push_back(static_cast<uint32_t>(j));
+        any = true;
+      }
+    }
+  }
+  if (!any) return false;
+  // A ring exists if some waiter reaches itself.
+  for (size_t start = 0; start < waits_for.size(); ++start) {
+    std::vector<bool> seen(waits_for.size(), false);
+    std::vector<uint32_t> next(waits_for[start].begin(), waits_for[start].end());
+    while (!next.empty()) {
+      const uint32_t at = next.back();
+      next.pop_back();
+      if (at == start) return true;
+      if (seen[at]) continue;
+      seen[at] = true;
+      next.insert(next.end(), waits_for[at].begin(), waits_for[at].end());
+    }
+  }
+  return false;
+}
+
+// A ring of waits only the server can break: answers are gathered until an error (the
+// victim's) is among them; the errors are taken first, in delivery order.
+void Simulation::await_server() {
+  std::vector<std::pair<uint32_t, StepResult>> got;
+  for (bool have_error = false; !have_error;) {
+    for (uint32_t index : in_flight_) {
+      const bool taken = std::any_of(got.begin(), got.end(),
+                                     [&](const auto& answer) { return answer.first == index; });
+      if (taken) continue;
+      if (std::optional<StepResult> result = deliveries_[index].connection->receive(kLookMs)) {
+        have_error |= !result->ok();
+        got.emplace_back(index, std::move(*result));
+      }
+    }
+    throw_if_error(check_interrupt());
+  }
+  std::sort(got.begin(), got.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.second.ok(), a.first) < std::pair(b.second.ok(), b.first);
+  });
+  for (auto& [index, result] : got) take_answer(index, std::move(result));
+}
+
+void Simulation::take_answer(uint32_t index, StepResult result) {
+  Delivery& delivery = deliveries_[index];
+  if (delivery.lock_waiting) ++released_;
+  delivery.in_flight = false;
+  delivery.lock_waiting = false;
+  in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), index));
+  const ExecutedStep done =
+      stepper_.deliver(delivery.slot, std::move(result), traced(delivery.request));
+  after_step(index, done, delivery.sent_binds);
+}
+
+// Past the wait limit in virtual time: the statement is cancelled, as the server's own
+// lock_timeout or innodb_lock_wait_timeout would end it, and the attempt gets a lock timeout
+// (common.cpp's fail(): its transaction rolled back whole, MariaDB included).
+void Simulation::cancel_wait(uint32_t index) {
+  Delivery& delivery = deliveries_[index];
+  throw_if_error(client_.cancel_statement(delivery.session));
+  std::optional<StepResult> result;
+  while (!(result = delivery.connection->receive(kLookMs))) throw_if_error(check_interrupt());
+  if (!result->ok())
+    result = StepResult{StepCode::kLockTimeout, 0, std::nullopt,
+                        fmt::format("waited {} ms for a lock: cancelled", kLockWaitLimitMs)};
+  note(delivery.request, delivery.attempt, delivery.copy, "server",
+       std::string(stepper_.pending(delivery.slot).step), "",
+       fmt::format("waited {} ms: cancelled", kLockWaitLimitMs));
+  delivery.lock_waiting = false;  // its wait was ended, not let go
+  take_answer(index, std::move(*result));
+  settle_flights(kNoHolder);
+}
+
+}  // namespace idemlab::sim
