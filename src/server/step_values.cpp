@@ -72,6 +72,13 @@ std::string changed(Stmt stmt, const Binds& binds, const StepResult& result, int
 
 }  // namespace
 
+std::string describe_values_on(Engine engine, Stmt stmt, const Binds& binds,
+                               const StepResult& result, int64_t origin_ms) {
+  if (engine != Engine::kSqlite && stmt == Stmt::kBeginImmediate && result.ok())
+    return "transaction begins";
+  return describe_values(stmt, binds, result, origin_ms);
+}
+
 std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result,
                             int64_t origin_ms) {
   if (result.code == StepCode::kConstraint) return "unique key taken: a repeat";

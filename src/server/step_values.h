@@ -13,5 +13,9 @@ namespace idemlab {
 // from `origin_ms`, where the timeline's clock starts.
 std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& result,
                             int64_t origin_ms = 0);
+// The same on `engine`: a server's BEGIN takes no lock (SQLite's BEGIN IMMEDIATE takes the
+// write lock), so there it says "transaction begins".
+std::string describe_values_on(Engine engine, Stmt stmt, const Binds& binds,
+                               const StepResult& result, int64_t origin_ms = 0);
 
 }  // namespace idemlab

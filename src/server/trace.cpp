@@ -69,7 +69,7 @@ Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAtt
       attempt.steps.push_back({std::string(step.step), std::string(statement_name(step.stmt)),
                                std::string(engine_statement_sql(engine, step.stmt)),
                                describe_result(step),
-                               describe_values(step.stmt, step.binds, step.result)});
+                               describe_values_on(engine, step.stmt, step.binds, step.result)});
     };
     AttemptReport report;
     if (Status status = run_direct_attempt(connection, clock, setup, &report); !status.is_ok())

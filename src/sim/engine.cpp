@@ -64,13 +64,11 @@ void Simulation::note(uint32_t request, int attempt, int copy, const char* actor
 
 void Simulation::note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds) {
   if (!traced(delivery.request)) return;
-  // A server's BEGIN takes no lock (SQLite's BEGIN IMMEDIATE takes the write lock).
-  const bool begins = on_server() && done.stmt == Stmt::kBeginImmediate && done.result.ok();
-  timeline_.push_back(
-      {clock_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
-       std::string(done.step), "",
-       begins ? std::string("transaction begins") : describe_values(done.stmt, binds, done.result),
-       std::string(delivery.connection->statement_text(done.stmt)), ""});
+  const Engine engine = on_server() ? options_.server->engine : Engine::kSqlite;
+  timeline_.push_back({clock_.now_ms(), "server", delivery.request + 1, delivery.attempt,
+                       delivery.copy, std::string(done.step), "",
+                       describe_values_on(engine, done.stmt, binds, done.result),
+                       std::string(delivery.connection->statement_text(done.stmt)), ""});
 }
 
 // Past the server's busy timeout: run the step once more and let the strategy see busy. On a

@@ -293,14 +293,12 @@ void ServerReplayer::record_step(RunState& s, int attempt, const StepResult& res
   const Flight& flight = s.flights[static_cast<size_t>(attempt)];
   const PendingStep& pending = s.stepper.pending(static_cast<size_t>(attempt));
   const bool waits = flight.sent;  // still in flight: the server has not answered yet
-  // A server's BEGIN takes no lock (SQLite's BEGIN IMMEDIATE takes the write lock).
-  const bool begins = pending.stmt == Stmt::kBeginImmediate && result.ok();
   s.run.timeline.push_back(
       {s.clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(pending.step),
        std::move(detail),
-       waits    ? std::string()
-       : begins ? std::string("transaction begins")
-                : describe_values(pending.stmt, flight.binds, result, kExploreStartMs),
+       waits ? std::string()
+             : describe_values_on(config_.server->engine, pending.stmt, flight.binds, result,
+                                  kExploreStartMs),
        std::string(flight.target ? flight.target->statement_text(pending.stmt) : ""), ""});
 }
 
