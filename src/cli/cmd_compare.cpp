@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/compare_notes.h"
@@ -23,6 +24,8 @@ struct CompareOptions {
   bool wide = false;
   int jobs = default_jobs();
   SimCliOptions sim;
+  std::vector<std::string> backends;    // "sqlite" or server URLs; none: SQLite, no backend column
+  std::vector<std::string> isolations;  // each server's levels; none: its default
 };
 
 std::vector<const Strategy*> chosen(const std::string& list) {
@@ -41,22 +44,109 @@ std::vector<const Strategy*> chosen(const std::string& list) {
   return out;
 }
 
+// Where compare --backend runs each row: SQLite in memory, or a server at each level asked.
+struct Backend {
+  std::string shown;              // "sqlite", or the URL without its password
+  std::optional<Locator> server;  // none for SQLite
+};
+
+Backend parse_backend(const std::string& text) {
+  if (text == "sqlite") return {"sqlite", std::nullopt};
+  Locator locator;
+  throw_if_error(parse_locator(text, &locator));
+  if (locator.engine == Engine::kSqlite)
+    throw_if_error(Status::usage(fmt::format(
+        "--backend {}: compare runs SQLite in a scratch ledger of its own; say --backend "
+        "sqlite, or give a postgresql:// or mariadb:// URL",
+        locator.shown)));
+  return {locator.shown, std::move(locator)};
+}
+
+std::vector<Backend> chosen_backends(const CompareOptions& options) {
+  std::vector<Backend> out;
+  for (const std::string& text : options.backends) {
+    Backend backend = parse_backend(text);
+    for (const Backend& earlier : out)
+      if (earlier.shown == backend.shown)
+        throw_if_error(Status::usage(fmt::format("--backend {} is given twice", backend.shown)));
+    out.push_back(std::move(backend));
+  }
+  const bool any_server =
+      std::any_of(out.begin(), out.end(), [](const Backend& b) { return b.server.has_value(); });
+  if (!options.isolations.empty() && !any_server)
+    throw_if_error(Status::usage(
+        "--isolation is for --backend servers: SQLite has one writer at a time, always "
+        "serializable"));
+  return out;
+}
+
+std::vector<Isolation> chosen_isolations(const std::vector<std::string>& names) {
+  std::vector<Isolation> out;
+  for (const std::string& name : names) {
+    Isolation level = Isolation::kDefault;
+    (void)parse_isolation(name, &level);  // the option's check allows only known names
+    if (std::find(out.begin(), out.end(), level) != out.end())
+      throw_if_error(Status::usage(fmt::format("--isolation {} is given twice", name)));
+    out.push_back(level);
+  }
+  if (out.empty()) out.push_back(Isolation::kDefault);
+  return out;
+}
+
+// One row per strategy (and pitfall), then per backend, then per level on a server: a
+// strategy's rows on every engine follow each other.
+std::vector<CompareRow> plan_rows(const CompareOptions& options,
+                                  const std::vector<Backend>& backends) {
+  std::vector<std::pair<const Strategy*, Pitfall>> runs;
+  for (const Strategy* strategy : chosen(options.strategies)) {
+    runs.push_back({strategy, Pitfall::kNone});
+    if (options.with_pitfalls)
+      for (const PitfallInfo& pitfall : strategy->info().pitfalls)
+        runs.push_back({strategy, pitfall.id});
+  }
+  const std::vector<Isolation> levels = chosen_isolations(options.isolations);
+  std::vector<CompareRow> plan;
+  for (const auto& [strategy, pitfall] : runs) {
+    CompareRow row;
+    row.strategy = strategy;
+    row.pitfall = pitfall;
+    if (backends.empty()) plan.push_back(row);
+    for (const Backend& backend : backends) {
+      row.backend = backend.shown;
+      if (!backend.server) {
+        plan.push_back(row);
+        continue;
+      }
+      row.server = &*backend.server;
+      for (Isolation level : levels) {
+        row.isolation = level;
+        plan.push_back(row);
+      }
+      row.server = nullptr;
+    }
+  }
+  return plan;
+}
+
+std::string backend_arguments(const CompareOptions& options, const std::vector<Backend>& backends) {
+  std::string out;
+  for (const Backend& backend : backends) out += " --backend " + backend.shown;
+  for (const std::string& level : options.isolations) out += " --isolation " + level;
+  return out;
+}
+
 ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
-  std::vector<CompareRow> plan;
-  for (const Strategy* strategy : chosen(options.strategies)) {
-    plan.push_back({strategy, Pitfall::kNone});
-    if (options.with_pitfalls)
-      for (const PitfallInfo& pitfall : strategy->info().pitfalls)
-        plan.push_back({strategy, pitfall.id});
-  }
+  const std::vector<Backend> backends = chosen_backends(options);
+  const std::vector<CompareRow> plan = plan_rows(options, backends);
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
   throw_if_error(compare(config, plan, options.jobs, rows_reporter("compare"), &rows));
   std::string command =
       fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
-                  options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config));
+                  options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config)) +
+      backend_arguments(options, backends);
   const Format format = output_format(options.sim);
   if (format == Format::kMermaid || format == Format::kSvg)
     throw_if_error(
@@ -96,6 +186,15 @@ void register_compare(CLI::App& app, CommandResult& result) {
                    "the output is the same bytes for any value")
       ->check(whole_number(1, 64))
       ->capture_default_str();
+  command->add_option("--backend", options->backends,
+                      "run every row on this backend too: sqlite, or a postgresql:// or "
+                      "mariadb:// URL, where each run gets a scratch schema or database "
+                      "dropped at its end (repeatable; rows then name engine and level)");
+  command
+      ->add_option("--isolation", options->isolations,
+                   "with --backend servers: run each at this level too: read-committed, "
+                   "repeatable-read or serializable (repeatable; default: the server's own)")
+      ->check(CLI::IsMember({"read-committed", "repeatable-read", "serializable"}));
   add_sim_options(command, &options->sim);
   command->callback([options, &result] { result.exit_code = run_compare(*options); });
 }

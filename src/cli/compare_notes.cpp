@@ -29,8 +29,11 @@ std::string row_name(const CompareRow& row) {
 std::optional<std::string> critical_placement(const FaultSpec& fault,
                                               std::span<const CompareRow> rows) {
   std::map<std::string_view, std::vector<std::string>> by_step;
-  for (const CompareRow& row : rows)
-    by_step[slow_default_step(row.strategy->info(), row.pitfall)].push_back(row_name(row));
+  for (const CompareRow& row : rows) {  // a row per backend names its strategy once
+    std::vector<std::string>& names = by_step[slow_default_step(row.strategy->info(), row.pitfall)];
+    if (std::find(names.begin(), names.end(), row_name(row)) == names.end())
+      names.push_back(row_name(row));
+  }
   if (by_step.size() < 2) return std::nullopt;
   std::vector<std::string> parts;
   for (const auto& [step, names] : by_step)
@@ -65,7 +68,9 @@ void add_findings(const SimConfig& config, std::span<const CompareRow> rows,
     out->push_back(
         "finding: a crash leaves lock-table's lock row until its TTL expires; retries "
         "meanwhile answer in_progress, so lock-table needs more attempts (not noise).");
-  if (has_fault(config, FaultKind::kSlow, Phase::kHoldingGuard))
+  const bool on_sqlite = std::any_of(rows.begin(), rows.end(),
+                                     [](const CompareRow& row) { return row.server == nullptr; });
+  if (on_sqlite && has_fault(config, FaultKind::kSlow, Phase::kHoldingGuard))
     out->push_back(
         "finding: a stall while holding the guard holds SQLite's one write lock, so every "
         "strategy's other requests queue behind it (a long transaction costs throughput).");
@@ -129,7 +134,23 @@ std::vector<std::string> compare_notes(const SimConfig& config, std::span<const 
   std::vector<std::string> out;
   add_findings(config, rows, &out);
   add_placement_notes(config, rows, &out);
-  if (auto note = band_note(config, results)) out.push_back(std::move(*note));
+  // The band is the guarded strategies' on one engine at one level: compare --backend's rows
+  // are grouped by where they ran, in the order they first appear.
+  std::vector<std::pair<std::string, std::vector<SimResult>>> groups;
+  for (const SimResult& result : results) {
+    const std::string where = result.backend.empty() ? ""
+                              : result.engine == "sqlite"
+                                  ? result.engine
+                                  : fmt::format("{} at {}", result.engine, result.isolation);
+    auto group =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == where; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {where, {}});
+    group->second.push_back(result);
+  }
+  for (const auto& [where, group] : groups)
+    if (auto note = band_note(config, group))
+      out.push_back(where.empty() ? std::move(*note)
+                                  : fmt::format("note: on {}, {}", where, note->substr(6)));
   return out;
 }
 

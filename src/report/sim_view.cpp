@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "report/color.h"
+#include "report/compact_table.h"
 #include "report/json.h"
 #include "report/text.h"
 #include "report/width.h"
@@ -61,6 +63,15 @@ const std::vector<Column>& columns() {
   return kColumns;
 }
 
+// The columns of `results`: compare --backend's rows add where each ran, after the pitfall.
+std::vector<Column> columns_for(const std::vector<SimResult>& results) {
+  std::vector<Column> out = columns();
+  if (has_backends(results))
+    out.insert(out.begin() + 2, {{"backend", [](const SimResult& r) { return r.backend; }},
+                                 {"isolation", [](const SimResult& r) { return r.isolation; }}});
+  return out;
+}
+
 // Short headers for the table people read in a terminal.
 const char* short_header(std::string_view name) {
   static const std::pair<std::string_view, const char*> kShort[] = {
@@ -83,7 +94,9 @@ const char* short_header(std::string_view name) {
 // The full table: every column, short headers (compare --wide).
 std::string wide_table(const std::vector<SimResult>& results) {
   TextTable table;
-  const auto& cols = columns();
+  std::vector<Column> cols = columns();
+  if (has_backends(results))
+    cols.insert(cols.begin() + 2, {"engine", [](const SimResult& r) { return engine_label(r); }});
   auto shown = [](const Column& col) {
     return std::string_view(col.name) != "seed" && std::string_view(col.name) != "requests";
   };
@@ -91,8 +104,8 @@ std::string wide_table(const std::vector<SimResult>& results) {
     if (!shown(col)) continue;
     const char* header = short_header(col.name);
     table.header.push_back(header ? header : col.name);
-    table.right_aligned.push_back(std::string_view(col.name) != "strategy" &&
-                                  std::string_view(col.name) != "audit");
+    const std::string_view name = col.name;
+    table.right_aligned.push_back(name != "strategy" && name != "audit" && name != "engine");
   }
   for (const auto& r : results) {
     std::vector<std::string> row;
@@ -103,52 +116,7 @@ std::string wide_table(const std::vector<SimResult>& results) {
   return table.render();
 }
 
-// A count that is a failure when it is not zero: red then.
-std::string alarm(int64_t count) {
-  return count == 0 ? "0" : paint(std::to_string(count), Tone::kBad);
-}
-
-std::string moved_cell(const SimResult& r) {
-  return fmt::format("{}/{}/{}", r.moved_once, alarm(r.moved_twice_or_more), r.not_moved);
-}
-
-// The table that fits 100 columns: a pitfall row is its strategy's "+NAME" line, the three
-// moved counts share a column, the audit says ok or FAIL (compare's legend says the rest).
-// Under 100 columns it narrows further: one space between columns, shorter headers, pitfall
-// rows indented by their "+" alone. Nothing is left out.
-std::string compact_table(const std::vector<SimResult>& results) {
-  const bool narrow = output_width() < kDefaultWidth;
-  TextTable table{
-      {"strategy", "moved 1/2+/0", "lied", "stuck", narrow ? "unkn" : "unknown",
-       narrow ? "refus" : "refused", narrow ? "incon" : "incons", "att", "p99", "audit"},
-      {false, true, true, true, true, true, true, true, true, false},
-      {},
-      narrow ? size_t{1} : size_t{2}};
-  for (const auto& r : results)
-    table.rows.push_back(
-        {r.pitfall == Pitfall::kNone
-             ? r.strategy
-             : (narrow ? "+" : "  +") + std::string(pitfall_name(r.pitfall)),
-         moved_cell(r), alarm(r.never_moved), alarm(r.stuck), std::to_string(r.unknown_to_client),
-         std::to_string(r.refused), alarm(r.inconsistent_answers),
-         fmt::format("{:.2f}", r.attempts_per_request), std::to_string(r.latency_ms_p99),
-         paint_outcome(r.audit_ok ? "ok" : "FAIL")});
-  return table.render();
-}
-
 }  // namespace
-
-std::string compact_table_legend() {
-  return wrap(
-      "moved 1/2+/0: requests whose money the journal moved once, twice or more, or not at "
-      "all. lied: told success, nothing moved. stuck: not moved, the client gave up on "
-      "in_progress. unknown (unkn): moved, the client never heard. refused (refus): not moved, "
-      "a definitive refusal. incons (incon): two answers to one request disagree. att: "
-      "attempts per request. "
-      "p99: virtual ms to a final answer. audit: idemlab audit on the ledger. A +NAME row "
-      "is the strategy above it run with --pitfall=NAME. --wide shows every column.",
-      0);
-}
 
 nlohmann::ordered_json result_json(const SimResult& r) {
   std::set<std::string> kinds(r.audit_violations.begin(), r.audit_violations.end());
@@ -174,6 +142,11 @@ nlohmann::ordered_json result_json(const SimResult& r) {
       {"audit_ok", r.audit_ok},
       {"audit_violations", kinds},
       {"seed", r.seed}};
+  if (!r.backend.empty()) {  // compare --backend: where each row ran
+    out["backend"] = r.backend;
+    out["engine"] = r.engine;
+    out["isolation"] = r.isolation;
+  }
   if (r.engine != "sqlite") {  // on a server: where, at which level, and its races
     out["engine"] = r.engine;
     out["isolation"] = r.isolation;
@@ -184,7 +157,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
 
 std::string results_view(const std::vector<SimResult>& results, Format format,
                          const nlohmann::ordered_json& extra, bool wide) {
-  const auto& cols = columns();
+  const std::vector<Column> cols = columns_for(results);
   switch (format) {
     case Format::kJson: {
       nlohmann::ordered_json out{{"rows", nlohmann::ordered_json::array()}};

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/compact_table.h"
 #include "sim/engine.h"
 
 namespace idemlab {
@@ -17,8 +18,6 @@ nlohmann::ordered_json result_json(const SimResult& result);
 // text table fits 100 columns unless `wide` (every column).
 std::string results_view(const std::vector<SimResult>& results, Format format,
                          const nlohmann::ordered_json& extra, bool wide = false);
-// What the compact table's columns mean, wrapped to the output width.
-std::string compact_table_legend();
 // simulate's text view: every figure on its own line.
 std::string result_text(const SimResult& result, const std::string& command);
 // The narrated timeline, wrapped to the output width; the SQL only with `show_sql`.

@@ -17,8 +17,15 @@ namespace idemlab {
 namespace {
 
 Status run_row(const SimConfig& config, const CompareRow& row, SimResult* out) {
+  SimOptions options;
+  options.server = row.server;
+  options.isolation = row.isolation;
   try {
-    return simulate(config, *row.strategy, row.pitfall, SimOptions{}, out);
+    Status status = simulate(config, *row.strategy, row.pitfall, options, out);
+    out->backend = row.backend;
+    // SQLite has one writer at a time: every transaction is serializable.
+    if (!row.backend.empty() && out->isolation.empty()) out->isolation = "serializable";
+    return status;
   } catch (const std::bad_alloc&) {
     return Status::internal("out of memory");
   } catch (const std::exception& error) {
@@ -37,8 +44,12 @@ Status check_steps_reached(const SimConfig& config, std::span<const CompareRow> 
   for (const FaultSpec& fault : config.faults) {
     std::vector<std::string> lacking;
     for (const CompareRow& row : rows)
-      if (!fault.step.empty() && !reaches_step(row.strategy->info(), row.pitfall, fault.step))
-        lacking.push_back(std::string(row.strategy->info().name) + pitfall_argument(row.pitfall));
+      if (!fault.step.empty() && !reaches_step(row.strategy->info(), row.pitfall, fault.step)) {
+        std::string name = std::string(row.strategy->info().name) + pitfall_argument(row.pitfall);
+        if (std::find(lacking.begin(), lacking.end(), name) ==
+            lacking.end())  // once, not per backend
+          lacking.push_back(std::move(name));
+      }
     if (!lacking.empty())
       return Status::usage(fmt::format(
           "fault {}: step '{}' is never reached by {}; choose --strategies that reach it, or "

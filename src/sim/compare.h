@@ -14,6 +14,11 @@ namespace idemlab {
 struct CompareRow {
   const Strategy* strategy = nullptr;
   Pitfall pitfall = Pitfall::kNone;
+  // compare --backend: where the row runs ("sqlite": server is nullptr) and at which level.
+  // Both empty without --backend: SQLite, and the rows carry no backend.
+  std::string backend;
+  const Locator* server = nullptr;
+  Isolation isolation = Isolation::kDefault;
 };
 
 // Runs every row on `jobs` threads (at least 1). `rows_done` is called from the calling thread

@@ -64,6 +64,8 @@ struct SimResult {
   int64_t first_found = 0;
   std::string engine = "sqlite";  // where it ran: sqlite, postgresql, mariadb
   std::string isolation;          // the level the server ran at ("" on SQLite)
+  // compare --backend: "sqlite" or the server's URL as shown (no password); "" otherwise.
+  std::string backend;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it
