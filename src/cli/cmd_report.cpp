@@ -22,6 +22,9 @@ struct ReportOptions {
   int64_t requests = 200;
   int64_t seed = 1;
   int jobs = default_jobs();
+  std::vector<std::string> backends;    // report --backend: the engines section's columns
+  std::vector<std::string> isolations;  // ... each server at these levels
+  std::string engine_strategy = "select-for-update";
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -33,6 +36,50 @@ std::vector<std::string> split(const std::string& list) {
     start = comma + 1;
   }
   return out;
+}
+
+// The engines section's columns: each backend in the order given, a server once per level.
+void add_engines(const ReportOptions& options, ReportInput* input) {
+  if (options.backends.empty()) {
+    if (!options.isolations.empty())
+      throw_if_error(Status::usage("--isolation is for the engines section: add --backend"));
+    return;
+  }
+  std::vector<Isolation> levels;
+  for (const std::string& name : options.isolations) {
+    Isolation level = Isolation::kDefault;
+    (void)parse_isolation(name, &level);  // the option's check allows only known names
+    levels.push_back(level);
+  }
+  if (levels.empty()) levels.push_back(Isolation::kDefault);
+  for (const std::string& text : options.backends) {
+    ReportEngine engine;
+    engine.backend = text;
+    if (text != "sqlite") {
+      Locator locator;
+      throw_if_error(parse_locator(text, &locator));
+      if (locator.engine == Engine::kSqlite)
+        throw_if_error(Status::usage(fmt::format(
+            "--backend {}: say sqlite, or give a postgresql:// or mariadb:// URL", text)));
+      engine.backend = locator.shown;
+      engine.server = std::move(locator);
+    }
+    input->backend_arguments += " --backend " + engine.backend;
+    for (const ReportEngine& earlier : input->engines)
+      if (earlier.backend == engine.backend)
+        throw_if_error(Status::usage(fmt::format("--backend {} is given twice", engine.backend)));
+    if (!engine.server) {
+      input->engines.push_back(engine);
+      continue;
+    }
+    for (Isolation level : levels) {
+      engine.isolation = level;
+      input->engines.push_back(engine);
+    }
+  }
+  for (const std::string& name : options.isolations)
+    input->backend_arguments += " --isolation " + name;
+  input->engine_strategy = find_strategy(options.engine_strategy);
 }
 
 ReportInput report_input(const ReportOptions& options) {
@@ -61,6 +108,9 @@ ReportInput report_input(const ReportOptions& options) {
   input.command = fmt::format(
       "idemlab report --out {} --scenarios {} --strategies {} --requests {} --seed {}", options.out,
       options.scenarios, options.strategies, options.requests, options.seed);
+  add_engines(options, &input);
+  if (!input.engines.empty())
+    input.command += input.backend_arguments + " --engine-strategy " + options.engine_strategy;
   return input;
 }
 
@@ -102,6 +152,21 @@ void register_report(CLI::App& app, CommandResult& result) {
       ->capture_default_str();
   command->add_option("--jobs", options->jobs, "strategies simulated at once")
       ->check(whole_number(1, 64))
+      ->capture_default_str();
+  command->add_option("--backend", options->backends,
+                      "add a section comparing engines, a column per backend: sqlite, or a "
+                      "postgresql:// or mariadb:// URL, where each run gets a scratch schema "
+                      "or database dropped at its end (repeatable)");
+  command
+      ->add_option("--isolation", options->isolations,
+                   "with --backend: run each server at this level too (repeatable; default: "
+                   "the server's own)")
+      ->check(CLI::IsMember({"read-committed", "repeatable-read", "serializable"}));
+  command
+      ->add_option("--engine-strategy", options->engine_strategy,
+                   "with --backend: the strategy whose twins the section explores on each "
+                   "engine")
+      ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
   command->callback([options, &result] { result.exit_code = run_report(*options); });
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "lessons/lesson.h"
+#include "report/engines_section.h"
 #include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
@@ -44,10 +45,6 @@ td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
 
 // How many requests the simulated pitfall diagrams run, to find the first that breaks.
 constexpr int64_t kSimulatedDiagramRequests = 40;
-
-std::string diagram(const std::string& svg) {
-  return "<div class=\"diagram\">" + svg + "</div>\n";
-}
 
 // How explore exposes a pitfall: with crashes when a crash is what exposes it, an overdraw for
 // a lie about a rejection, a lock TTL the work outlasts. The guard runs under the same.
@@ -114,9 +111,9 @@ Status guard_race_figure(const Strategy& strategy, std::string* out) {
       "--pitfall={}: {}. Of the {} interleavings tried ({} breaking), the one whose attempts "
       "take turns most often.</p>\n{}<p>Reproduce: <code>{}</code></p></div>\n",
       pitfall_name(main.id), markup_text(main.exposed_by), result.interleavings, result.breaking,
-      diagram(svg_sequence(result.picked,
-                           fmt::format("{}: interleaving {}", info.name, result.picked_index),
-                           verdict)),
+      diagram_box(svg_sequence(result.picked,
+                               fmt::format("{}: interleaving {}", info.name, result.picked_index),
+                               verdict)),
       markup_text(explore_command(info, main, Pitfall::kNone, result.picked_index)));
   return Status::ok();
 }
@@ -169,8 +166,8 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
   if (Status status = rehearse(strategy, Pitfall::kNone, &rehearsal); !status.is_ok())
     return status;
   card += "<div class=\"figure\"><h3>The guard: a first attempt and its repeat</h3>\n" +
-          diagram(svg_sequence(rehearsal_timeline(rehearsal),
-                               std::string(info.name) + ": a first attempt and a repeat", "")) +
+          diagram_box(svg_sequence(rehearsal_timeline(rehearsal),
+                                   std::string(info.name) + ": a first attempt and a repeat", "")) +
           fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p></div>\n",
                       info.name);
   if (!info.pitfalls.empty()) {
@@ -192,8 +189,8 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
           !status.is_ok())
         return status;
     if (!svg.empty())
-      card +=
-          diagram(svg) + fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(command));
+      card += diagram_box(svg) +
+              fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(command));
     card += fmt::format("<p>In the simulator: <code>{}</code></p></div>\n",
                         markup_text(pitfall_command(info, pitfall)));
   }
@@ -247,9 +244,12 @@ Status build_report(const ReportInput& input, std::string* out) {
   std::string page = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>idemlab report"
       "</title><style>{}</style></head><body>\n<h1>idemlab: idempotent transfers, side by side"
-      "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger. "
+      "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger{}. "
       "Reproduce the whole page: <code>{}</code></p>\n",
-      kStyle, markup_text(input.command));
+      kStyle,
+      input.engines.empty() ? ""
+                            : ", except the engines section, which ran on each engine it names",
+      markup_text(input.command));
   for (const Strategy* strategy : input.strategies) {
     std::string card;
     if (Status status = strategy_card(*strategy, &card); !status.is_ok()) return status;
@@ -257,7 +257,9 @@ Status build_report(const ReportInput& input, std::string* out) {
   }
   std::string matrix;
   if (Status status = build_report_matrix(input, &matrix); !status.is_ok()) return status;
-  page += matrix + build_report_lessons() + "</body></html>\n";
+  std::string engines;
+  if (Status status = engines_section(input, &engines); !status.is_ok()) return status;
+  page += matrix + engines + build_report_lessons() + "</body></html>\n";
   *out = std::move(page);
   return Status::ok();
 }
@@ -266,7 +268,11 @@ namespace {
 
 Status build_report_matrix(const ReportInput& input, std::string* out) {
   std::vector<CompareRow> rows;
-  for (const Strategy* strategy : input.strategies) rows.push_back({strategy, Pitfall::kNone});
+  for (const Strategy* strategy : input.strategies) {
+    CompareRow row;
+    row.strategy = strategy;
+    rows.push_back(row);
+  }
   std::string table =
       "<section class=\"card\" id=\"matrix\"><h2>Every scenario, every "
       "strategy</h2>\n<table class=\"matrix\"><tr><th>scenario</th>";
@@ -298,13 +304,13 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
         "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n"
         "<div class=\"charts\">{}{}{}</div></section>\n",
         markup_text(input.scenarios.front()),
-        diagram(bar_chart(
+        diagram_box(bar_chart(
             "attempts per request", charted,
             [](const SimResult& r) { return r.attempts_per_request; }, "")),
-        diagram(bar_chart(
+        diagram_box(bar_chart(
             "latency p50 (virtual ms)", charted,
             [](const SimResult& r) { return double(r.latency_ms_p50); }, "ms")),
-        diagram(bar_chart(
+        diagram_box(bar_chart(
             "latency p99 (virtual ms)", charted,
             [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
   return Status::ok();

@@ -23,4 +23,9 @@ inline std::string markup_text(std::string_view text) {
   return out;
 }
 
+// A figure in the HTML report: scrolls sideways, scales down to fit a slide.
+inline std::string diagram_box(const std::string& svg) {
+  return "<div class=\"diagram\">" + svg + "</div>\n";
+}
+
 }  // namespace idemlab

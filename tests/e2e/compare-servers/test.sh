@@ -1,0 +1,105 @@
+# e2e: compare --backend and report --backend, the engines side by side on PostgreSQL 15,
+# MariaDB 10.11 and SQLite. CI's short compare on each server.
+# - One row per (strategy, backend, isolation), a strategy's rows together; JSON rows carry
+#   backend, engine and isolation; CSV gains backend and isolation columns.
+# - The engine finding shows in one run: select-for-update twins on a missing row move money
+#   twice on PostgreSQL READ COMMITTED, never on MariaDB REPEATABLE READ or SQLite.
+# - The rows of SQLite are the same bytes as compare without --backend gives.
+# - The table fits 100 columns, with the engine under the name when a column would not fit.
+# - The report's engines section: the matrix, and per engine the first breaking interleaving
+#   (PostgreSQL) or the first deadlock (MariaDB).
+# - No scratch ledger is left behind; bad input is one line.
+source "$(dirname "$0")/../lib.sh"
+require_test_servers
+own_server_databases compare-servers
+pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
+short=(--scenario double-click --requests 60)
+
+expect_exit 0 "$IDEMLAB" compare "${short[@]}" --strategies state-machine,select-for-update \
+  --backend sqlite --backend "$pg" --backend "$maria" --format json
+printf '%s' "$out" >"$work/rows.json"
+python3 - "$work/rows.json" <<'PY' || fail "compare --backend: rows"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+got = [(r["strategy"], r["engine"], r["isolation"]) for r in rows]
+want = [(s, e, l) for s in ("state-machine", "select-for-update")
+        for e, l in (("sqlite", "serializable"), ("postgresql", "read-committed"),
+                     ("mariadb", "repeatable-read"))]
+assert got == want, got
+assert all(r["backend"] == "sqlite" or "://" in r["backend"] for r in rows)
+assert all("idemlab:idemlab" not in r["backend"] for r in rows), "a password in the output"
+twice = {(r["strategy"], r["engine"]): r["moved_twice_or_more"] for r in rows}
+assert twice[("select-for-update", "postgresql")] > 0, twice
+assert twice[("select-for-update", "mariadb")] == 0, twice
+assert twice[("select-for-update", "sqlite")] == 0, twice
+assert all(twice[("state-machine", e)] == 0 for e in ("sqlite", "postgresql", "mariadb")), twice
+print("rows:", got)
+PY
+expect_contains "$out" '"command":"idemlab compare --strategies state-machine,select-for-update'
+expect_contains "$out" "--backend sqlite --backend postgresql://"
+
+# SQLite's rows are compare's own, byte for byte (the schedule does not depend on --backend).
+expect_exit 0 "$IDEMLAB" compare "${short[@]}" --strategies state-machine --format csv
+plain=$(printf '%s\n' "$out" | sed -n 2p)
+expect_exit 0 "$IDEMLAB" compare "${short[@]}" --strategies state-machine --backend sqlite \
+  --backend "$maria" --format csv
+expect_contains "$(printf '%s\n' "$out" | sed -n 1p)" "strategy,pitfall,backend,isolation,requests"
+expect_equal "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1,2,5-)" "$plain" "SQLite's row"
+
+# Every level asked, on each server; the table within 100 columns both ways.
+expect_exit 0 "$IDEMLAB" compare --requests 20 --strategies token --backend "$pg" --backend "$maria" \
+  --isolation read-committed --isolation serializable
+for label in "postgresql RC" "postgresql SER" "mariadb RC" "mariadb SER"; do
+  expect_contains "$out" "$label"
+done
+expect_equal "$(printf '%s\n' "$out" | awk 'length($0) > 100' | wc -l)" 0 "lines over 100"
+expect_exit 0 "$IDEMLAB" compare --requests 20 --strategies token --with-pitfalls --backend sqlite \
+  --backend "$pg" --isolation read-committed --isolation serializable
+expect_contains "$out" "strategy, engine"
+expect_contains "$out" "  +check-then-delete"
+expect_equal "$(printf '%s\n' "$out" | awk 'length($0) > 100' | wc -l)" 0 "stacked lines over 100"
+
+# The report's engines section.
+expect_exit 0 "$IDEMLAB" report --out "$work/report.html" --scenarios double-click \
+  --strategies direct-insert,select-for-update --requests 40 --backend sqlite --backend "$pg" \
+  --backend "$maria"
+python3 - "$work/report.html" <<'PY' || fail "report --backend: the engines section"
+import re, sys
+page = open(sys.argv[1]).read()
+section = page[page.index('id="engines"'):]
+section = section[:section.index("</section>")]
+assert "The same strategy on 3 engines" in section
+heads = re.findall(r"<th>([^<]*)</th>", section)
+assert heads[:4] == ["strategy", "sqlite", "postgresql read-committed", "mariadb repeatable-read"], heads
+rows = re.findall(r"<tr><th>select-for-update</th>(.*?)</tr>", section)[0]
+cells = re.findall(r'<td class="(\w+)">', rows)
+assert cells == ["good", "bad", "good"], cells
+figures = section.split('<div class="figure">')[1:]
+assert len(figures) == 3, len(figures)
+assert "No interleaving breaks it here" in figures[0] and "<svg" not in figures[0]
+assert "the first breaking interleaving" in figures[1] and "<svg" in figures[1]
+assert "the first deadlock" in figures[2] and "Reproduce the deadlock" in figures[2]
+assert "idemlab:idemlab" not in page
+print("engines section: ok")
+PY
+
+expect_equal "$(scratch_left "$pg")" 0 "PostgreSQL: no scratch schema left"
+expect_equal "$(scratch_left "$maria")" 0 "MariaDB: no scratch database left"
+interrupted_drops_scratch "$pg" "compare on PostgreSQL" compare --strategies state-machine \
+  --requests 100000 --backend "$pg"
+
+# Bad input: one error line, exit 2.
+expect_exit 2 "$IDEMLAB" compare --backend "$work/ledger.db"
+expect_one_error_line
+expect_contains "$err" "say --backend sqlite"
+expect_exit 2 "$IDEMLAB" compare --backend sqlite --isolation serializable
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --backend sqlite --backend sqlite
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --backend "$pg" --isolation serializable --isolation serializable
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" report --out "$work/r.html" --isolation serializable
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --backend "nosuch://x"
+expect_one_error_line
+finish
