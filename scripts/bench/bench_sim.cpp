@@ -12,7 +12,13 @@
 // The last line, "limit_all <requests/s>", is the limit over every strategy together (all
 // their requests over all their limit time): what scripts/bench-sim divides compare by.
 //
+// With --db URL (PostgreSQL or MariaDB) the simulation runs on that server (simulate --db), and
+// the limit is the recorded statements on ONE connection into a scratch ledger there, sent one
+// after another as the server answers (what pgbench -f does with them). There is no replay
+// baseline: on many connections the statements would wait for each other's locks.
+//
 // usage: bench_sim [--requests N] [--scenario NAME] [--strategy NAME] [--seed S] [--fault SPEC ...]
+//                  [--db URL] [--concurrency N]
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -26,6 +32,7 @@
 #include "sim/engine.h"
 #include "sim/scenario.h"
 #include "sim/scratch_ledger.h"
+#include "sim/scratch_server.h"
 
 using namespace idemlab;
 
@@ -69,6 +76,19 @@ double replay_in_memory(const std::vector<RecordedStatement>& statements) {
   return seconds_since(start);
 }
 
+// The limit on a server: one connection into a scratch ledger of its own there.
+double replay_on_server(const Locator& server, const std::vector<RecordedStatement>& statements) {
+  ScratchServer scratch;
+  throw_if_error(ScratchServer::create(server, sim_opening_balances(), &scratch));
+  Connection connection;
+  throw_if_error(scratch.connect(scratch_server_options(Isolation::kDefault), &connection));
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& statement : statements) (void)connection.run(statement.stmt, statement.binds);
+  const double elapsed = seconds_since(start);
+  (void)connection.run(Stmt::kRollback, {});
+  return elapsed;
+}
+
 double median(std::vector<double> runs) {
   std::sort(runs.begin(), runs.end());
   return runs[runs.size() / 2];
@@ -82,12 +102,20 @@ int main(int argc, char** argv) {
   std::string scenario;  // "": idemlab's defaults, as with no --scenario
   std::string only;      // "": every strategy
   std::optional<uint64_t> seed;
+  std::optional<int64_t> concurrency;
+  std::optional<Locator> server;
   std::vector<FaultSpec> faults;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--requests") == 0) requests = std::stoll(argv[i + 1]);
     if (std::strcmp(argv[i], "--scenario") == 0) scenario = argv[i + 1];
     if (std::strcmp(argv[i], "--strategy") == 0) only = argv[i + 1];
     if (std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[i + 1]);
+    if (std::strcmp(argv[i], "--concurrency") == 0) concurrency = std::stoll(argv[i + 1]);
+    if (std::strcmp(argv[i], "--db") == 0) {
+      Locator locator;
+      throw_if_error(parse_locator(argv[i + 1], &locator));
+      server = std::move(locator);
+    }
     if (std::strcmp(argv[i], "--fault") == 0) {
       FaultSpec fault;
       throw_if_error(parse_fault(argv[i + 1], &fault));
@@ -98,6 +126,7 @@ int main(int argc, char** argv) {
   if (!scenario.empty()) throw_if_error(load_scenario(scenario, &config, nullptr));
   config.requests = requests;
   if (seed) config.seed = *seed;
+  if (concurrency) config.concurrency = *concurrency;
   if (!faults.empty()) config.faults = faults;  // --fault replaces the scenario's, as in idemlab
   fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>9} {:>10}\n", "strategy", "statements",
              "sim_req/s", "limit_req/s", "replay_req/s", "vs_limit", "vs_replay");
@@ -112,15 +141,18 @@ int main(int argc, char** argv) {
     std::vector<RecordedStatement> statements;
     SimOptions recording;
     recording.record = &statements;
+    SimOptions timed;
+    if (server) recording.server = timed.server = &*server;
     throw_if_error(simulate(config, *strategy, Pitfall::kNone, recording, &result));
     // Rounds alternate the three, so that machine noise hits each; medians are compared.
     std::vector<double> simulated_runs, limit_runs, replay_runs;
     for (int round = 0; round < 3; ++round) {
       auto start = std::chrono::steady_clock::now();
-      throw_if_error(simulate(config, *strategy, Pitfall::kNone, {}, &result));
+      throw_if_error(simulate(config, *strategy, Pitfall::kNone, timed, &result));
       simulated_runs.push_back(seconds_since(start));
-      limit_runs.push_back(replay_in_memory(statements));
-      replay_runs.push_back(replay(statements));
+      limit_runs.push_back(server ? replay_on_server(*server, statements)
+                                  : replay_in_memory(statements));
+      replay_runs.push_back(server ? 0.0 : replay(statements));
     }
     const double simulated = median(simulated_runs);
     const double limit = median(limit_runs);
@@ -128,9 +160,10 @@ int main(int argc, char** argv) {
     worst = std::min(worst, limit / simulated);
     limit_total += limit;
     ++measured;
-    fmt::print("{:<18} {:>9} {:>11.0f} {:>11.0f} {:>11.0f} {:>9.2f} {:>10.2f}\n",
-               strategy->info().name, statements.size(), count / simulated, count / limit,
-               count / replayed, limit / simulated, replayed / simulated);
+    fmt::print("{:<18} {:>9} {:>11.0f} {:>11.0f} {:>11} {:>9.2f} {:>10}\n", strategy->info().name,
+               statements.size(), count / simulated, count / limit,
+               server ? "-" : fmt::format("{:.0f}", count / replayed), limit / simulated,
+               server ? "-" : fmt::format("{:.2f}", replayed / simulated));
   }
   fmt::print("worst ratio to the limit: {:.2f} (target: at least 0.5)\n", worst);
   fmt::print("limit_all {:.0f}\n", count * measured / limit_total);

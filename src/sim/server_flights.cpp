@@ -40,6 +40,7 @@ void Simulation::send_step(uint32_t index) {
   Connection* target = nullptr;
   const PendingStep& pending = stepper_.prepare_send(delivery.slot, &target);
   delivery.sent_binds = traced(delivery.request) ? pending.binds : Binds{};
+  if (options_.record) record(*target, pending.stmt, pending.binds);
   throw_if_error(target->send(pending.stmt, pending.binds));
   delivery.in_flight = true;
   in_flight_.insert(std::lower_bound(in_flight_.begin(), in_flight_.end(), index), index);
