@@ -26,6 +26,7 @@ struct CompareOptions {
   SimCliOptions sim;
   std::vector<std::string> backends;    // "sqlite" or server URLs; none: SQLite, no backend column
   std::vector<std::string> isolations;  // each server's levels; none: its default
+  std::string redis;                    // token and lock-table: where tokens and locks go
 };
 
 std::vector<const Strategy*> chosen(const std::string& list) {
@@ -96,7 +97,7 @@ std::vector<Isolation> chosen_isolations(const std::vector<std::string>& names) 
 // One row per strategy (and pitfall), then per backend, then per level on a server: a
 // strategy's rows on every engine follow each other.
 std::vector<CompareRow> plan_rows(const CompareOptions& options,
-                                  const std::vector<Backend>& backends) {
+                                  const std::vector<Backend>& backends, const RedisLocator* redis) {
   std::vector<std::pair<const Strategy*, Pitfall>> runs;
   for (const Strategy* strategy : chosen(options.strategies)) {
     runs.push_back({strategy, Pitfall::kNone});
@@ -110,6 +111,7 @@ std::vector<CompareRow> plan_rows(const CompareOptions& options,
     CompareRow row;
     row.strategy = strategy;
     row.pitfall = pitfall;
+    row.redis = redis;
     if (backends.empty()) plan.push_back(row);
     for (const Backend& backend : backends) {
       row.backend = backend.shown;
@@ -139,14 +141,18 @@ ExitCode run_compare(const CompareOptions& options) {
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   const std::vector<Backend> backends = chosen_backends(options);
-  const std::vector<CompareRow> plan = plan_rows(options, backends);
+  std::vector<std::string> names;
+  for (const Strategy* strategy : chosen(options.strategies))
+    names.emplace_back(strategy->info().name);
+  const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, names);
+  const std::vector<CompareRow> plan = plan_rows(options, backends, redis ? &*redis : nullptr);
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
   throw_if_error(compare(config, plan, options.jobs, rows_reporter("compare"), &rows));
   std::string command =
       fmt::format("idemlab compare --strategies {}{}{}", options.strategies,
                   options.with_pitfalls ? " --with-pitfalls" : "", config_arguments(config)) +
-      backend_arguments(options, backends);
+      backend_arguments(options, backends) + scratch_redis_arguments(redis);
   const Format format = output_format(options.sim);
   if (format == Format::kMermaid || format == Format::kSvg)
     throw_if_error(
@@ -195,6 +201,7 @@ void register_compare(CLI::App& app, CommandResult& result) {
                    "with --backend servers: run each at this level too: read-committed, "
                    "repeatable-read or serializable (repeatable; default: the server's own)")
       ->check(CLI::IsMember({"read-committed", "repeatable-read", "serializable"}));
+  add_scratch_redis_option(command, &options->redis);
   add_sim_options(command, &options->sim);
   command->callback([options, &result] { result.exit_code = run_compare(*options); });
 }

@@ -28,6 +28,7 @@ struct ExploreOptions {
   bool fail_on_violation = false;
   std::string db;         // a server URL, or "" for SQLite
   std::string isolation;  // with db
+  std::string redis;      // token and lock-table: where tokens and locks go, or ""
 };
 
 // --db and --isolation into the config: explore's own ledger is a scratch one, so --db takes
@@ -36,12 +37,15 @@ void choose_server(ExploreOptions* options) {
   ScratchServerChoice choice = scratch_server_choice("explore", options->db, options->isolation);
   options->config.isolation = choice.isolation;
   options->config.server = std::move(choice.server);
+  options->config.redis = scratch_redis_choice(options->redis, {options->strategy});
 }
 
-// "on postgresql at read-committed, " on a server; "" on SQLite.
+// "on postgresql at read-committed, " on a server, "tokens and locks in Redis, " with --redis;
+// "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
-  if (result.engine == "sqlite") return "";
-  return fmt::format("on {} at {}, ", result.engine, result.isolation);
+  const std::string redis = result.guard_store.empty() ? "" : "tokens and locks in Redis, ";
+  if (result.engine == "sqlite") return redis;
+  return fmt::format("on {} at {}, {}", result.engine, result.isolation, redis);
 }
 
 // What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
@@ -155,6 +159,7 @@ void print_explore_json(const ExploreResult& result) {
       {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
       {"breaking", result.breaking},        {"truncated", result.truncated},
       {"by_invariant", result.by_invariant}};
+  if (!result.guard_store.empty()) out["redis"] = result.guard_store;
   if (result.engine != "sqlite") {
     out["engine"] = result.engine;
     out["isolation"] = result.isolation;
@@ -243,6 +248,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
                    "breaking one")
       ->check(whole_number(1, limits::kMaxInterleavings));
   add_scratch_server_options(command, "explore", &options->db, &options->isolation);
+  add_scratch_redis_option(command, &options->redis);
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
   command->footer(

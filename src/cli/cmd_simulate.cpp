@@ -24,11 +24,25 @@ struct SimulateOptions {
   SimCliOptions sim;
   std::string db;         // a server URL, or "" for SQLite
   std::string isolation;  // with db
+  std::string redis;      // token and lock-table: where tokens and locks go, or ""
 };
+
+SimOptions simulation_options(const SimulateOptions& options, const ScratchServerChoice& server,
+                              const std::optional<RedisLocator>& redis) {
+  SimOptions sim_options;
+  sim_options.timeline = options.timeline || options.timeline_request > 0;
+  sim_options.timeline_request = options.timeline_request;
+  sim_options.progress = progress_reporter("simulate " + options.strategy);
+  if (server.server) sim_options.server = &*server.server;
+  sim_options.isolation = server.isolation;
+  if (redis) sim_options.redis = &*redis;
+  return sim_options;
+}
 
 ExitCode run_simulate(const SimulateOptions& options) {
   const ScratchServerChoice server =
       scratch_server_choice("simulate", options.db, options.isolation);
+  const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, {options.strategy});
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
   if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
@@ -45,17 +59,12 @@ ExitCode run_simulate(const SimulateOptions& options) {
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
   const Strategy& strategy = *find_strategy(options.strategy);
   const Pitfall pitfall = pitfall_option(strategy.info(), options.pitfall);
-  SimOptions sim_options;
-  sim_options.timeline = options.timeline || options.timeline_request > 0;
-  sim_options.timeline_request = options.timeline_request;
-  sim_options.progress = progress_reporter("simulate " + options.strategy);
-  if (server.server) sim_options.server = &*server.server;
-  sim_options.isolation = server.isolation;
+  const SimOptions sim_options = simulation_options(options, server, redis);
   SimResult result;
   throw_if_error(simulate(config, strategy, pitfall, sim_options, &result));
   std::string command = fmt::format("idemlab simulate --strategy {}{}{}", options.strategy,
                                     pitfall_argument(pitfall), config_arguments(config));
-  command += scratch_server_arguments(server);
+  command += scratch_server_arguments(server) + scratch_redis_arguments(redis);
   if (sim_options.timeline && options.timeline_request > 0)
     command += fmt::format(" --timeline-request {}", options.timeline_request);
   else if (sim_options.timeline)
@@ -105,6 +114,7 @@ void register_simulate(CLI::App& app, CommandResult& result) {
       ->check(whole_number(1, limits::kMaxRequests));
   add_sim_options(command, &options->sim);
   add_scratch_server_options(command, "simulate", &options->db, &options->isolation);
+  add_scratch_redis_option(command, &options->redis);
   command->footer(
       "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"
       "partition the requests; never_moved (told success, nothing moved), stuck, \n"

@@ -39,6 +39,8 @@ void add_isolation_option(CLI::App* command, std::string* isolation);
 Isolation isolation_option(const std::string& db, const std::string& isolation);
 // --redis URL ($IDEMLAB_REDIS): where tokens and locks live instead of the ledger.
 void add_redis_option(CLI::App* command, std::string* redis);
+// Checks a --redis URL (db/redis_store.h's parse_redis_locator).
+CLI::Validator redis_locator();
 // Opens the store --redis names into `out`; false when none was given.
 bool open_guard_store(const std::string& redis, Connection* out);
 // The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.

@@ -82,19 +82,23 @@ EngineShown engine_shown(const std::string& db, const Connection& connection) {
   return {std::string(engine_name(locator.engine)), connection.isolation()};
 }
 
+CLI::Validator redis_locator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        RedisLocator locator;
+        Status status = parse_redis_locator(text, &locator);
+        return status.is_ok() ? "" : status.message();
+      },
+      "URL");
+}
+
 void add_redis_option(CLI::App* command, std::string* redis) {
   command
       ->add_option("--redis", *redis,
                    "keep tokens and locks in Redis (redis:///path/to/socket or "
                    "redis://host:port/N); the ledger stays where --db says")
       ->envname("IDEMLAB_REDIS")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            RedisLocator locator;
-            Status status = parse_redis_locator(text, &locator);
-            return status.is_ok() ? "" : status.message();
-          },
-          "URL"));
+      ->check(redis_locator());
 }
 
 bool open_guard_store(const std::string& redis, Connection* out) {

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 
 #include "cli/errors.h"
@@ -151,6 +152,36 @@ ScratchServerChoice scratch_server_choice(const std::string& command, const std:
   choice.isolation = isolation_option(db, isolation);
   choice.server = std::move(locator);
   return choice;
+}
+
+void add_scratch_redis_option(CLI::App* command, std::string* redis) {
+  command
+      ->add_option("--redis", *redis,
+                   "token and lock-table: keep tokens and locks in this Redis "
+                   "(redis:///path/to/socket or redis://host:port/N), in keys of the run's own "
+                   "that expire on its virtual clock and go at its end; the ledger stays where "
+                   "--db says")
+      ->check(redis_locator());
+}
+
+std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
+                                                 const std::vector<std::string>& strategies) {
+  if (redis.empty()) return std::nullopt;
+  RedisLocator locator;
+  throw_if_error(parse_redis_locator(redis, &locator));
+  const bool keeps_guards = std::any_of(strategies.begin(), strategies.end(), [](const auto& name) {
+    const StrategyInfo& info = find_strategy(name)->info();
+    return info.needs_token || info.uses_lock_ttl;
+  });
+  if (!keeps_guards)
+    throw_if_error(Status::usage(
+        fmt::format("--redis keeps tokens and locks: {} {} neither (token and lock-table do)",
+                    fmt::join(strategies, ", "), strategies.size() == 1 ? "keeps" : "keep")));
+  return locator;
+}
+
+std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis) {
+  return redis ? " --redis " + redis->shown : "";
 }
 
 std::string scratch_server_arguments(const ScratchServerChoice& choice) {

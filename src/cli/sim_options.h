@@ -49,6 +49,17 @@ ScratchServerChoice scratch_server_choice(const std::string& command, const std:
 // " --db URL --isolation LEVEL" for a reproduce line (the URL as shown: no password); "".
 std::string scratch_server_arguments(const ScratchServerChoice& choice);
 
+// --redis of simulate, compare and explore: the token and lock-table strategies keep their
+// tokens and locks in this Redis, in keys of the run's own (sim/scratch_redis.h). Without the
+// IDEMLAB_REDIS variable transfer reads: a simulation runs where its command line says.
+void add_scratch_redis_option(CLI::App* command, std::string* redis);
+// The locator, or none without --redis. A usage error (thrown) when no strategy among
+// `strategies` keeps tokens or locks.
+std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
+                                                 const std::vector<std::string>& strategies);
+// " --redis URL" for a reproduce line (the URL as shown: no password); "".
+std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis);
+
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,
                                                         std::string unit = "requests");

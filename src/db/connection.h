@@ -85,6 +85,8 @@ class Connection {
  private:
   friend Status open_connection(const Locator&, const ConnectionOptions&, Connection*);
   friend Status open_redis_store(const struct RedisLocator&, Connection*);
+  friend Status open_redis_scratch(const struct RedisLocator&, std::string, Connection*);
+  friend Status clear_redis_scratch(Connection&);
   std::unique_ptr<Backend> backend_;
   SqliteBackend* sqlite_ = nullptr;  // backend_, when it is SQLite
 };

@@ -10,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "db/client_library.h"
@@ -46,6 +47,8 @@ struct My {
 };
 
 Status load_my(const My** out) {
+  static std::mutex mutex;  // compare --jobs opens connections from several threads
+  std::lock_guard lock(mutex);
   static My my;
   static bool resolved = false;
   ClientLibrary* lib = nullptr;

@@ -6,6 +6,7 @@
 #include <poll.h>
 
 #include <array>
+#include <mutex>
 #include <vector>
 
 #include "db/client_library.h"
@@ -46,6 +47,8 @@ struct Pq {
 };
 
 Status load_pq(const Pq** out) {
+  static std::mutex mutex;  // compare --jobs opens connections from several threads
+  std::lock_guard lock(mutex);
   static Pq pq;
   static bool resolved = false;
   ClientLibrary* library = nullptr;

@@ -4,7 +4,10 @@
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
 
-#include <charconv>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "db/client_library.h"
@@ -24,6 +27,8 @@ struct Hiredis {
 };
 
 Status load_hiredis(const Hiredis** out) {
+  static std::mutex mutex;  // compare --jobs opens connections from several threads
+  std::lock_guard lock(mutex);
   static Hiredis api;
   static bool resolved = false;
   ClientLibrary* lib = nullptr;
@@ -56,6 +61,27 @@ constexpr const char* kConsumeUncheckedScript =
 // The token's remaining time (-2: gone) and who used it, read together.
 constexpr const char* kSelectTokenScript =
     "return {redis.call('PTTL', KEYS[1]), redis.call('GET', KEYS[2])}";
+// A scratch store's clock (open_redis_scratch): the run's keys whose virtual deadline is past
+// `now` are deleted before every command, as Redis deletes a key touched past its time. Redis
+// keeps a key while now <= its deadline, so only deadlines strictly before now are due.
+constexpr const char* kSweepScript =
+    "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) "
+    "for _, key in ipairs(due) do redis.call('DEL', key) end "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) return #due";
+// A scratch store's token read: its virtual deadline (if the token is there) and who used it.
+constexpr const char* kSelectScratchTokenScript =
+    "local deadline = false "
+    "if redis.call('EXISTS', KEYS[1]) == 1 then deadline = redis.call('ZSCORE', KEYS[3], KEYS[1]) "
+    "end return {deadline, redis.call('GET', KEYS[2])}";
+// Every key a scratch run wrote, and the list of them.
+constexpr const char* kClearScratchScript =
+    "local keys = redis.call('ZRANGE', KEYS[1], 0, -1) "
+    "for _, key in ipairs(keys) do redis.call('DEL', key) end "
+    "redis.call('DEL', KEYS[1]) return #keys";
+// How long a scratch key lasts in Redis's own time: a day. Its run deletes it at the end (an
+// interrupted run too); this only bounds what a killed run leaves behind.
+constexpr int64_t kScratchKeepMs = 86'400'000;
+
 // Releases the lock only for its owner.
 constexpr const char* kReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end "
@@ -87,6 +113,13 @@ class RedisStore final : public Backend {
       : api_(api), context_(context), shown_(std::move(shown)) {}
   ~RedisStore() override { api_->free(context_); }
 
+  // Scratch mode (open_redis_scratch): every key under `prefix`, expiring on the virtual clock.
+  void use_scratch(std::string prefix) {
+    prefix_ = std::move(prefix);
+    scratch_ = true;
+  }
+  Status clear_scratch();
+
   StepResult run(Stmt id, const Binds& binds) override;
   std::string_view statement_text(Stmt id) const override;
   StepResult query(std::string_view, const Binds&, const RowSink*) override {
@@ -100,6 +133,16 @@ class RedisStore final : public Backend {
   }
   const std::string& shown() const override { return shown_; }
   std::string isolation() const override { return ""; }
+  // Redis answers at once and never waits for a lock: send() runs the command, and receive()
+  // hands its answer over (the explorer on a server sends every step).
+  Status send(Stmt id, const Binds& binds) override {
+    sent_ = run(id, binds);
+    return Status::ok();
+  }
+  std::optional<StepResult> receive(int) override {
+    if (!sent_) return StepResult{StepCode::kError, 0, std::nullopt, "nothing was sent"};
+    return std::exchange(sent_, std::nullopt);
+  }
 
   // Sends one command; `reply` is owned by the caller (free_reply), nullptr on a lost link.
   StepResult command(const std::vector<std::string>& words, redisReply** reply);
@@ -113,12 +156,47 @@ class RedisStore final : public Backend {
   }
   StepResult token_statement(Stmt id, const Binds& binds);
   StepResult lock_statement(Stmt id, const Binds& binds);
+  // Scratch mode: the deadlines' sorted set, the sweep before a command, the time a key is
+  // written with (`ttl` in Redis's time, or kScratchKeepMs), and the deadline noted for it.
+  std::string deadlines() const { return prefix_ + "deadlines"; }
+  StepResult sweep(int64_t now);
+  std::string written_ttl(int64_t ttl) const {
+    return std::to_string(scratch_ ? kScratchKeepMs : ttl);
+  }
+  StepResult note_deadline(const std::string& key, int64_t deadline);
 
   const Hiredis* api_;
   redisContext* context_;
   std::string shown_;
   std::unique_ptr<TraceSink> trace_;
+  std::string prefix_;
+  bool scratch_ = false;
+  std::optional<StepResult> sent_;
 };
+
+StepResult RedisStore::sweep(int64_t now) {
+  redisReply* reply = nullptr;
+  StepResult result = eval(kSweepScript, {deadlines(), std::to_string(now)}, 1, &reply);
+  if (reply) api_->free_reply(reply);
+  return result;
+}
+
+StepResult RedisStore::note_deadline(const std::string& key, int64_t deadline) {
+  if (!scratch_) return {};
+  redisReply* reply = nullptr;
+  StepResult result = command({"ZADD", deadlines(), std::to_string(deadline), key}, &reply);
+  if (reply) api_->free_reply(reply);
+  return result;
+}
+
+Status RedisStore::clear_scratch() {
+  redisReply* reply = nullptr;
+  StepResult result = eval(kClearScratchScript, {deadlines()}, 1, &reply);
+  if (reply) api_->free_reply(reply);
+  if (!result.ok())
+    return Status::ledger(fmt::format("{}: cannot clear the run's keys: {}", shown_, result.error));
+  return Status::ok();
+}
 
 StepResult RedisStore::command(const std::vector<std::string>& words, redisReply** reply) {
   if (trace_) {
@@ -145,22 +223,33 @@ StepResult RedisStore::command(const std::vector<std::string>& words, redisReply
 }
 
 StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
-  const std::string token = "token:" + text_bind(binds, ":token");
-  const std::string used = "token-used:" + text_bind(binds, ":token");
+  const std::string token = prefix_ + "token:" + text_bind(binds, ":token");
+  const std::string used = prefix_ + "token-used:" + text_bind(binds, ":token");
   const std::string user = text_bind(binds, ":source") + "\n" + text_bind(binds, ":biz_seq");
   const int64_t now = int_bind(binds, ":now");
   redisReply* reply = nullptr;
   StepResult result;
   if (id == Stmt::kInsertToken) {
-    const int64_t ttl = std::max<int64_t>(1, int_bind(binds, ":expires") - now);
-    result = command({"SET", token, std::to_string(now), "PX", std::to_string(ttl)}, &reply);
+    const int64_t expires = int_bind(binds, ":expires");
+    const int64_t ttl = std::max<int64_t>(1, expires - now);
+    result = command({"SET", token, std::to_string(now), "PX", written_ttl(ttl)}, &reply);
+    if (StepResult noted = note_deadline(token, now + ttl); result.ok() && !noted.ok())
+      result = noted;
   } else if (id == Stmt::kSelectToken) {
-    result = eval(kSelectTokenScript, {token, used}, 2, &reply);
+    if (scratch_)
+      result = eval(kSelectScratchTokenScript, {token, used, deadlines()}, 3, &reply);
+    else
+      result = eval(kSelectTokenScript, {token, used}, 2, &reply);
     if (reply && reply->elements == 2) {
-      const long long ttl = reply->element[0]->integer;
+      const redisReply* left = reply->element[0];
       const redisReply* by = reply->element[1];
-      if (ttl >= 0 || ttl == -1)
-        result.row = Row{now + (ttl == -1 ? 86'400'000 : ttl), Value(), Value(), Value()};
+      std::optional<int64_t> expires;
+      if (scratch_ && left->type == REDIS_REPLY_STRING)
+        expires = std::stoll(std::string(left->str, left->len));
+      else if (!scratch_ && (left->integer >= 0 || left->integer == -1))
+        expires = now + (left->integer == -1 ? 86'400'000 : left->integer);
+      if (expires)
+        result.row = Row{*expires, Value(), Value(), Value()};
       else if (by->type == REDIS_REPLY_STRING) {
         const std::string note(by->str, by->len);
         const size_t cut = note.find('\n');
@@ -169,22 +258,27 @@ StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
     }
   } else {
     result = eval(id == Stmt::kConsumeToken ? kConsumeScript : kConsumeUncheckedScript,
-                  {token, used, user, std::to_string(kUsedNoteMs)}, 2, &reply);
+                  {token, used, user, written_ttl(kUsedNoteMs)}, 2, &reply);
     if (reply) result.changes = static_cast<int>(reply->integer);
+    if (result.changes == 1)
+      if (StepResult noted = note_deadline(used, now + kUsedNoteMs); !noted.ok()) result = noted;
   }
   if (reply) api_->free_reply(reply);
   return result;
 }
 
 StepResult RedisStore::lock_statement(Stmt id, const Binds& binds) {
-  const std::string key = lock_key(binds);
+  const std::string key = prefix_ + lock_key(binds);
   const std::string owner = text_bind(binds, ":owner");
   redisReply* reply = nullptr;
   StepResult result;
   if (id == Stmt::kAcquireLock) {
-    const int64_t ttl = std::max<int64_t>(1, int_bind(binds, ":until") - int_bind(binds, ":now"));
-    result = command({"SET", key, owner, "NX", "PX", std::to_string(ttl)}, &reply);
+    const int64_t now = int_bind(binds, ":now");
+    const int64_t ttl = std::max<int64_t>(1, int_bind(binds, ":until") - now);
+    result = command({"SET", key, owner, "NX", "PX", written_ttl(ttl)}, &reply);
     if (reply) result.changes = reply->type == REDIS_REPLY_STATUS ? 1 : 0;
+    if (result.changes == 1)
+      if (StepResult noted = note_deadline(key, now + ttl); !noted.ok()) result = noted;
   } else if (id == Stmt::kCheckLockOwner) {
     result = command({"GET", key}, &reply);
     if (reply)
@@ -206,6 +300,8 @@ StepResult RedisStore::run(Stmt id, const Binds& binds) {
     return {StepCode::kError, 0, std::nullopt,
             fmt::format("{} is not a guard statement: a Redis store cannot run it",
                         statement_name(id))};
+  if (scratch_)
+    if (StepResult swept = sweep(int_bind(binds, ":now")); !swept.ok()) return swept;
   switch (id) {
     case Stmt::kInsertToken:
     case Stmt::kSelectToken:
@@ -222,7 +318,7 @@ std::string_view RedisStore::statement_text(Stmt id) const {
     case Stmt::kInsertToken:
       return "SET token:<token> <now> PX <ttl>";
     case Stmt::kSelectToken:
-      return kSelectTokenScript;
+      return scratch_ ? kSelectScratchTokenScript : kSelectTokenScript;
     case Stmt::kConsumeToken:
       return kConsumeScript;
     case Stmt::kConsumeTokenUnchecked:
@@ -240,51 +336,7 @@ std::string_view RedisStore::statement_text(Stmt id) const {
   }
 }
 
-bool parse_number(std::string_view text, int* out) {
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
-
-Status parse_redis_locator(std::string_view text, RedisLocator* out) {
-  RedisLocator locator;
-  locator.shown = redact_locator(text);
-  const auto bad = [&](std::string_view why) {
-    return Status::usage(fmt::format("{}: {}", locator.shown, why));
-  };
-  if (!text.starts_with("redis://"))
-    return bad("expected redis:///path/to/socket or redis://host:port/N");
-  std::string_view rest = text.substr(8);
-  if (rest.starts_with("/")) {
-    locator.socket = std::string(rest);
-    *out = std::move(locator);
-    return Status::ok();
-  }
-  if (const size_t at = rest.rfind('@'); at != std::string_view::npos) {
-    const std::string_view user_info = rest.substr(0, at);
-    const size_t colon = user_info.find(':');
-    locator.password =
-        std::string(colon == std::string_view::npos ? "" : user_info.substr(colon + 1));
-    rest = rest.substr(at + 1);
-  }
-  const size_t slash = rest.find('/');
-  if (slash != std::string_view::npos &&
-      (!parse_number(rest.substr(slash + 1), &locator.database) || locator.database < 0))
-    return bad("the database is a number, e.g. redis://127.0.0.1:6379/0");
-  std::string_view host_port = rest.substr(0, slash);
-  const size_t colon = host_port.rfind(':');
-  if (colon != std::string_view::npos) {
-    if (!parse_number(host_port.substr(colon + 1), &locator.port) || locator.port < 1 ||
-        locator.port > 65535)
-      return bad("the port is a number from 1 to 65535");
-    host_port = host_port.substr(0, colon);
-  }
-  if (host_port.empty()) return bad("no host");
-  locator.host = std::string(host_port);
-  *out = std::move(locator);
-  return Status::ok();
-}
 
 Status open_redis_store(const RedisLocator& locator, Connection* out) {
   const Hiredis* api = nullptr;
@@ -312,6 +364,16 @@ Status open_redis_store(const RedisLocator& locator, Connection* out) {
   }
   out->backend_ = std::move(store);
   return Status::ok();
+}
+
+Status open_redis_scratch(const RedisLocator& locator, std::string prefix, Connection* out) {
+  if (Status status = open_redis_store(locator, out); !status.is_ok()) return status;
+  static_cast<RedisStore&>(*out->backend_).use_scratch(std::move(prefix));
+  return clear_redis_scratch(*out);
+}
+
+Status clear_redis_scratch(Connection& store) {
+  return static_cast<RedisStore&>(*store.backend_).clear_scratch();
 }
 
 }  // namespace idemlab

@@ -38,4 +38,16 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out);
 // ledger error (exit 8).
 Status open_redis_store(const RedisLocator& locator, Connection* out);
 
+// A store for one simulated run: its keys live under `prefix` (a name no other run uses), and
+// expire on the run's virtual clock, the ":now" each command carries, not on Redis's own:
+// - a key written with a time to live is written as the references write it (SET ... PX), and
+//   its deadline in virtual time is noted in a sorted set, <prefix>deadlines;
+// - before every command, the keys whose deadline is past are deleted (a script), as Redis
+//   deletes a key touched past its time. So a lock expires at the same point of every replay,
+//   however long the run takes on the wall clock.
+// In Redis's own time a scratch key lasts a day: the run deletes its keys itself.
+Status open_redis_scratch(const RedisLocator& locator, std::string prefix, Connection* out);
+// Deletes every key a scratch store wrote (it must be one open_redis_scratch made).
+Status clear_redis_scratch(Connection& store);
+
 }  // namespace idemlab

@@ -152,6 +152,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["isolation"] = r.isolation;
     out["released_together"] = r.released_together;
   }
+  if (!r.guard_store.empty()) out["redis"] = r.guard_store;  // --redis: where tokens and locks were
   return out;
 }
 
@@ -199,9 +200,13 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 }
 
 std::string result_text(const SimResult& r, const std::string& command) {
-  std::string out = fmt::format(
-      "{}{}: {} requests, seed {}{}\n", r.strategy, pitfall_argument(r.pitfall), r.requests, r.seed,
-      r.engine == "sqlite" ? std::string() : fmt::format(", on {} at {}", r.engine, r.isolation));
+  std::string out =
+      wrap(fmt::format("{}{}: {} requests, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
+                       r.requests, r.seed,
+                       r.engine == "sqlite" ? std::string()
+                                            : fmt::format(", on {} at {}", r.engine, r.isolation),
+                       r.guard_store.empty() ? "" : ", tokens and locks in Redis"),
+           0);
   // Label, value, meaning: a meaning too long for the width wraps under itself.
   auto line = [&](const char* label, const std::string& value, const char* meaning) {
     const std::string start = fmt::format("  {:<24}{:>10}  ", label, value);

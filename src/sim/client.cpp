@@ -183,8 +183,9 @@ bool Simulation::issue_token_for(uint32_t request, uint8_t key) {
   IssuedToken token;
   const uint64_t low = random.next();
   const int64_t ttl_ms = short_ttl_ms_ ? short_ttl_ms_ : config_.token_ttl_ms;
-  Status status = issue_token(client_, clock_, high, low, ttl_ms, &token);
-  if (options_.record)
+  Status status =
+      issue_token(guard_store_ ? *guard_store_ : client_, clock_, high, low, ttl_ms, &token);
+  if (options_.record && !guard_store_)
     record(client_, Stmt::kInsertToken,
            {{":token", fmt::format("{:016x}{:016x}", high, low)},
             {":now", clock_.now_ms()},

@@ -20,6 +20,7 @@ Status run_row(const SimConfig& config, const CompareRow& row, SimResult* out) {
   SimOptions options;
   options.server = row.server;
   options.isolation = row.isolation;
+  options.redis = row.redis;
   try {
     Status status = simulate(config, *row.strategy, row.pitfall, options, out);
     out->backend = row.backend;

@@ -19,6 +19,7 @@ struct CompareRow {
   std::string backend;
   const Locator* server = nullptr;
   Isolation isolation = Isolation::kDefault;
+  const RedisLocator* redis = nullptr;  // --redis: where token and lock-table keep theirs
 };
 
 // Runs every row on `jobs` threads (at least 1). `rows_done` is called from the calling thread

@@ -30,6 +30,16 @@ Status Simulation::open_ledger_files() {
   return Status::ok();
 }
 
+// --redis: a strategy with tokens or locks keeps them in Redis, in keys of the run's own.
+Status Simulation::open_guard_store() {
+  const StrategyInfo& info = strategy_.info();
+  if (!options_.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  if (Status status = ScratchRedis::create(*options_.redis, &redis_); !status.is_ok())
+    return status;
+  guard_store_ = &redis_.store();
+  return Status::ok();
+}
+
 void Simulation::record(const Connection& connection, Stmt stmt, const Binds& binds) {
   uint32_t index = &connection == &client_ ? 0 : &connection == &busy_ ? 1 : 2;
   for (size_t i = 0; i < pool_.size(); ++i)
@@ -65,10 +75,10 @@ void Simulation::note(uint32_t request, int attempt, int copy, const char* actor
 void Simulation::note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds) {
   if (!traced(delivery.request)) return;
   const Engine engine = on_server() ? options_.server->engine : Engine::kSqlite;
-  timeline_.push_back({clock_.now_ms(), "server", delivery.request + 1, delivery.attempt,
-                       delivery.copy, std::string(done.step), "",
-                       describe_values_on(engine, done.stmt, binds, done.result),
-                       std::string(delivery.connection->statement_text(done.stmt)), ""});
+  timeline_.push_back(
+      {clock_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
+       std::string(done.step), "", describe_values_on(engine, done.stmt, binds, done.result),
+       std::string(connection_for(delivery, done.stmt).statement_text(done.stmt)), ""});
 }
 
 // Past the server's busy timeout: run the step once more and let the strategy see busy. On a
@@ -97,6 +107,7 @@ void Simulation::release_busy_lock() {
 
 Status Simulation::run(SimResult* out) {
   if (Status status = open_ledger_files(); !status.is_ok()) return status;
+  if (Status status = open_guard_store(); !status.is_ok()) return status;
   const uint32_t workers =
       static_cast<uint32_t>(std::min<int64_t>(config_.concurrency, config_.requests));
   worker_request_.assign(workers, UINT32_MAX);
@@ -141,6 +152,7 @@ Status Simulation::run(SimResult* out) {
     out->engine = std::string(engine_name(options_.server->engine));
     out->isolation = client_.isolation();
   }
+  if (guard_store_) out->guard_store = options_.redis->shown;
   return status;
 }
 

@@ -10,6 +10,7 @@
 
 #include "db/ledger_file.h"
 #include "db/locator.h"
+#include "db/redis_store.h"
 #include "sim/scenario.h"
 #include "strategies/strategy.h"
 
@@ -66,6 +67,8 @@ struct SimResult {
   std::string isolation;          // the level the server ran at ("" on SQLite)
   // compare --backend: "sqlite" or the server's URL as shown (no password); "" otherwise.
   std::string backend;
+  // --redis, for a strategy that keeps tokens or locks: the Redis URL as shown; "" otherwise.
+  std::string guard_store;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it
@@ -86,6 +89,10 @@ struct SimOptions {
   // `isolation`; nullptr: in a scratch SQLite ledger in memory.
   const Locator* server = nullptr;
   Isolation isolation = Isolation::kDefault;
+  // --redis: the token and lock-table strategies keep their tokens and locks in this Redis, in
+  // keys of the run's own that expire on its virtual clock (sim/scratch_redis.h); nullptr: in
+  // the ledger.
+  const RedisLocator* redis = nullptr;
 };
 
 // Whether a row breaks what its strategy promises: a guarded strategy run without --pitfall

@@ -29,12 +29,16 @@ class Explorer final : public Replayer {
 
  private:
   Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
+  Status start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
+                   const ManualClock& clock, Stepper* stepper);
+  std::vector<int> enabled_attempts(const Stepper& stepper, int k) const;
 
   const Strategy& strategy_;
   const Pitfall pitfall_;
   const ExploreConfig& config_;
   ScratchLedger template_;  // every run starts from a copy of it
   Connection template_connection_;
+  ExploreGuards guards_;
   std::string token_;
 };
 
@@ -43,6 +47,7 @@ Status Explorer::prepare() {
           ScratchLedger::create({{"alice", 100000}, {"bob", 0}}, &template_, &template_connection_);
       !status.is_ok())
     return status;
+  if (Status status = guards_.open(strategy_, config_); !status.is_ok()) return status;
   return issue_explore_token(template_connection_, &token_);
 }
 
@@ -56,18 +61,50 @@ Status Explorer::open_run_ledger(ScratchLedger* ledger, std::vector<Connection>*
   return Status::ok();
 }
 
+// A fresh ledger (with --redis, the keys emptied and the token issued into them again), and
+// the attempts started on it.
+Status Explorer::start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
+                           const ManualClock& clock, Stepper* stepper) {
+  if (Status status = open_run_ledger(ledger, connections); !status.is_ok()) return status;
+  if (guards_.store()) {
+    if (Status status = guards_.reset(); !status.is_ok()) return status;
+    if (Status status = issue_explore_token(*guards_.store(), &token_); !status.is_ok())
+      return status;
+  }
+  const TransferRequest request = explore_request(config_, token_);
+  for (int i = 0; i < config_.duplicates; ++i)
+    stepper->start((*connections)[static_cast<size_t>(i)], clock, strategy_,
+                   explore_options(pitfall_, token_, config_, i), request, guards_.store());
+  return Status::ok();
+}
+
+// The attempts that may take the next step. While one holds SQLite's write lock (tokens and
+// locks in Redis: a transaction spans steps), the others' ledger statements wait for it, and
+// only their Redis commands can go.
+std::vector<int> Explorer::enabled_attempts(const Stepper& stepper, int k) const {
+  int holder = -1;
+  for (int i = 0; i < k; ++i)
+    if (!stepper.finished(static_cast<size_t>(i)) && stepper.in_transaction(static_cast<size_t>(i)))
+      holder = i;
+  std::vector<int> enabled;
+  for (int i = 0; i < k; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    if (stepper.finished(index)) continue;
+    if (holder < 0 || i == holder || statement_is_guard(stepper.pending(index).stmt))
+      enabled.push_back(i);
+  }
+  return enabled;
+}
+
 Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
                      ExploreRun* out) {
   ScratchLedger ledger;
   std::vector<Connection> connections;
-  if (Status status = open_run_ledger(&ledger, &connections); !status.is_ok()) return status;
-  const int k = config_.duplicates;
   ManualClock clock(kExploreStartMs);
   Stepper stepper;
-  const TransferRequest request = explore_request(config_, token_);
-  for (int i = 0; i < k; ++i)
-    stepper.start(connections[static_cast<size_t>(i)], clock, strategy_,
-                  explore_options(pitfall_, token_, config_, i), request);
+  if (Status status = start_run(&ledger, &connections, clock, &stepper); !status.is_ok())
+    return status;
+  const int k = config_.duplicates;
   ExploreRun run;
   int crash_count = 0;  // statements the crashing attempt has run
   auto execute = [&](int attempt) -> Status {
@@ -78,10 +115,10 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
     if (record)
-      run.timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
-                              std::string(step.step), "",
-                              describe_values(step.stmt, binds, step.result, kExploreStartMs),
-                              std::string(statement_sql(step.stmt)), ""});
+      run.timeline.push_back(
+          {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
+           "", describe_values(step.stmt, binds, step.result, kExploreStartMs),
+           std::string(statement_text_on(connections[index], guards_.store(), step.stmt)), ""});
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
       run.crashed = true;
@@ -92,21 +129,22 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
     return Status::ok();
   };
   for (size_t depth = 0;; ++depth) {
-    std::vector<int> enabled;
-    for (int i = 0; i < k; ++i)
-      if (!stepper.finished(static_cast<size_t>(i))) enabled.push_back(i);
+    const std::vector<int> enabled = enabled_attempts(stepper, k);
     if (enabled.empty()) break;
     int choice = depth < prefix.size() ? prefix[depth] : enabled.front();
     run.schedule.push_back(choice);
-    run.enabled.push_back(std::move(enabled));
+    run.enabled.push_back(enabled);
     if (Status status = execute(choice); !status.is_ok()) return status;
-    while (!stepper.finished(static_cast<size_t>(choice)) &&
+    // A write transaction is one step: nothing another attempt does in the ledger meanwhile
+    // changes what it sees. Tokens and locks in Redis are another matter: there, another
+    // attempt's command can come between two of its statements, so each statement is a step.
+    while (!guards_.store() && !stepper.finished(static_cast<size_t>(choice)) &&
            stepper.in_transaction(static_cast<size_t>(choice)))
       if (Status status = execute(choice); !status.is_ok()) return status;
   }
   if (run.crashed)
-    if (Status status = late_explore_retry(connections.back(), clock, stepper, strategy_, pitfall_,
-                                           token_, config_, record, &run);
+    if (Status status = late_explore_retry(connections.back(), guards_.store(), clock, stepper,
+                                           strategy_, pitfall_, token_, config_, record, &run);
         !status.is_ok())
       return status;
   if (Status status = judge_explore_run(connections[0], stepper, record,
@@ -212,6 +250,8 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.duplicates = config.duplicates;
   result.engine = config.server ? std::string(engine_name(config.server->engine)) : "sqlite";
   result.isolation = explorer.isolation();
+  if (config.redis && (strategy.info().needs_token || strategy.info().uses_lock_ttl))
+    result.guard_store = config.redis->shown;
   bool reached = false;
   if (Status status = explore_schedules(explorer, {}, config, &result, &reached); !status.is_ok())
     return status;

@@ -37,6 +37,9 @@ struct ExploreConfig {
   std::optional<Locator> server;
   Isolation isolation = Isolation::kDefault;
   bool unique_index = false;  // --unique-index (StrategyInfo::offers_unique_index)
+  // --redis: the token and lock-table strategies keep their tokens and locks in this Redis,
+  // in keys of the run's own, emptied between interleavings (sim/scratch_redis.h).
+  std::optional<RedisLocator> redis;
 };
 inline constexpr int64_t kTightestRace = -1;
 
@@ -68,6 +71,7 @@ struct ExploreResult {
   std::vector<TimelineEvent> first_deadlock;
   std::string engine;                           // "sqlite", "postgresql", "mariadb"
   std::string isolation;                        // the level the server ran them at ("" on SQLite)
+  std::string guard_store;                      // --redis, when the strategy used it: its URL
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   CrashPoint first_breaking_crash;              // with --crash: where it crashed

@@ -45,23 +45,32 @@ Status issue_explore_token(Connection& connection, std::string* token) {
   return Status::ok();
 }
 
-Status late_explore_retry(Connection& connection, ManualClock& clock, Stepper& stepper,
-                          const Strategy& strategy, Pitfall pitfall, const std::string& token,
-                          const ExploreConfig& config, bool record, ExploreRun* run) {
+Status ExploreGuards::open(const Strategy& strategy, const ExploreConfig& config) {
+  const StrategyInfo& info = strategy.info();
+  if (!config.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  if (Status status = ScratchRedis::create(*config.redis, &redis_); !status.is_ok()) return status;
+  store_ = &redis_.store();
+  return Status::ok();
+}
+
+Status late_explore_retry(Connection& connection, Connection* guards, ManualClock& clock,
+                          Stepper& stepper, const Strategy& strategy, Pitfall pitfall,
+                          const std::string& token, const ExploreConfig& config, bool record,
+                          ExploreRun* run) {
   clock.advance_ms(config.lock_ttl_ms + 1);
   const int attempt = config.duplicates;
   const size_t index =
       stepper.start(connection, clock, strategy, explore_options(pitfall, token, config, attempt),
-                    explore_request(config, token));
+                    explore_request(config, token), guards);
   while (!stepper.finished(index)) {
     clock.advance_ms(1);
     const Binds binds = record ? stepper.pending(index).binds : Binds{};
     const ExecutedStep step = stepper.advance(index, true);
     if (record)
-      run->timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
-                               std::string(step.step), "",
-                               describe_values(step.stmt, binds, step.result, kExploreStartMs),
-                               std::string(connection.statement_text(step.stmt)), "late retry"});
+      run->timeline.push_back(
+          {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
+           "", describe_values(step.stmt, binds, step.result, kExploreStartMs),
+           std::string(statement_text_on(connection, guards, step.stmt)), "late retry"});
   }
   return Status::ok();
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/explore.h"
+#include "sim/scratch_redis.h"
 #include "sim/stepper.h"
 
 namespace idemlab {
@@ -35,6 +36,19 @@ class Replayer {
   virtual std::string isolation() const { return {}; }
 };
 
+// --redis, for a strategy that keeps tokens or locks: the store they go to in every run, in
+// keys of explore's own, emptied before each run (the token is then issued into it again).
+class ExploreGuards {
+ public:
+  Status open(const Strategy& strategy, const ExploreConfig& config);
+  Connection* store() { return store_; }  // nullptr: the ledger keeps them
+  Status reset() { return store_ ? redis_.reset() : Status::ok(); }
+
+ private:
+  ScratchRedis redis_;
+  Connection* store_ = nullptr;
+};
+
 // The request the duplicates carry (its token is filled in once issued).
 TransferRequest explore_request(const ExploreConfig& config, const std::string& token);
 // Attempt `attempt`'s options: the pitfall, the token, and its own lock owner.
@@ -52,10 +66,20 @@ Status judge_explore_run(Connection& connection, const Stepper& stepper, bool re
                          ExploreRun* run);
 
 // After a crash the client retries once more, alone, once every lease has lapsed (the lock's
-// TTL): what a patient client finally gets. Runs on `connection`, as attempt K+1.
-Status late_explore_retry(Connection& connection, ManualClock& clock, Stepper& stepper,
-                          const Strategy& strategy, Pitfall pitfall, const std::string& token,
-                          const ExploreConfig& config, bool record, ExploreRun* run);
+// TTL): what a patient client finally gets. Runs on `connection`, as attempt K+1, with its
+// tokens and locks in `guards` if not null.
+Status late_explore_retry(Connection& connection, Connection* guards, ManualClock& clock,
+                          Stepper& stepper, const Strategy& strategy, Pitfall pitfall,
+                          const std::string& token, const ExploreConfig& config, bool record,
+                          ExploreRun* run);
+
+// The text a step's statement runs as: in the guard store (Redis) for tokens and locks, if one
+// is in use, else on `connection`.
+inline std::string_view statement_text_on(const Connection& connection, const Connection* guards,
+                                          Stmt stmt) {
+  return guards && statement_is_guard(stmt) ? guards->statement_text(stmt)
+                                            : connection.statement_text(stmt);
+}
 
 // The replayer for a server ledger (config.server set).
 Status make_server_replayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,

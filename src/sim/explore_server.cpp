@@ -67,6 +67,7 @@ class ServerReplayer final : public Replayer {
   const Pitfall pitfall_;
   const ExploreConfig& config_;
   ScratchServer scratch_;
+  ExploreGuards guards_;
   std::vector<Connection> connections_;  // one per attempt, then the late retry's
   std::vector<int64_t> sessions_;        // the server's number for each
   std::string token_;
@@ -77,6 +78,7 @@ Status ServerReplayer::prepare() {
           ScratchServer::create(*config_.server, {{"alice", 100000}, {"bob", 0}}, &scratch_);
       !status.is_ok())
     return status;
+  if (Status status = guards_.open(strategy_, config_); !status.is_ok()) return status;
   connections_.resize(static_cast<size_t>(config_.duplicates) + 1);
   ConnectionOptions options = scratch_server_options(config_.isolation);
   options.nonblocking = true;
@@ -89,12 +91,13 @@ Status ServerReplayer::prepare() {
 
 Status ServerReplayer::start_run(RunState& s) {
   if (Status status = scratch_.reset(); !status.is_ok()) return status;
-  if (Status status = issue_explore_token(scratch_.control(), &token_); !status.is_ok())
-    return status;
+  if (Status status = guards_.reset(); !status.is_ok()) return status;
+  Connection& tokens = guards_.store() ? *guards_.store() : scratch_.control();
+  if (Status status = issue_explore_token(tokens, &token_); !status.is_ok()) return status;
   const TransferRequest request = explore_request(config_, token_);
   for (int i = 0; i < config_.duplicates; ++i)
     s.stepper.start(connections_[static_cast<size_t>(i)], s.clock, strategy_,
-                    explore_options(pitfall_, token_, config_, i), request);
+                    explore_options(pitfall_, token_, config_, i), request, guards_.store());
   s.flights.assign(static_cast<size_t>(config_.duplicates), Flight{});
   s.sent_step.assign(static_cast<size_t>(config_.duplicates), {});
   s.ended_by_server.assign(static_cast<size_t>(config_.duplicates), false);
@@ -133,8 +136,8 @@ Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
     if (Status status = settle_all(s, choice); !status.is_ok()) return status;
   }
   if (s.run.crashed)
-    if (Status status = late_explore_retry(connections_.back(), s.clock, s.stepper, strategy_,
-                                           pitfall_, token_, config_, record, &s.run);
+    if (Status status = late_explore_retry(connections_.back(), guards_.store(), s.clock, s.stepper,
+                                           strategy_, pitfall_, token_, config_, record, &s.run);
         !status.is_ok())
       return status;
   if (Status status = judge_explore_run(connections_[0], s.stepper, record,

@@ -27,17 +27,14 @@ constexpr const char* kMariadbResetSql =
     "dedup; TRUNCATE TABLE journal; TRUNCATE TABLE transfer_flow; TRUNCATE TABLE account_limit; "
     "UPDATE account SET balance_minor = opening_balance_minor";
 
-// Unique across processes on one machine (the pid) and across machines sharing a server (the
-// clock's nanoseconds when the process made its first one): never printed, so output stays
-// the same from run to run.
+}  // namespace
+
 std::string scratch_name() {
   static const uint64_t stamp = static_cast<uint64_t>(
       std::chrono::steady_clock::now().time_since_epoch().count() & 0xffffffff);
   static std::atomic<int> made{0};
   return fmt::format("idemlab_scratch_{}_{:x}_{}", ::getpid(), stamp, made++);
 }
-
-}  // namespace
 
 ConnectionOptions scratch_server_options(Isolation isolation) {
   ConnectionOptions options;

@@ -42,6 +42,11 @@ class ScratchServer {
   Connection control_;
 };
 
+// A name for a run's scratch schema, database or Redis keys, unique across processes on one
+// machine (the pid) and across machines sharing a server (the clock's nanoseconds when the
+// process made its first one). Never printed, so output stays the same from run to run.
+std::string scratch_name();
+
 // The connection options explore uses on a server: a lock wait ends when the server lets it go,
 // or after `kServerWaitGuardMs`, a guard against a hang, not a part of any schedule.
 ConnectionOptions scratch_server_options(Isolation isolation);

@@ -29,7 +29,8 @@ void Simulation::arrive(uint32_t index) {
   options.token = request.token;
   delivery.connection = take_connection();
   if (on_server()) delivery.session = delivery.connection->session_id();
-  delivery.slot = stepper_.start(*delivery.connection, clock_, strategy_, options, request);
+  delivery.slot =
+      stepper_.start(*delivery.connection, clock_, strategy_, options, request, guard_store_);
   if (stepper_.finished(delivery.slot)) {
     server_done(index, stepper_.answer(delivery.slot));
     return;

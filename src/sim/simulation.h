@@ -19,6 +19,7 @@
 #include "sim/engine.h"
 #include "sim/request_key.h"
 #include "sim/scratch_ledger.h"
+#include "sim/scratch_redis.h"
 #include "sim/scratch_server.h"
 #include "sim/stepper.h"
 
@@ -118,6 +119,7 @@ class Simulation {
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms_ = fault.ms;
   }
   ~Simulation() {
+    guard_store_ = nullptr;
     pool_.clear();
     client_ = Connection();
     busy_ = Connection();
@@ -127,6 +129,11 @@ class Simulation {
 
  private:
   Status open_ledger_files();
+  Status open_guard_store();
+  // Where a delivery's statement runs: the guard store (Redis) for tokens and locks, if in use.
+  Connection& connection_for(const Delivery& delivery, Stmt stmt) const {
+    return guard_store_ && statement_is_guard(stmt) ? *guard_store_ : *delivery.connection;
+  }
   void record(const Connection& connection, Stmt stmt, const Binds& binds);
   Connection* take_connection();
   // Every event is scheduled `delay_ms` from now; add_ms() proves the sum cannot overflow.
@@ -209,10 +216,12 @@ class Simulation {
   int64_t short_ttl_ms_ = 0;
   ManualClock clock_{0};
   ScratchLedger ledger_;
-  ScratchServer server_ledger_;      // on a server, instead of ledger_
-  std::vector<uint32_t> in_flight_;  // deliveries with a statement on a server, in order
-  Connection client_;                // tokens and status queries
-  Connection busy_;                  // the other writer of the busy fault
+  ScratchServer server_ledger_;  // on a server, instead of ledger_
+  ScratchRedis redis_;           // --redis: where tokens and locks go, for strategies with them
+  Connection* guard_store_ = nullptr;  // &redis_.store() when in use
+  std::vector<uint32_t> in_flight_;    // deliveries with a statement on a server, in order
+  Connection client_;                  // tokens and status queries
+  Connection busy_;                    // the other writer of the busy fault
   bool busy_held_ = false;
   std::vector<std::unique_ptr<Connection>> pool_;
   std::vector<Connection*> free_connections_;

@@ -6,7 +6,8 @@
 namespace idemlab {
 
 size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy& strategy,
-                      StrategyOptions options, const TransferRequest& request) {
+                      StrategyOptions options, const TransferRequest& request,
+                      Connection* guard_store) {
   size_t index;
   if (free_.empty()) {
     index = attempts_.size();
@@ -20,6 +21,7 @@ size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy
   attempt.connection = &connection;
   attempt.request = std::make_unique<TransferRequest>(request);
   attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options), index);
+  attempt.session->use_guard_store(guard_store);
   attempt.task.emplace(serve(*attempt.session, strategy, *attempt.request));
   attempt.task->start();
   settle(attempt);

@@ -35,8 +35,10 @@ class Stepper final : public Driver {
 
   // Starts an attempt of `strategy` on `connection` (one the caller keeps open and does not
   // share with another running attempt). It runs up to its first step. Returns its index.
+  // `guard_store`: where its tokens and locks go instead (Redis), or nullptr.
   size_t start(Connection& connection, const Clock& clock, const Strategy& strategy,
-               StrategyOptions options, const TransferRequest& request);
+               StrategyOptions options, const TransferRequest& request,
+               Connection* guard_store = nullptr);
 
   bool finished(size_t index) const { return attempts_[index].answer.has_value(); }
   const PendingStep& pending(size_t index) const;
