@@ -13,15 +13,22 @@ namespace idemlab {
 
 namespace {
 
-// Every table but the accounts emptied, and each account given its opening balance back.
-// TRUNCATE, not DELETE: a deleted row stays in InnoDB's indexes until purge removes it, in its
-// own time, and a SELECT ... FOR UPDATE gap-locks around it, so a replayed schedule waited in
-// one run and not in another. TRUNCATE also restarts the row numbers, so a timeline's flow row
-// is row 1 whichever interleaving it shows. Measured on tmpfs: 4 ms for three tables on either
-// server, against 1 ms (MariaDB) and 2.4 ms (PostgreSQL) for DELETE.
+// Every table but the accounts emptied, each account given its opening balance back, and the
+// row numbers restarted, so a timeline's flow row is row 1 whichever interleaving it shows.
+// - MariaDB: TRUNCATE, not DELETE. A deleted row stays in InnoDB's indexes until purge removes
+//   it, in its own time, and a SELECT ... FOR UPDATE gap-locks around it, so a replayed
+//   schedule waited in one run and not in another.
+// - PostgreSQL: DELETE and setval. It takes no gap locks, and a row whose deletion committed
+//   neither blocks nor conflicts with a new one; TRUNCATE makes new files for seven tables.
+//   Measured on tmpfs (psql \timing, a few rows): TRUNCATE 1.8 to 2.9 ms, the DELETEs 0.1 to
+//   0.4 ms; explore direct-insert (420 interleavings) went from 4.0 s to 3.0 s.
 constexpr const char* kPostgresResetSql =
-    "TRUNCATE attempt, \"lock\", token, dedup, journal, transfer_flow, account_limit "
-    "RESTART IDENTITY; UPDATE account SET balance_minor = opening_balance_minor";
+    "DELETE FROM attempt; DELETE FROM \"lock\"; DELETE FROM token; DELETE FROM dedup; "
+    "DELETE FROM journal; DELETE FROM transfer_flow; DELETE FROM account_limit; "
+    "UPDATE account SET balance_minor = opening_balance_minor; "
+    "SELECT setval(pg_get_serial_sequence('attempt', 'id'), 1, false), "
+    "setval(pg_get_serial_sequence('journal', 'id'), 1, false), "
+    "setval(pg_get_serial_sequence('transfer_flow', 'id'), 1, false)";
 constexpr const char* kMariadbResetSql =
     "TRUNCATE TABLE attempt; TRUNCATE TABLE \"lock\"; TRUNCATE TABLE token; TRUNCATE TABLE "
     "dedup; TRUNCATE TABLE journal; TRUNCATE TABLE transfer_flow; TRUNCATE TABLE account_limit; "
