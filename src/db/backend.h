@@ -83,6 +83,11 @@ class Backend {
   // from this connection. `holders` gets the sessions holding it where the server says so
   // (PostgreSQL's pg_blocking_pids), and stays empty where it does not (MariaDB).
   virtual Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders);
+  // lock_wait() for many sessions, in one question to the server where it can (a simulation
+  // step asks about every parked statement): `waiting` and `holders` get one entry each, in
+  // the order of `sessions`.
+  virtual Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                            std::vector<std::vector<int64_t>>* holders);
   // Cancels the statement session `session` is running, asked from this connection
   // (pg_cancel_backend, KILL QUERY): the simulator's lock wait limit, in virtual time.
   virtual Status cancel_statement(int64_t session);

@@ -28,6 +28,19 @@ Status Backend::lock_wait(int64_t, bool*, std::vector<int64_t>*) {
   return Status::internal("this engine does not say who waits for a lock");
 }
 
+Status Backend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                           std::vector<std::vector<int64_t>>* holders) {
+  waiting->assign(sessions.size(), false);
+  holders->assign(sessions.size(), {});
+  for (size_t i = 0; i < sessions.size(); ++i) {
+    bool one = false;
+    if (Status status = lock_wait(sessions[i], &one, &(*holders)[i]); !status.is_ok())
+      return status;
+    (*waiting)[i] = one;
+  }
+  return Status::ok();
+}
+
 Status Backend::cancel_statement(int64_t) {
   return Status::internal("this engine cancels no statement");
 }

@@ -80,6 +80,10 @@ class Connection {
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) {
     return backend_->lock_wait(session, waiting, holders);
   }
+  Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                    std::vector<std::vector<int64_t>>* holders) {
+    return backend_->lock_waits(sessions, waiting, holders);
+  }
   Status cancel_statement(int64_t session) { return backend_->cancel_statement(session); }
 
  private:

@@ -110,6 +110,8 @@ class MariadbBackend final : public Backend {
   std::optional<StepResult> receive(int wait_ms) override;
   int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override;
+  Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                    std::vector<std::vector<int64_t>>* holders) override;
   Status cancel_statement(int64_t session) override {
     return exec_script(fmt::format("KILL QUERY {}", session).c_str());
   }
@@ -263,6 +265,19 @@ Status MariadbBackend::lock_wait(int64_t session, bool* waiting, std::vector<int
   StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
   if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
   *waiting = innodb_status_shows_lock_wait(status, session);
+  return Status::ok();
+}
+
+Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                                  std::vector<std::vector<int64_t>>* holders) {
+  waiting->assign(sessions.size(), false);
+  holders->assign(sessions.size(), {});
+  std::string status;
+  const RowSink keep = [&](const Row& row) { status = as_text(row.back()); };
+  StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
+  if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
+  for (size_t i = 0; i < sessions.size(); ++i)
+    (*waiting)[i] = innodb_status_shows_lock_wait(status, sessions[i]);
   return Status::ok();
 }
 

@@ -5,6 +5,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <array>
 #include <mutex>
 #include <vector>
@@ -165,6 +166,25 @@ class PostgresBackend final : public Backend {
     if (!asked.ok()) return step_error_status(asked);
     *waiting = !holders->empty();
     return Status::ok();
+  }
+  Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                    std::vector<std::vector<int64_t>>* holders) override {
+    waiting->assign(sessions.size(), false);
+    holders->assign(sessions.size(), {});
+    std::string list;
+    for (int64_t session : sessions) list += (list.empty() ? "" : ",") + std::to_string(session);
+    const RowSink sink = [&](const Row& row) {
+      const auto at = std::find(sessions.begin(), sessions.end(), as_int(row[0]));
+      if (at == sessions.end()) return;
+      const size_t index = static_cast<size_t>(at - sessions.begin());
+      (*waiting)[index] = true;
+      (*holders)[index].push_back(as_int(row[1]));
+    };
+    StepResult asked = query(
+        "SELECT waiter, unnest(pg_blocking_pids(waiter)) AS holder FROM "
+        "unnest(CAST(:sessions AS integer[])) AS waiter ORDER BY 1, 2",
+        {{":sessions", "{" + list + "}"}}, &sink);
+    return asked.ok() ? Status::ok() : step_error_status(asked);
   }
   Status cancel_statement(int64_t session) override {
     StepResult asked = query("SELECT pg_cancel_backend(CAST(:session AS integer))",

@@ -118,6 +118,7 @@ void Simulation::after_step(uint32_t index, const ExecutedStep& done, const Bind
 }
 
 void Simulation::crash(uint32_t index, std::string what) {
+  ++releases_;
   Delivery& delivery = deliveries_[index];
   note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "", std::move(what),
        "crash");
@@ -128,6 +129,7 @@ void Simulation::crash(uint32_t index, std::string what) {
 }
 
 void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
+  ++releases_;
   Delivery& delivery = deliveries_[index];
   stepper_.release(delivery.slot);
   free_connections_.push_back(delivery.connection);

@@ -62,14 +62,21 @@ void Simulation::send_step(uint32_t index) {
 // A step that lets two or more waiting statements go at once is counted: which of them goes
 // first is the server's choice (PostgreSQL wakes them all, and they race for the row), so a
 // rerun can differ. Runs with none replay byte for byte.
+//
+// The statements already known to wait are asked about in one question per pass (lock_waits):
+// a parked statement the server still holds is not asked about again on its own. One that
+// an answer earlier in the same pass let go is seen in the next pass, which that answer
+// brings about.
 void Simulation::settle_flights(uint32_t cause) {
   released_ = 0;
   for (bool changed = true; changed;) {
     changed = false;
-    if (cause != kNoHolder && deliveries_[cause].in_flight) changed |= settle_flight(cause);
+    if (cause != kNoHolder && deliveries_[cause].in_flight) changed |= settle_flight(cause, false);
     const std::vector<uint32_t> order = in_flight_;
-    for (uint32_t index : order)
-      if (index != cause && deliveries_[index].in_flight) changed |= settle_flight(index);
+    const std::vector<bool> still_waiting = ask_parked(order);
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i] != cause && deliveries_[order[i]].in_flight)
+        changed |= settle_flight(order[i], still_waiting[i]);
     if (!changed && waits_in_cycle()) {
       await_server();
       changed = true;
@@ -79,16 +86,47 @@ void Simulation::settle_flights(uint32_t cause) {
   if (released_ >= 2) ++released_together_;
 }
 
+// Of `deliveries`, those already known to wait that the server, asked once for all of them,
+// says still wait. A lock is let go only when its transaction ends: when nothing that can end
+// one (an answer, a crash, an attempt's end, the busy writer's release) has happened since the
+// server was last asked, each known waiter was found waiting after it, and still waits.
+// What the server does on its own (a deadlock's victim, a wait limit) ends in an answer,
+// which the glance in settle_flight() sees.
+std::vector<bool> Simulation::ask_parked(const std::vector<uint32_t>& deliveries) {
+  std::vector<int64_t> sessions;
+  for (uint32_t index : deliveries)
+    if (deliveries_[index].in_flight && deliveries_[index].lock_waiting)
+      sessions.push_back(deliveries_[index].session);
+  std::vector<bool> waiting(deliveries.size(), false);
+  if (sessions.empty()) return waiting;
+  if (releases_ == releases_when_asked_) {
+    for (size_t i = 0; i < deliveries.size(); ++i)
+      waiting[i] = deliveries_[deliveries[i]].in_flight && deliveries_[deliveries[i]].lock_waiting;
+    return waiting;
+  }
+  releases_when_asked_ = releases_;
+  std::vector<bool> asked;
+  std::vector<std::vector<int64_t>> holders;
+  throw_if_error(client_.lock_waits(sessions, &asked, &holders));
+  for (size_t i = 0, next = 0; i < deliveries.size(); ++i) {
+    const Delivery& delivery = deliveries_[deliveries[i]];
+    if (delivery.in_flight && delivery.lock_waiting) waiting[i] = asked[next++];
+  }
+  return waiting;
+}
+
 // Waits until the delivery's statement has its answer (true), or the server says it waits for
-// a lock (false). A statement already known to wait is only glanced at before the server is
-// asked again: most stay waiting, and a look would cost each of them kLookMs every step.
-bool Simulation::settle_flight(uint32_t index) {
+// a lock (false). A statement already known to wait is only glanced at: most stay waiting, and
+// a look would cost each of them kLookMs every step. If the server said a moment ago that it
+// still waits (`still_waiting`, from ask_parked), it is not asked again.
+bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
   Delivery& delivery = deliveries_[index];
   for (int look_ms = delivery.lock_waiting ? 0 : kLookMs;; look_ms = kLookMs) {
     if (std::optional<StepResult> result = delivery.connection->receive(look_ms)) {
       take_answer(index, std::move(*result));
       return true;
     }
+    if (std::exchange(still_waiting, false)) return false;
     bool waiting = false;
     std::vector<int64_t> holders;
     throw_if_error(client_.lock_wait(delivery.session, &waiting, &holders));
@@ -112,14 +150,19 @@ bool Simulation::settle_flight(uint32_t index) {
 // (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
 // deadlock the moment a wait would close the ring, and answers the victim at once.
 bool Simulation::waits_in_cycle() {
+  if (std::none_of(in_flight_.begin(), in_flight_.end(),
+                   [&](uint32_t index) { return deliveries_[index].lock_waiting; }))
+    return false;
   std::vector<std::vector<uint32_t>> waits_for(in_flight_.size());
+  std::vector<int64_t> sessions;
+  for (uint32_t index : in_flight_) sessions.push_back(deliveries_[index].session);
+  std::vector<bool> waiting;
+  std::vector<std::vector<int64_t>> holders_of;
+  throw_if_error(client_.lock_waits(sessions, &waiting, &holders_of));
   bool any = false;
   for (size_t i = 0; i < in_flight_.size(); ++i) {
-    const Delivery& delivery = deliveries_[in_flight_[i]];
-    if (!delivery.lock_waiting) continue;
-    bool waiting = false;
-    std::vector<int64_t> holders;
-    throw_if_error(client_.lock_wait(delivery.session, &waiting, &holders));
+    if (!deliveries_[in_flight_[i]].lock_waiting) continue;
+    const std::vector<int64_t>& holders = holders_of[i];
     for (size_t j = 0; j < in_flight_.size(); ++j) {
       const Delivery& other = deliveries_[in_flight_[j]];
       if (other.lock_waiting &&
@@ -169,6 +212,7 @@ void Simulation::await_server() {
 }
 
 void Simulation::take_answer(uint32_t index, StepResult result) {
+  ++releases_;
   Delivery& delivery = deliveries_[index];
   if (delivery.lock_waiting) ++released_;
   delivery.in_flight = false;

@@ -190,7 +190,8 @@ class Simulation {
   Status open_server_ledger();
   void send_step(uint32_t delivery);
   void settle_flights(uint32_t cause);
-  bool settle_flight(uint32_t delivery);
+  std::vector<bool> ask_parked(const std::vector<uint32_t>& deliveries);
+  bool settle_flight(uint32_t delivery, bool still_waiting);
   bool waits_in_cycle();
   void await_server();
   void take_answer(uint32_t delivery, StepResult result);
@@ -241,8 +242,10 @@ class Simulation {
   uint32_t next_request_ = 0;
   int64_t finished_ = 0;
   int64_t lock_waits_ = 0;
-  int64_t released_ = 0;           // waiting statements the step being settled let go
-  int64_t released_together_ = 0;  // steps that let two or more go (server_flights.cpp)
+  int64_t released_ = 0;   // waiting statements the step being settled let go
+  uint64_t releases_ = 0;  // events that can end a transaction (server_flights.cpp)
+  uint64_t releases_when_asked_ = UINT64_MAX;  // releases_ when ask_parked() last asked
+  int64_t released_together_ = 0;              // steps that let two or more go (server_flights.cpp)
   int64_t attempts_total_ = 0;
   int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
   std::vector<TimelineEvent> timeline_;
