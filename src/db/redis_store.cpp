@@ -233,8 +233,8 @@ StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
     const int64_t expires = int_bind(binds, ":expires");
     const int64_t ttl = std::max<int64_t>(1, expires - now);
     result = command({"SET", token, std::to_string(now), "PX", written_ttl(ttl)}, &reply);
-    if (StepResult noted = note_deadline(token, now + ttl); result.ok() && !noted.ok())
-      result = noted;
+    if (result.ok())
+      if (StepResult noted = note_deadline(token, now + ttl); !noted.ok()) result = noted;
   } else if (id == Stmt::kSelectToken) {
     if (scratch_)
       result = eval(kSelectScratchTokenScript, {token, used, deadlines()}, 3, &reply);
