@@ -6,6 +6,8 @@
 #   that expires under its holder (lock-expiry) lets a twin in without the owner checks.
 # - explore finds check-then-delete and no-owner-check with the keys in Redis, and with a
 #   Redis command of another attempt between two statements of a SQLite write transaction.
+# - A crash after the token's DEL leaves the request stuck: Redis does not roll back. So does
+#   a serialization failure after it, under PostgreSQL REPEATABLE READ.
 # - On a server, a twin's DEL in Redis does not wait for the first attempt's transaction, as
 #   the token row's UPDATE does: the twin is answered in_progress, and its client retries.
 # - 20 runs give the same bytes; bad input is one line.
@@ -61,6 +63,29 @@ ledger_attempts=$(field simulate --db "$pg" --strategy token --scenario double-c
   --requests 60 attempts_per_request)
 python3 -c "import sys; sys.exit(0 if $pg_attempts > $ledger_attempts and $pg_attempts > $sqlite_attempts else 1)" ||
   fail "token in Redis on PostgreSQL: $pg_attempts attempts, against $ledger_attempts with the token row and $sqlite_attempts on SQLite"
+
+# A token spent in Redis does not roll back with the ledger: an attempt that dies after the
+# DEL and before its commit leaves the request stuck (never moved, every retry in_progress).
+# The token row rolls back with the work, and the retry applies.
+for ledger in "" "--db $pg"; do
+  # shellcheck disable=SC2086
+  expect_exit 7 "$IDEMLAB" simulate $ledger --redis "$redis_url" --strategy token \
+    --scenario crash-mid-transfer --requests 50 --fail-on violation --json
+  [ "$(json_field "$out" stuck)" -gt 0 ] || fail "token in Redis, crash-mid-transfer, ${ledger:-sqlite}: nothing stuck"
+  expect_equal "$(json_field "$out" moved_twice_or_more)" 0 "token in Redis, crash-mid-transfer: moved twice"
+  # shellcheck disable=SC2086
+  expect_exit 0 "$IDEMLAB" simulate $ledger --strategy token --scenario crash-mid-transfer \
+    --requests 50 --fail-on violation
+done
+
+# PostgreSQL REPEATABLE READ: twins of different requests that update the same account meet
+# 40001 after the token's DEL; the attempt rolls back, the token stays spent, and the request is
+# stuck. With the token row, the DEL rolls back too, and the retry applies.
+rr=(--db "$pg" --isolation repeatable-read --strategy token --scenario response-lost --requests 100)
+expect_exit 7 "$IDEMLAB" simulate "${rr[@]}" --redis "$redis_url" --fail-on violation --json
+[ "$(json_field "$out" stuck)" -gt 0 ] || fail "token in Redis, PostgreSQL REPEATABLE READ: nothing stuck"
+expect_exit 0 "$IDEMLAB" simulate "${rr[@]}" --fail-on violation --json
+expect_equal "$(json_field "$out" stuck)" 0 "token row, PostgreSQL REPEATABLE READ: stuck"
 
 # explore: the pitfalls break with the keys in Redis, the safe strategies do not.
 expect_exit 0 "$IDEMLAB" explore --redis "$redis_url" --strategy token --json
