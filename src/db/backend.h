@@ -73,10 +73,10 @@ class Backend {
   virtual bool damaged() const { return false; }
 
   // Servers, for the explorer: send() starts a named statement and returns at once; receive()
-  // waits up to `wait_ms` for its answer and returns nothing while the server has not given
-  // it. Only on connections opened with ConnectionOptions::nonblocking.
+  // waits up to `wait_us` microseconds for its answer and returns nothing while the server has
+  // not given it. Only on connections opened with ConnectionOptions::nonblocking.
   virtual Status send(Stmt id, const Binds& binds);
-  virtual std::optional<StepResult> receive(int wait_ms);
+  virtual std::optional<StepResult> receive(int wait_us);
   // The server's number for this session (PostgreSQL's backend pid, MariaDB's connection id).
   virtual int64_t session_id() const { return 0; }
   // Whether session `session` (another connection's session_id()) waits for a lock, asked

@@ -75,7 +75,7 @@ class Connection {
   bool damaged() const { return backend_ && backend_->damaged(); }
   // A server's statements without blocking, for the explorer (backend.h).
   Status send(Stmt id, const Binds& binds) { return backend_->send(id, binds); }
-  std::optional<StepResult> receive(int wait_ms) { return backend_->receive(wait_ms); }
+  std::optional<StepResult> receive(int wait_us) { return backend_->receive(wait_us); }
   int64_t session_id() const { return backend_->session_id(); }
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) {
     return backend_->lock_wait(session, waiting, holders);

@@ -21,6 +21,13 @@ namespace idemlab {
 
 namespace {
 
+// Waits up to `wait_us` microseconds for `ready`'s events (ppoll: poll's timeout is whole
+// milliseconds, and a statement that does not wait for a lock answers in about 0.1 ms).
+bool socket_ready(pollfd* ready, int wait_us) {
+  const timespec timeout{wait_us / 1'000'000, static_cast<long>(wait_us % 1'000'000) * 1000};
+  return ::ppoll(ready, 1, &timeout, nullptr) > 0;
+}
+
 // The libmariadb functions idemlab calls, resolved from libmariadb.so.3.
 struct My {
   decltype(&mysql_init) init;
@@ -107,7 +114,7 @@ class MariadbBackend final : public Backend {
     return counted(id, execute(template_for(id), binds, nullptr));
   }
   Status send(Stmt id, const Binds& binds) override;
-  std::optional<StepResult> receive(int wait_ms) override;
+  std::optional<StepResult> receive(int wait_us) override;
   int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override;
   Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
@@ -236,14 +243,14 @@ Status MariadbBackend::send(Stmt id, const Binds& binds) {
   return Status::ok();
 }
 
-std::optional<StepResult> MariadbBackend::receive(int wait_ms) {
+std::optional<StepResult> MariadbBackend::receive(int wait_us) {
   while (sent_wait_ != 0) {
     short events = 0;
     if (sent_wait_ & MYSQL_WAIT_READ) events |= POLLIN;
     if (sent_wait_ & MYSQL_WAIT_WRITE) events |= POLLOUT;
     if (sent_wait_ & MYSQL_WAIT_EXCEPT) events |= POLLPRI;
     pollfd ready{my_->get_socket(conn_), events, 0};
-    if (::poll(&ready, 1, wait_ms) <= 0) return std::nullopt;
+    if (!socket_ready(&ready, wait_us)) return std::nullopt;
     int happened = 0;
     if (ready.revents & (POLLIN | POLLHUP | POLLERR)) happened |= MYSQL_WAIT_READ;
     if (ready.revents & POLLOUT) happened |= MYSQL_WAIT_WRITE;

@@ -18,6 +18,13 @@ namespace idemlab {
 
 namespace {
 
+// Waits up to `wait_us` microseconds for `ready`'s events (ppoll: poll's timeout is whole
+// milliseconds, and a statement that does not wait for a lock answers in about 0.1 ms).
+bool socket_ready(pollfd* ready, int wait_us) {
+  const timespec timeout{wait_us / 1'000'000, static_cast<long>(wait_us % 1'000'000) * 1000};
+  return ::ppoll(ready, 1, &timeout, nullptr) > 0;
+}
+
 // The libpq functions idemlab calls, resolved from libpq.so.5.
 struct Pq {
   decltype(&PQconnectdbParams) connectdb_params;
@@ -155,7 +162,7 @@ class PostgresBackend final : public Backend {
         nullptr);
   }
   Status send(Stmt id, const Binds& binds) override;
-  std::optional<StepResult> receive(int wait_ms) override;
+  std::optional<StepResult> receive(int wait_us) override;
   int64_t session_id() const override { return pq_->backend_pid(conn_); }
   Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders) override {
     holders->clear();
@@ -299,10 +306,10 @@ Status PostgresBackend::send(Stmt id, const Binds& binds) {
       fmt::format("lost the connection to {}: {}", shown_, first_line(pq_->error_message(conn_))));
 }
 
-std::optional<StepResult> PostgresBackend::receive(int wait_ms) {
+std::optional<StepResult> PostgresBackend::receive(int wait_us) {
   while (pq_->consume_input(conn_) == 1 && pq_->is_busy(conn_)) {
     pollfd ready{pq_->socket(conn_), POLLIN, 0};
-    if (::poll(&ready, 1, wait_ms) <= 0) return std::nullopt;
+    if (!socket_ready(&ready, wait_us)) return std::nullopt;
   }
   // The answer is here (or the connection is gone, which result_of tells): its last result
   // is the statement's.
