@@ -48,6 +48,15 @@ std::string where_text(const ExploreResult& result) {
   return fmt::format("on {} at {}, {}", result.engine, result.isolation, redis);
 }
 
+// On a server, unless --all-orders: two steps that commute are tried in one order only.
+bool one_order_of_commuting(const ExploreOptions& options, const ExploreResult& result) {
+  return result.engine != "sqlite" && !options.config.all_orders;
+}
+
+std::string orders_text(const ExploreOptions& options, const ExploreResult& result) {
+  return one_order_of_commuting(options, result) ? " (steps that commute tried in one order)" : "";
+}
+
 // What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
 // were refused as unserialisable.
 std::string server_counts_text(const ExploreResult& result) {
@@ -109,10 +118,11 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
 
 // The counts, then the shown interleaving as a timeline.
 void print_explore_text(const ExploreOptions& options, const ExploreResult& result) {
-  fmt::print("{}", wrap(fmt::format("{}{}: {}{}, {}{}, {} breaking{}", result.strategy,
+  fmt::print("{}", wrap(fmt::format("{}{}: {}{}, {}{}{}, {} breaking{}", result.strategy,
                                     pitfall_argument(result.pitfall), where_text(result),
                                     count_of(result.duplicates, "duplicate"),
                                     count_of(result.interleavings, "interleaving"),
+                                    orders_text(options, result),
                                     result.truncated ? " (stopped at --max-interleavings)" : "",
                                     result.breaking, server_counts_text(result)),
                         0));
@@ -153,7 +163,7 @@ void print_explore_diagram(const ExploreOptions& options, const ExploreResult& r
                                             : mermaid_sequence(*shown.timeline, title, verdict));
 }
 
-void print_explore_json(const ExploreResult& result) {
+void print_explore_json(const ExploreOptions& options, const ExploreResult& result) {
   nlohmann::ordered_json out{
       {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
       {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
@@ -163,6 +173,7 @@ void print_explore_json(const ExploreResult& result) {
   if (result.engine != "sqlite") {
     out["engine"] = result.engine;
     out["isolation"] = result.isolation;
+    out["orders"] = one_order_of_commuting(options, result) ? "one-of-commuting" : "all";
     out["blocking"] = result.blocking;
     out["deadlocking"] = result.deadlocking;
     out["unserializable"] = result.unserializable;
@@ -187,6 +198,9 @@ ExitCode run_explore(ExploreOptions& options) {
   if (options.config.unique_index && !find_strategy(options.strategy)->info().offers_unique_index)
     throw_if_error(Status::usage(fmt::format(
         "--unique-index is for select-for-update; {} keeps its own guard", options.strategy)));
+  if (options.config.all_orders && !options.config.server)
+    throw_if_error(Status::usage(
+        "--all-orders is for explore --db: on SQLite a step is already a whole transaction"));
   install_interrupt_handlers();
   ExploreResult result;
   const Strategy& strategy = *find_strategy(options.strategy);
@@ -199,10 +213,27 @@ ExitCode run_explore(ExploreOptions& options) {
   if (!options.diagram.empty())
     print_explore_diagram(options, result);
   else if (options.json)
-    print_explore_json(result);
+    print_explore_json(options, result);
   else
     print_explore_text(options, result);
   return explore_exit(options, result);
+}
+
+// What a step is on each backend, and the exit codes.
+std::string explore_footer() {
+  return std::string(
+             "On SQLite a step is one statement outside a transaction, or one whole write "
+             "transaction: while an attempt holds SQLite's write lock, other writes wait and "
+             "other reads see the same snapshot, so interleaving inside it would change "
+             "nothing. On a server (--db) a step is one statement: a statement that waits for "
+             "another attempt's row lock is parked, on the server's own word "
+             "(pg_blocking_pids, SHOW ENGINE INNODB STATUS), and the others go on until the "
+             "server lets it go. Two steps of different attempts that commute (a BEGIN, which "
+             "takes no lock and no snapshot; at READ COMMITTED and REPEATABLE READ a plain "
+             "read beside another plain read, or beside a write another attempt has not "
+             "committed) leave the same rows in either order: one order is tried (--all-orders"
+             " tries both).\n") +
+         sim_exit_code_help();
 }
 
 }  // namespace
@@ -234,6 +265,9 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_flag("--unique-index", options->config.unique_index,
                     "select-for-update: insert the flow row under the unique index on (source, "
                     "biz_seq) too");
+  command->add_flag("--all-orders", options->config.all_orders,
+                    "with --db: try both orders of two steps that commute too (a BEGIN, a plain "
+                    "read beside another attempt's uncommitted write); without it one is tried");
   command->add_flag("--overdraw", options->config.overdraw,
                     "the request asks for more than the payer holds: a rejection every repeat "
                     "must get again");
@@ -251,14 +285,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
   add_scratch_redis_option(command, &options->redis);
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
-  command->footer(
-      "On SQLite a step is one statement outside a transaction, or one whole write "
-      "transaction: while an attempt holds SQLite's write lock, other writes wait and other "
-      "reads see the same snapshot, so interleaving inside it would change nothing. On a "
-      "server (--db) a step is one statement: a statement that waits for another attempt's "
-      "row lock is parked, on the server's own word (pg_blocking_pids, INNODB_LOCK_WAITS), "
-      "and the others go on until the server lets it go.\n" +
-      sim_exit_code_help());
+  command->footer(explore_footer());
   command->callback([options, &result] { result.exit_code = run_explore(*options); });
 }
 

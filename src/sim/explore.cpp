@@ -204,6 +204,8 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
     }
     ExploreRun run;
     if (Status status = explorer.run(prefix, crash, false, &run); !status.is_ok()) return status;
+    prefix = next_prefix(run);
+    if (run.redundant) continue;
     ++result->interleavings;
     *reached |= run.crashed;
     result->blocking += run.waited;
@@ -225,7 +227,6 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
         result->first_breaking_invariants = run.broken;
       }
     }
-    prefix = next_prefix(run);
   } while (!prefix.empty());
   return Status::ok();
 }

@@ -5,6 +5,9 @@
 // transaction (BEGIN IMMEDIATE ... COMMIT/ROLLBACK). Treating a transaction as one step loses
 // no behaviour: while one attempt holds SQLite's write lock, every other write waits, and every
 // other read sees the same committed snapshot wherever it falls inside the transaction.
+//
+// On a server (ExploreConfig::server, explore_server.cpp) a step is one statement, and two
+// steps that commute (commuting_steps.h) are tried in one order unless all_orders is set.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,9 @@ struct ExploreConfig {
   // --redis: the token and lock-table strategies keep their tokens and locks in this Redis,
   // in keys of the run's own, emptied between interleavings (sim/scratch_redis.h).
   std::optional<RedisLocator> redis;
+  // --all-orders: on a server, try both orders of steps that commute too (commuting_steps.h);
+  // without it, one order of each such pair is tried.
+  bool all_orders = false;
 };
 inline constexpr int64_t kTightestRace = -1;
 

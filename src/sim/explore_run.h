@@ -13,9 +13,11 @@
 namespace idemlab {
 
 struct ExploreRun {
-  std::vector<int> schedule;              // chosen attempt per step
-  std::vector<std::vector<int>> enabled;  // enabled attempts per step
-  std::vector<std::string> broken;        // invariants this interleaving breaks
+  std::vector<int> schedule;  // chosen attempt per step
+  // Per step, the attempts that could take it: those enabled, less those asleep (on a server,
+  // explore_server.cpp), in the order they are tried.
+  std::vector<std::vector<int>> enabled;
+  std::vector<std::string> broken;  // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
   bool crashed = false;           // the crash point was reached
   bool waited = false;            // a statement waited for another attempt's lock (servers)
@@ -23,6 +25,9 @@ struct ExploreRun {
   int victim = -1;                // the first attempt the server chose as a deadlock's victim
   bool serialized = false;        // the server refused to serialise a transaction (servers)
   bool unique_violation = false;  // a write met a unique key
+  // On a server: every order from some step on was tried elsewhere (its steps commute with
+  // those of a branch already taken); the run is neither judged nor counted.
+  bool redundant = false;
 };
 
 // Replays one schedule from a fresh ledger: the attempt `prefix` names at each step, then the
@@ -42,6 +47,8 @@ class ExploreGuards {
  public:
   Status open(const Strategy& strategy, const ExploreConfig& config);
   Connection* store() { return store_; }  // nullptr: the ledger keeps them
+  // Whether `stmt` goes to the store rather than to the ledger.
+  bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }
   Status reset() { return store_ ? redis_.reset() : Status::ok(); }
 
  private:

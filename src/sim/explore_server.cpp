@@ -8,6 +8,7 @@
 #include "core/interrupt.h"
 #include "ledger/ledger.h"
 #include "server/step_values.h"
+#include "sim/commuting_steps.h"
 #include "sim/explore_run.h"
 #include "sim/scratch_server.h"
 
@@ -38,6 +39,8 @@ struct RunState {
   // deadlock's victim, a serialization failure): it holds no lock until its next statement.
   std::vector<std::string_view> sent_step;
   std::vector<bool> ended_by_server;
+  // Per attempt: whether it sleeps (sleep sets, asleep_after()).
+  std::vector<bool> asleep;
   ExploreRun run;
   bool record;
   CrashPoint crash;
@@ -56,6 +59,10 @@ class ServerReplayer final : public Replayer {
 
  private:
   Status start_run(RunState& s);
+  std::vector<int> awake(const RunState& s, const std::vector<int>& enabled) const;
+  std::vector<bool> asleep_after(const RunState& s, const std::vector<int>& choices, int choice,
+                                 bool in_flight) const;
+  StepFacts step_facts(const RunState& s, int attempt) const;
   Status send(RunState& s, int attempt);
   Status settle_all(RunState& s, int cause);
   Status settle(RunState& s, int attempt, int cause, bool* answered);
@@ -102,6 +109,7 @@ Status ServerReplayer::start_run(RunState& s) {
   s.flights.assign(static_cast<size_t>(config_.duplicates), Flight{});
   s.sent_step.assign(static_cast<size_t>(config_.duplicates), {});
   s.ended_by_server.assign(static_cast<size_t>(config_.duplicates), false);
+  s.asleep.assign(static_cast<size_t>(config_.duplicates), false);
   return Status::ok();
 }
 
@@ -123,18 +131,30 @@ Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
       if (Status status = await_server(s); !status.is_ok()) return status;
       continue;
     }
-    const int choice = depth < prefix.size() ? prefix[depth] : enabled.front();
-    if (std::find(enabled.begin(), enabled.end(), choice) == enabled.end())
+    std::vector<int> choices = awake(s, enabled);
+    if (choices.empty()) {
+      // Every enabled attempt sleeps: each of its orders from here was tried on another
+      // branch. The run goes on, one way, only to leave the connections clean; it is not counted.
+      s.run.redundant = true;
+      choices = {enabled.front()};
+    }
+    const int choice = depth < prefix.size() ? prefix[depth] : choices.front();
+    if (std::find(choices.begin(), choices.end(), choice) == choices.end())
       return Status::internal(fmt::format(
           "the server answered a replayed schedule differently: at step {}, attempt {} was "
           "waiting this time",
           depth + 1, choice + 1));
     ++depth;
+    s.asleep = asleep_after(s, choices, choice, in_flight);
     s.run.schedule.push_back(choice);
-    s.run.enabled.push_back(std::move(enabled));
+    s.run.enabled.push_back(std::move(choices));
     s.clock.advance_ms(1);
     if (Status status = send(s, choice); !status.is_ok()) return status;
     if (Status status = settle_all(s, choice); !status.is_ok()) return status;
+  }
+  if (s.run.redundant) {
+    *out = std::move(s.run);
+    return Status::ok();
   }
   if (s.run.crashed)
     if (Status status = late_explore_retry(connections_.back(), guards_.store(), s.clock, s.stepper,
@@ -147,6 +167,46 @@ Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
     return status;
   *out = std::move(s.run);
   return Status::ok();
+}
+
+// The enabled attempts not asleep: those whose next step, taken here, could lead somewhere
+// no branch tried before did. With --all-orders, every enabled attempt.
+std::vector<int> ServerReplayer::awake(const RunState& s, const std::vector<int>& enabled) const {
+  std::vector<int> out;
+  for (int attempt : enabled)
+    if (config_.all_orders || !s.asleep[static_cast<size_t>(attempt)]) out.push_back(attempt);
+  return out;
+}
+
+// Sleep sets. Before `choice` runs, the choices tried before it here (those ahead of it in
+// `choices`) fall asleep, and so stay the ones already asleep, as long as their next step
+// commutes with `choice`'s: every order that starts with theirs was, or will be, tried on their
+// own branches. A step that does not commute with `choice` wakes its attempt.
+std::vector<bool> ServerReplayer::asleep_after(const RunState& s, const std::vector<int>& choices,
+                                               int choice, bool in_flight) const {
+  std::vector<bool> asleep = s.asleep;
+  for (int attempt : choices) {
+    if (attempt == choice) break;
+    asleep[static_cast<size_t>(attempt)] = true;
+  }
+  asleep[static_cast<size_t>(choice)] = false;
+  const bool serializable = isolation() == "serializable";
+  const StepFacts chosen = step_facts(s, choice);
+  for (int i = 0; i < config_.duplicates; ++i)
+    if (asleep[static_cast<size_t>(i)])
+      asleep[static_cast<size_t>(i)] =
+          steps_commute(step_facts(s, i), chosen, serializable, in_flight);
+  return asleep;
+}
+
+StepFacts ServerReplayer::step_facts(const RunState& s, int attempt) const {
+  const size_t index = static_cast<size_t>(attempt);
+  const Stmt stmt = s.stepper.pending(index).stmt;
+  // The crashing attempt's statement whose answer is its last: the attempt dies then, and its
+  // transaction rolls back, which can let another's statement go.
+  const bool dies_after = attempt == s.crash.attempt && s.crash_count + 1 == s.crash.after;
+  return {stmt, connections_[index].in_transaction(), guards_.in_store(stmt),
+          dies_after || s.ended_by_server[index]};
 }
 
 Status ServerReplayer::send(RunState& s, int attempt) {
