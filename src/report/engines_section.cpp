@@ -118,10 +118,12 @@ Status engine_explore(const ReportInput& input, const ReportEngine& engine,
       fmt::format("idemlab explore --strategy {} --max-interleavings {}{}", strategy.info().name,
                   kReportEngineInterleavings, engine_arguments(engine));
   std::string figure = fmt::format(
-      "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}: {} block, {} deadlock, {} meet a "
-      "unique key, {} break.</p>\n",
-      markup_text(heading), result.interleavings, result.truncated ? " (the first tried)" : "",
-      result.blocking, result.deadlocking, result.unique_violations, result.breaking);
+      "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
+      "a unique key, {} break.</p>\n",
+      markup_text(heading), result.interleavings,
+      engine.server ? " (steps that commute tried in one order)" : "",
+      result.truncated ? " (the first tried)" : "", result.blocking, result.deadlocking,
+      result.unique_violations, result.breaking);
   if (!result.first_breaking.empty()) {
     figure += diagram_box(svg_sequence(
         result.first_breaking,
