@@ -89,8 +89,9 @@ void Simulation::settle_flights(uint32_t cause) {
 
 // Of `deliveries`, those already known to wait that the server, asked once for all of them,
 // says still wait. A lock is let go only when its transaction ends: when nothing that can end
-// one (an answer, a crash, an attempt's end, the busy writer's release) has happened since the
-// server was last asked, each known waiter was found waiting after it, and still waits.
+// one (an answer that ended its transaction, a crash, an attempt's end, the busy writer's
+// release; see take_answer()) has happened since the server was last asked, each known waiter
+// was found waiting after it, and still waits.
 // What the server does on its own (a deadlock's victim, a wait limit) ends in an answer,
 // which the glance in settle_flight() sees.
 std::vector<bool> Simulation::ask_parked(const std::vector<uint32_t>& deliveries) {
@@ -151,6 +152,7 @@ bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
 // (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
 // deadlock the moment a wait would close the ring, and answers the victim at once.
 bool Simulation::waits_in_cycle() {
+  if (options_.server->engine == Engine::kMariadb) return false;
   if (std::none_of(in_flight_.begin(), in_flight_.end(),
                    [&](uint32_t index) { return deliveries_[index].lock_waiting; }))
     return false;
@@ -212,9 +214,12 @@ void Simulation::await_server() {
   for (auto& [index, result] : got) take_answer(index, std::move(result));
 }
 
+// An answer can end a wait only if its transaction ended with it: a COMMIT or ROLLBACK, a
+// statement outside a transaction, or an error (MariaDB rolls back a deadlock's victim whole,
+// and its error packet carries no transaction state to tell).
 void Simulation::take_answer(uint32_t index, StepResult result) {
-  ++releases_;
   Delivery& delivery = deliveries_[index];
+  if (!result.ok() || !delivery.connection->in_transaction()) ++releases_;
   if (delivery.lock_waiting) ++released_;
   delivery.in_flight = false;
   delivery.lock_waiting = false;
