@@ -151,11 +151,25 @@ bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
 // Whether the waiting statements wait for each other in a ring, on PostgreSQL's word
 // (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
 // deadlock the moment a wait would close the ring, and answers the victim at once.
+// Who waits for whom changes only when a statement starts waiting or a transaction ends (a
+// waiter let go may then wait for another holder), so a ring found absent stays absent until
+// one of those happens, and the server is not asked again.
 bool Simulation::waits_in_cycle() {
   if (options_.server->engine == Engine::kMariadb) return false;
   if (std::none_of(in_flight_.begin(), in_flight_.end(),
                    [&](uint32_t index) { return deliveries_[index].lock_waiting; }))
     return false;
+  const std::pair<int64_t, uint64_t> now{lock_waits_, releases_};
+  if (now == no_ring_at_) return false;
+  if (!ring_among_waiters()) {
+    no_ring_at_ = now;
+    return false;
+  }
+  return true;
+}
+
+// waits_in_cycle()'s question to the server, and the search for a ring in its answer.
+bool Simulation::ring_among_waiters() {
   std::vector<std::vector<uint32_t>> waits_for(in_flight_.size());
   std::vector<int64_t> sessions;
   for (uint32_t index : in_flight_) sessions.push_back(deliveries_[index].session);
