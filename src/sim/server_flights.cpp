@@ -107,13 +107,22 @@ std::vector<bool> Simulation::ask_parked(const std::vector<uint32_t>& deliveries
     return waiting;
   }
   releases_when_asked_ = releases_;
-  std::vector<bool> asked;
-  std::vector<std::vector<int64_t>> holders;
-  throw_if_error(client_.lock_waits(sessions, &asked, &holders));
+  const std::vector<bool> asked = ask_lock_waits(sessions);
   for (size_t i = 0, next = 0; i < deliveries.size(); ++i) {
     const Delivery& delivery = deliveries_[deliveries[i]];
     if (delivery.in_flight && delivery.lock_waiting) waiting[i] = asked[next++];
   }
+  return waiting;
+}
+
+// Asks the server, once, which of `sessions` wait for a lock, and keeps whom each waits for.
+std::vector<bool> Simulation::ask_lock_waits(const std::vector<int64_t>& sessions) {
+  std::vector<bool> waiting;
+  std::vector<std::vector<int64_t>> holders;
+  throw_if_error(client_.lock_waits(sessions, &waiting, &holders));
+  holders_.clear();
+  for (size_t i = 0; i < sessions.size(); ++i) holders_[sessions[i]] = std::move(holders[i]);
+  holders_at_ = {lock_waits_, releases_};
   return waiting;
 }
 
@@ -133,6 +142,7 @@ bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
     std::vector<int64_t> holders;
     throw_if_error(client_.lock_wait(delivery.session, &waiting, &holders));
     if (waiting) {
+      holders_[delivery.session] = std::move(holders);  // let go, then waits for another
       if (!delivery.lock_waiting) {
         delivery.lock_waiting = true;
         delivery.wait_start_ms = clock_.now_ms();
@@ -152,58 +162,40 @@ bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
 // (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
 // deadlock the moment a wait would close the ring, and answers the victim at once.
 // Who waits for whom changes only when a statement starts waiting or a transaction ends (a
-// waiter let go may then wait for another holder), so a ring found absent stays absent until
-// one of those happens, and the server is not asked again.
+// waiter let go may then wait for another holder, and settle_flight() hears so): the server's
+// last answer, from ask_parked() or from here, stands until one of those happens.
 bool Simulation::waits_in_cycle() {
   if (options_.server->engine == Engine::kMariadb) return false;
-  if (std::none_of(in_flight_.begin(), in_flight_.end(),
-                   [&](uint32_t index) { return deliveries_[index].lock_waiting; }))
-    return false;
-  const std::pair<int64_t, uint64_t> now{lock_waits_, releases_};
-  if (now == no_ring_at_) return false;
-  if (!ring_among_waiters()) {
-    no_ring_at_ = now;
-    return false;
-  }
-  return true;
-}
-
-// waits_in_cycle()'s question to the server, and the search for a ring in its answer.
-bool Simulation::ring_among_waiters() {
-  std::vector<std::vector<uint32_t>> waits_for(in_flight_.size());
-  std::vector<int64_t> sessions;
-  for (uint32_t index : in_flight_) sessions.push_back(deliveries_[index].session);
-  std::vector<bool> waiting;
-  std::vector<std::vector<int64_t>> holders_of;
-  throw_if_error(client_.lock_waits(sessions, &waiting, &holders_of));
-  bool any = false;
-  for (size_t i = 0; i < in_flight_.size(); ++i) {
-    if (!deliveries_[in_flight_[i]].lock_waiting) continue;
-    const std::vector<int64_t>& holders = holders_of[i];
-    for (size_t j = 0; j < in_flight_.size(); ++j) {
-      const Delivery& other = deliveries_[in_flight_[j]];
-      if (other.lock_waiting &&
-          std::find(holders.begin(), holders.end(), other.session) != holders.end()) {
-        waits_for[i].push_back(static_cast<uint32_t>(j));
-        any = true;
-      }
-    }
-  }
-  if (!any) return false;
-  // A ring exists if some waiter reaches itself.
-  for (size_t start = 0; start < waits_for.size(); ++start) {
-    std::vector<bool> seen(waits_for.size(), false);
-    std::vector<uint32_t> next(waits_for[start].begin(), waits_for[start].end());
+  const std::vector<int64_t> waiting = waiting_sessions();
+  if (waiting.empty()) return false;
+  const bool known = holders_at_ == std::pair(lock_waits_, releases_) &&
+                     std::all_of(waiting.begin(), waiting.end(),
+                                 [&](int64_t session) { return holders_.count(session) > 0; });
+  if (!known) (void)ask_lock_waits(waiting);
+  // A ring exists if some waiter reaches itself through waiters.
+  for (int64_t start : waiting) {
+    std::vector<int64_t> seen;
+    std::vector<int64_t> next = holders_[start];
     while (!next.empty()) {
-      const uint32_t at = next.back();
+      const int64_t at = next.back();
       next.pop_back();
       if (at == start) return true;
-      if (seen[at]) continue;
-      seen[at] = true;
-      next.insert(next.end(), waits_for[at].begin(), waits_for[at].end());
+      if (std::find(seen.begin(), seen.end(), at) != seen.end() ||
+          std::find(waiting.begin(), waiting.end(), at) == waiting.end())
+        continue;
+      seen.push_back(at);
+      next.insert(next.end(), holders_[at].begin(), holders_[at].end());
     }
   }
   return false;
+}
+
+// The sessions of the statements parked on a lock, in delivery order.
+std::vector<int64_t> Simulation::waiting_sessions() const {
+  std::vector<int64_t> sessions;
+  for (uint32_t index : in_flight_)
+    if (deliveries_[index].lock_waiting) sessions.push_back(deliveries_[index].session);
+  return sessions;
 }
 
 // A ring of waits only the server can break: answers are gathered until an error (the

@@ -8,6 +8,7 @@
 
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <queue>
 #include <utility>
@@ -192,9 +193,10 @@ class Simulation {
   void send_step(uint32_t delivery);
   void settle_flights(uint32_t cause);
   std::vector<bool> ask_parked(const std::vector<uint32_t>& deliveries);
+  std::vector<bool> ask_lock_waits(const std::vector<int64_t>& sessions);
   bool settle_flight(uint32_t delivery, bool still_waiting);
   bool waits_in_cycle();
-  bool ring_among_waiters();
+  std::vector<int64_t> waiting_sessions() const;
   void await_server();
   void take_answer(uint32_t delivery, StepResult result);
   void cancel_wait(uint32_t delivery);
@@ -247,9 +249,11 @@ class Simulation {
   int64_t released_ = 0;   // waiting statements the step being settled let go
   uint64_t releases_ = 0;  // events that can end a transaction (server_flights.cpp)
   uint64_t releases_when_asked_ = UINT64_MAX;  // releases_ when ask_parked() last asked
-  // (lock_waits_, releases_) when waits_in_cycle() last found no ring: until a statement
-  // starts waiting or a transaction can have ended, none has formed since.
-  std::pair<int64_t, uint64_t> no_ring_at_{-1, 0};
+  // Who each waiting session waits for, as the server last said, and (lock_waits_, releases_)
+  // when it said so: until a statement starts waiting or a transaction can have ended, the
+  // answer stands (server_flights.cpp).
+  std::map<int64_t, std::vector<int64_t>> holders_;
+  std::pair<int64_t, uint64_t> holders_at_{-1, 0};
   int64_t released_together_ = 0;              // steps that let two or more go (server_flights.cpp)
   int64_t attempts_total_ = 0;
   int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
