@@ -254,7 +254,7 @@ class Simulation {
   // answer stands (server_flights.cpp).
   std::map<int64_t, std::vector<int64_t>> holders_;
   std::pair<int64_t, uint64_t> holders_at_{-1, 0};
-  int64_t released_together_ = 0;              // steps that let two or more go (server_flights.cpp)
+  int64_t released_together_ = 0;  // steps that let two or more go (server_flights.cpp)
   int64_t attempts_total_ = 0;
   int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
   std::vector<TimelineEvent> timeline_;
