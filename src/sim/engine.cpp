@@ -97,7 +97,7 @@ void Simulation::wait_limit(uint32_t index, int64_t wait_start_ms) {
 
 // The busy fault's writer only held the lock; its rollback has nothing to fail on.
 void Simulation::release_busy_lock() {
-  ++releases_;
+  transaction_may_end(busy_.session_id());
   (void)busy_.run(Stmt::kRollback, {});
   if (options_.record) record(busy_, Stmt::kRollback, {});
   lock_holder_ = kNoHolder;

@@ -118,8 +118,8 @@ void Simulation::after_step(uint32_t index, const ExecutedStep& done, const Bind
 }
 
 void Simulation::crash(uint32_t index, std::string what) {
-  ++releases_;
   Delivery& delivery = deliveries_[index];
+  transaction_may_end(delivery.session);
   note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "", std::move(what),
        "crash");
   stepper_.kill(delivery.slot);
@@ -129,8 +129,8 @@ void Simulation::crash(uint32_t index, std::string what) {
 }
 
 void Simulation::server_done(uint32_t index, std::optional<Answer> answer) {
-  ++releases_;
   Delivery& delivery = deliveries_[index];
+  transaction_may_end(delivery.session);
   stepper_.release(delivery.slot);
   free_connections_.push_back(delivery.connection);
   delivery.connection = nullptr;

@@ -88,26 +88,22 @@ void Simulation::settle_flights(uint32_t cause) {
 }
 
 // Of `deliveries`, those already known to wait that the server, asked once for all of them,
-// says still wait. A lock is let go only when its transaction ends: when nothing that can end
-// one (an answer that ended its transaction, a crash, an attempt's end, the busy writer's
-// release; see take_answer()) has happened since the server was last asked, each known waiter
-// was found waiting after it, and still waits.
+// says still wait. A lock is let go only when the transaction holding it, or one queued ahead
+// for it, ends; and PostgreSQL names those (pg_blocking_pids). So while no transaction that a
+// known waiter waits for can have ended since the server was last asked (see
+// transaction_may_end()), each was found waiting after the last such end, and still waits.
+// MariaDB names none: there any end since the last question asks again.
 // What the server does on its own (a deadlock's victim, a wait limit) ends in an answer,
 // which the glance in settle_flight() sees.
 std::vector<bool> Simulation::ask_parked(const std::vector<uint32_t>& deliveries) {
-  std::vector<int64_t> sessions;
-  for (uint32_t index : deliveries)
-    if (deliveries_[index].in_flight && deliveries_[index].lock_waiting)
-      sessions.push_back(deliveries_[index].session);
+  const std::vector<int64_t> sessions = waiting_sessions();
   std::vector<bool> waiting(deliveries.size(), false);
-  if (sessions.empty()) return waiting;
-  if (releases_ == releases_when_asked_) {
-    for (size_t i = 0; i < deliveries.size(); ++i)
-      waiting[i] = deliveries_[deliveries[i]].in_flight && deliveries_[deliveries[i]].lock_waiting;
+  if (sessions.empty()) {
+    ended_.clear();  // a statement that waits from now on is asked about when it does
     return waiting;
   }
-  releases_when_asked_ = releases_;
-  const std::vector<bool> asked = ask_lock_waits(sessions);
+  const std::vector<bool> asked =
+      holders_stale(sessions) ? ask_lock_waits(sessions) : std::vector<bool>(sessions.size(), true);
   for (size_t i = 0, next = 0; i < deliveries.size(); ++i) {
     const Delivery& delivery = deliveries_[deliveries[i]];
     if (delivery.in_flight && delivery.lock_waiting) waiting[i] = asked[next++];
@@ -122,8 +118,27 @@ std::vector<bool> Simulation::ask_lock_waits(const std::vector<int64_t>& session
   throw_if_error(client_.lock_waits(sessions, &waiting, &holders));
   holders_.clear();
   for (size_t i = 0; i < sessions.size(); ++i) holders_[sessions[i]] = std::move(holders[i]);
-  holders_at_ = {lock_waits_, releases_};
+  ended_.clear();
   return waiting;
+}
+
+// Whether what the server last said of the `waiting` sessions may no longer hold: one of them
+// was never asked about, or a transaction one of them waits for may have ended since.
+bool Simulation::holders_stale(const std::vector<int64_t>& waiting) const {
+  const bool names_holders = options_.server->engine != Engine::kMariadb;
+  for (int64_t session : waiting) {
+    const auto known = holders_.find(session);
+    if (known == holders_.end()) return true;
+    if (!names_holders) continue;
+    for (int64_t holder : known->second)
+      if (std::find(ended_.begin(), ended_.end(), holder) != ended_.end()) return true;
+  }
+  return !names_holders && !ended_.empty();
+}
+
+// Notes that `session`'s transaction may have ended, and its locks with it (on a server).
+void Simulation::transaction_may_end(int64_t session) {
+  if (on_server()) ended_.push_back(session);
 }
 
 // Waits until the delivery's statement has its answer (true), or the server says it waits for
@@ -161,17 +176,15 @@ bool Simulation::settle_flight(uint32_t index, bool still_waiting) {
 // Whether the waiting statements wait for each other in a ring, on PostgreSQL's word
 // (pg_blocking_pids names the holders). MariaDB names none, and needs none: InnoDB finds a
 // deadlock the moment a wait would close the ring, and answers the victim at once.
-// Who waits for whom changes only when a statement starts waiting or a transaction ends (a
-// waiter let go may then wait for another holder, and settle_flight() hears so): the server's
-// last answer, from ask_parked() or from here, stands until one of those happens.
+// Whom a waiter waits for changes only when one of them ends (it may then wait for another,
+// and settle_flight() hears so) or when it starts waiting, when it is asked about: a newcomer
+// queues behind the others, or ahead only of those whose lock it already holds, so their
+// answers stand. The server is asked again only when holders_stale().
 bool Simulation::waits_in_cycle() {
   if (options_.server->engine == Engine::kMariadb) return false;
   const std::vector<int64_t> waiting = waiting_sessions();
   if (waiting.empty()) return false;
-  const bool known = holders_at_ == std::pair(lock_waits_, releases_) &&
-                     std::all_of(waiting.begin(), waiting.end(),
-                                 [&](int64_t session) { return holders_.count(session) > 0; });
-  if (!known) (void)ask_lock_waits(waiting);
+  if (holders_stale(waiting)) (void)ask_lock_waits(waiting);
   // A ring exists if some waiter reaches itself through waiters.
   for (int64_t start : waiting) {
     std::vector<int64_t> seen;
@@ -225,7 +238,7 @@ void Simulation::await_server() {
 // and its error packet carries no transaction state to tell).
 void Simulation::take_answer(uint32_t index, StepResult result) {
   Delivery& delivery = deliveries_[index];
-  if (!result.ok() || !delivery.connection->in_transaction()) ++releases_;
+  if (!result.ok() || !delivery.connection->in_transaction()) transaction_may_end(delivery.session);
   if (delivery.lock_waiting) ++released_;
   delivery.in_flight = false;
   delivery.lock_waiting = false;

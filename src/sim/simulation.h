@@ -197,6 +197,8 @@ class Simulation {
   bool settle_flight(uint32_t delivery, bool still_waiting);
   bool waits_in_cycle();
   std::vector<int64_t> waiting_sessions() const;
+  void transaction_may_end(int64_t session);
+  bool holders_stale(const std::vector<int64_t>& waiting) const;
   void await_server();
   void take_answer(uint32_t delivery, StepResult result);
   void cancel_wait(uint32_t delivery);
@@ -246,14 +248,12 @@ class Simulation {
   uint32_t next_request_ = 0;
   int64_t finished_ = 0;
   int64_t lock_waits_ = 0;
-  int64_t released_ = 0;   // waiting statements the step being settled let go
-  uint64_t releases_ = 0;  // events that can end a transaction (server_flights.cpp)
-  uint64_t releases_when_asked_ = UINT64_MAX;  // releases_ when ask_parked() last asked
-  // Who each waiting session waits for, as the server last said, and (lock_waits_, releases_)
-  // when it said so: until a statement starts waiting or a transaction can have ended, the
-  // answer stands (server_flights.cpp).
+  int64_t released_ = 0;  // waiting statements the step being settled let go
+  // Sessions whose transaction may have ended since the server was last asked who waits for
+  // whom (an answer outside a transaction or an error, a crash, an attempt's end, the busy
+  // writer's release), and that answer: whom each waiting session waits for (server_flights.cpp).
+  std::vector<int64_t> ended_;
   std::map<int64_t, std::vector<int64_t>> holders_;
-  std::pair<int64_t, uint64_t> holders_at_{-1, 0};
   int64_t released_together_ = 0;  // steps that let two or more go (server_flights.cpp)
   int64_t attempts_total_ = 0;
   int64_t deliveries_total_ = 0;  // copies that reached the server (double submits, redeliveries)
