@@ -66,6 +66,20 @@ std::string server_counts_text(const ExploreResult& result) {
                      result.unique_violations);
 }
 
+// Where the server let waiting statements go in another order when the same steps ran again:
+// how often, and what that cost the count. Empty where it never did.
+std::string wake_order_text(const ExploreResult& result) {
+  if (result.replays_repeated == 0 && result.branches_not_replayed == 0) return "";
+  std::string text = fmt::format(
+      "The server let waiting statements go in another order than before {}; each was run "
+      "again until it went as before",
+      count_of(result.replays_repeated, "time"));
+  if (result.branches_not_replayed > 0)
+    text += fmt::format(", except {} that never did: the interleavings after them are not counted",
+                        count_of(result.branches_not_replayed, "branch", "branches"));
+  return text + ". (See \"Which waiter goes first\" in the README.)";
+}
+
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.
 ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result) {
   const bool guarded = find_strategy(options.strategy)->info().guarded;
@@ -128,6 +142,8 @@ void print_explore_text(const ExploreOptions& options, const ExploreResult& resu
                         0));
   for (const auto& [invariant, count] : result.by_invariant)
     fmt::print("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
+  if (const std::string wake_order = wake_order_text(result); !wake_order.empty())
+    fmt::print("{}", wrap(wake_order, 0));
   if (result.first_deadlock_index > 0)
     fmt::print("{}",
                wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); "
@@ -178,6 +194,8 @@ void print_explore_json(const ExploreOptions& options, const ExploreResult& resu
     out["deadlocking"] = result.deadlocking;
     out["unserializable"] = result.unserializable;
     out["unique_violations"] = result.unique_violations;
+    out["replays_repeated"] = result.replays_repeated;
+    out["branches_not_replayed"] = result.branches_not_replayed;
     if (result.first_deadlock_index > 0)
       out["first_deadlock"] = {{"interleaving", result.first_deadlock_index},
                                {"schedule", one_based(result.first_deadlock_schedule)},

@@ -155,82 +155,6 @@ Status Explorer::run(const std::vector<int>& prefix, CrashPoint crash, bool reco
   return Status::ok();
 }
 
-// The schedule after `run` in depth-first order: the deepest step with an enabled attempt
-// after the one chosen. Empty when every schedule has been tried.
-std::vector<int> next_prefix(const ExploreRun& run) {
-  for (size_t depth = run.schedule.size(); depth-- > 0;) {
-    const auto& enabled = run.enabled[depth];
-    auto chosen = std::find(enabled.begin(), enabled.end(), run.schedule[depth]);
-    if (chosen + 1 != enabled.end()) {
-      std::vector<int> prefix(run.schedule.begin(),
-                              run.schedule.begin() + static_cast<long>(depth));
-      prefix.push_back(*(chosen + 1));
-      return prefix;
-    }
-  }
-  return {};
-}
-
-// How often the attempts take turns in a schedule.
-int switches(const std::vector<int>& schedule) {
-  int out = 0;
-  for (size_t i = 1; i < schedule.size(); ++i) out += schedule[i] != schedule[i - 1];
-  return out;
-}
-
-// Keeps `run` as the picked interleaving if it is the one ExploreConfig::pick asks for.
-void consider_pick(const ExploreRun& run, CrashPoint crash, const ExploreConfig& config,
-                   ExploreResult* result) {
-  const bool wanted =
-      config.pick == kTightestRace
-          ? result->picked_index == 0 || switches(run.schedule) > switches(result->picked_schedule)
-          : config.pick == result->interleavings;
-  if (!wanted) return;
-  result->picked_index = result->interleavings;
-  result->picked_schedule = run.schedule;
-  result->picked_crash = crash;
-  result->picked_invariants = run.broken;
-}
-
-// Every interleaving with one crash point (or none). Sets `reached` when some run crashed.
-Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
-                         ExploreResult* result, bool* reached) {
-  std::vector<int> prefix;
-  do {
-    if (Status status = check_interrupt(); !status.is_ok()) return status;
-    if (result->interleavings >= config.max_interleavings) {
-      result->truncated = true;
-      return Status::ok();
-    }
-    ExploreRun run;
-    if (Status status = explorer.run(prefix, crash, false, &run); !status.is_ok()) return status;
-    prefix = next_prefix(run);
-    if (run.redundant) continue;
-    ++result->interleavings;
-    *reached |= run.crashed;
-    result->blocking += run.waited;
-    result->deadlocking += run.deadlocked;
-    result->unserializable += run.serialized;
-    result->unique_violations += run.unique_violation;
-    if (run.deadlocked && crash.attempt < 0 && result->first_deadlock_index == 0) {
-      result->first_deadlock_index = result->interleavings;
-      result->first_deadlock_schedule = run.schedule;
-      result->first_deadlock_victim = run.victim;
-    }
-    if (config.pick != 0) consider_pick(run, crash, config, result);
-    if (!run.broken.empty()) {
-      ++result->breaking;
-      for (const auto& invariant : run.broken) ++result->by_invariant[invariant];
-      if (result->first_breaking_schedule.empty()) {
-        result->first_breaking_schedule = run.schedule;
-        result->first_breaking_crash = crash;
-        result->first_breaking_invariants = run.broken;
-      }
-    }
-  } while (!prefix.empty());
-  return Status::ok();
-}
-
 }  // namespace
 
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
@@ -266,28 +190,22 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
       if (!reached) break;
     }
   }
-  if (!result.first_breaking_schedule.empty()) {
-    ExploreRun replay;
-    if (Status status = explorer.run(result.first_breaking_schedule, result.first_breaking_crash,
-                                     true, &replay);
+  if (!result.first_breaking_schedule.empty())
+    if (Status status =
+            replay_timeline(explorer, result.first_breaking_schedule, result.first_breaking_crash,
+                            &result, &result.first_breaking);
         !status.is_ok())
       return status;
-    result.first_breaking = std::move(replay.timeline);
-  }
-  if (result.first_deadlock_index > 0) {
-    ExploreRun replay;
-    if (Status status = explorer.run(result.first_deadlock_schedule, {}, true, &replay);
+  if (result.first_deadlock_index > 0)
+    if (Status status = replay_timeline(explorer, result.first_deadlock_schedule, {}, &result,
+                                        &result.first_deadlock);
         !status.is_ok())
       return status;
-    result.first_deadlock = std::move(replay.timeline);
-  }
-  if (result.picked_index > 0) {
-    ExploreRun replay;
-    if (Status status = explorer.run(result.picked_schedule, result.picked_crash, true, &replay);
+  if (result.picked_index > 0)
+    if (Status status = replay_timeline(explorer, result.picked_schedule, result.picked_crash,
+                                        &result, &result.picked);
         !status.is_ok())
       return status;
-    result.picked = std::move(replay.timeline);
-  }
   *out = std::move(result);
   return Status::ok();
 }

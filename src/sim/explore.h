@@ -68,6 +68,11 @@ struct ExploreResult {
   int64_t deadlocking = 0;
   int64_t unserializable = 0;
   int64_t unique_violations = 0;  // ... and in which a write met a unique key (any engine)
+  // On a server: runs made again because the server answered a prefix another way than the
+  // run it came from (several waiters woken at once race for a row), and branches skipped
+  // because it never answered it the same way again (explore.cpp, replay()).
+  int64_t replays_repeated = 0;
+  int64_t branches_not_replayed = 0;
   // On a server, the first interleaving (without --crash) the server ended as a deadlock: which
   // it was (1-based, in the order tried), its schedule, the attempt (0-based) the server chose
   // as its victim, and its timeline.

@@ -28,6 +28,10 @@ struct ExploreRun {
   // On a server: every order from some step on was tried elsewhere (its steps commute with
   // those of a branch already taken); the run is neither judged nor counted.
   bool redundant = false;
+  // On a server: the step (1-based) at which a replay met another answer than the run its
+  // prefix came from (0: none). The run then goes on one way, only to leave the connections
+  // clean, and is neither judged nor counted.
+  int diverged_step = 0;
 };
 
 // Replays one schedule from a fresh ledger: the attempt `prefix` names at each step, then the
@@ -55,6 +59,14 @@ class ExploreGuards {
   ScratchRedis redis_;
   Connection* store_ = nullptr;
 };
+
+// Every interleaving with one crash point (none: crash.attempt < 0), added to `result`'s
+// counts; sets `reached` when some run got to the crash point (explore_walk.cpp).
+Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
+                         ExploreResult* result, bool* reached);
+// The timeline of one interleaving already tried, run again to record it.
+Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, CrashPoint crash,
+                       ExploreResult* result, std::vector<TimelineEvent>* out);
 
 // The request the duplicates carry (its token is filled in once issued).
 TransferRequest explore_request(const ExploreConfig& config, const std::string& token);
