@@ -264,7 +264,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->required()
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
-  command->add_option("--duplicates", options->config.duplicates, "concurrent duplicates (K)")
+  command->add_option("-k,--duplicates", options->config.duplicates, "concurrent duplicates (K)")
       ->check(whole_number(2, 4))
       ->capture_default_str();
   command

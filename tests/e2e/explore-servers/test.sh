@@ -4,7 +4,8 @@
 #   does not exist yet: what each server answers, printed; explore must find the same.
 #   PostgreSQL: the loser's INSERT meets 23505 under a unique index, and both commit without
 #   one (two rows); MariaDB: the gap locks deadlock (1213), one row either way.
-# - Every safe strategy, every interleaving: none breaks on either server.
+# - Every safe strategy, every interleaving: none breaks on either server; nor with a crash
+#   after each statement (--crash), nor with three twins (-k 3), in the short runs tried here.
 # - Steps that commute tried in one order find what every order finds (--all-orders).
 # - 20 runs of the same explore give the same bytes (MariaDB's deadlock victim too); a wait is
 #   drawn where it happened, with what ended it; the scratch ledger is gone afterwards, an
@@ -126,6 +127,20 @@ for strategy in direct-insert state-machine dedup-table token optimistic-lock lo
     expect_exit 0 "$IDEMLAB" explore --db "$url" --strategy "$strategy" --fail-on violation --json
     expect_equal "$(count "$out" truncated)" false "explore $strategy: every interleaving"
   done
+done
+
+# A crash after every statement, and three twins (-k 3): nothing breaks on either server.
+for url in "$pg" "$maria"; do
+  expect_exit 0 "$IDEMLAB" explore --db "$url" --strategy dedup-table --crash --fail-on violation \
+    --json
+  expect_equal "$(count "$out" truncated)" false "explore dedup-table --crash: every interleaving"
+  [ "$(count "$out" interleavings)" -gt 100 ] || fail "explore dedup-table --crash: no crash tried"
+  expect_exit 0 "$IDEMLAB" explore --db "$url" --strategy direct-insert -k 3 --fail-on violation \
+    --json
+  expect_equal "$(count "$out" duplicates)" 3 "explore -k 3: three twins"
+  expect_equal "$(count "$out" truncated)" false "explore direct-insert -k 3: every interleaving"
+  echo "direct-insert -k 3 on ${url%%:*}: $(count "$out" interleavings) interleavings," \
+    "$(count "$out" replays_repeated) run again"
 done
 
 # Trying steps that commute in one order finds what trying both finds: the same invariants
