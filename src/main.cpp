@@ -11,8 +11,8 @@
 #include "cli/help_format.h"
 #include "core/status.h"
 #include "db/connection.h"
-#include "report/color.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/width.h"
 
 int main(int argc, char** argv) {
   using namespace idemlab;

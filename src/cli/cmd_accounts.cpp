@@ -7,7 +7,7 @@
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/money.h"
-#include "report/text.h"
+#include "term/text.h"
 
 namespace idemlab {
 

@@ -11,8 +11,8 @@
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "report/answer_view.h"
-#include "report/text.h"
 #include "strategies/strategy.h"
+#include "term/text.h"
 
 namespace idemlab {
 

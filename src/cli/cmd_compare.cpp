@@ -10,9 +10,9 @@
 #include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
-#include "report/text.h"
 #include "sim/budget.h"
 #include "sim/compare.h"
+#include "term/text.h"
 
 namespace idemlab {
 

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attempt/fault.h"
+#include "attempt/trace.h"
 #include "cli/command.h"
 #include "core/status.h"
 #include "db/locator.h"
@@ -12,9 +14,7 @@
 #include "report/mermaid.h"
 #include "report/sequence.h"
 #include "report/svg.h"
-#include "report/text.h"
-#include "server/fault.h"
-#include "server/trace.h"
+#include "term/text.h"
 
 namespace idemlab {
 

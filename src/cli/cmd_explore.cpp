@@ -11,8 +11,8 @@
 #include "report/mermaid.h"
 #include "report/sim_view.h"
 #include "report/svg.h"
-#include "report/text.h"
 #include "sim/explore.h"
+#include "term/text.h"
 
 namespace idemlab {
 

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attempt/fault.h"
 #include "cli/command.h"
-#include "report/text.h"
-#include "server/fault.h"
 #include "sim/scenario.h"
+#include "term/text.h"
 
 namespace idemlab {
 

@@ -10,7 +10,7 @@
 #include "ledger/ledger.h"
 #include "ledger/request.h"
 #include "report/answer_view.h"
-#include "report/text.h"
+#include "term/text.h"
 
 namespace idemlab {
 

@@ -1,11 +1,11 @@
-// `idemlab http METHOD PATH`: one HTTP request to the ledger's resources (server/http.h),
+// `idemlab http METHOD PATH`: one HTTP request to the ledger's resources (http/resources.h),
 // answered with a status line, headers and a JSON body, and an exit code scripts can test.
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "db/ledger_file.h"
+#include "http/resources.h"
 #include "report/answer_view.h"
-#include "server/http.h"
 
 namespace idemlab {
 

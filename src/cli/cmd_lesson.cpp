@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "db/locator.h"
 #include "lessons/lesson.h"
-#include "report/text.h"
+#include "term/text.h"
 
 namespace idemlab {
 

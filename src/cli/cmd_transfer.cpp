@@ -9,12 +9,12 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/output_file.h"
 #include "core/limits.h"
 #include "db/ledger_file.h"
-#include "db/output_file.h"
 #include "ledger/money.h"
 #include "report/answer_view.h"
-#include "report/text.h"
+#include "term/text.h"
 
 namespace idemlab {
 

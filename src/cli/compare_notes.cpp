@@ -8,7 +8,7 @@
 #include <map>
 #include <optional>
 
-#include "report/text.h"
+#include "term/text.h"
 
 namespace idemlab {
 

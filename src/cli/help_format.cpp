@@ -1,9 +1,9 @@
 // Wrapping --help to output_width(), with the column CLI11 chose for names.
 #include "cli/help_format.h"
 
-#include "report/color.h"
-#include "report/text.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/text.h"
+#include "term/width.h"
 
 namespace idemlab {
 

@@ -7,7 +7,7 @@
 namespace idemlab {
 
 // What went wrong, in the core's terms. The command line maps each to an exit code in one
-// table (cli/exit_codes.cpp); nothing below src/cli/ knows exit codes.
+// table (cli/exit_code.cpp); nothing below src/cli/ knows exit codes.
 enum class StatusCode {
   kOk,
   kUsage,        // bad command line or input; nothing was changed

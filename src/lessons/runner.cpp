@@ -11,9 +11,9 @@
 #include "db/locator.h"
 #include "lessons/child.h"
 #include "lessons/lesson.h"
-#include "report/color.h"
-#include "report/text.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/text.h"
+#include "term/width.h"
 
 namespace idemlab {
 

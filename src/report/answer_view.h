@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "server/direct.h"
+#include "attempt/direct.h"
 
 namespace idemlab {
 

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "report/color.h"
-#include "report/text.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/text.h"
+#include "term/width.h"
 
 namespace idemlab {
 

@@ -8,12 +8,12 @@
 
 #include <algorithm>
 
+#include "attempt/trace.h"
 #include "lessons/lesson.h"
 #include "report/engines_section.h"
 #include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
-#include "server/trace.h"
 #include "sim/compare.h"
 #include "sim/explore.h"
 #include "sim/scenario.h"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-#include "server/trace.h"
+#include "attempt/trace.h"
 
 namespace idemlab {
 

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <set>
 
-#include "report/color.h"
 #include "report/compact_table.h"
 #include "report/json.h"
-#include "report/text.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/text.h"
+#include "term/width.h"
 
 namespace idemlab {
 

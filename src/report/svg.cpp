@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "report/color.h"
 #include "report/markup.h"
 #include "report/sequence.h"
+#include "term/color.h"
 
 namespace idemlab {
 

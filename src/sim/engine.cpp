@@ -4,10 +4,10 @@
 // strategy runs. The parts live beside it (simulation.h lists them).
 #include "sim/engine.h"
 
+#include "attempt/serve.h"
+#include "attempt/step_values.h"
 #include "core/interrupt.h"
 #include "db/ledger_file.h"
-#include "server/serve.h"
-#include "server/step_values.h"
 #include "sim/budget.h"
 #include "sim/simulation.h"
 

@@ -24,7 +24,7 @@ struct TimelineEvent {
   int copy = 0;         // which copy of the attempt (double submit, redelivery)
   std::string what;     // the step name or the event
   std::string detail;   // more words (for a step: empty)
-  std::string result;   // for a step: the values that decided it (server/step_values.h)
+  std::string result;   // for a step: the values that decided it (attempt/step_values.h)
   std::string sql;      // for a step: its SQL (timelines show it with --sql)
   std::string fault;    // the fault injected here, if any
 };

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "attempt/step_values.h"
+#include "attempt/trace.h"
 #include "core/clock.h"
 #include "core/interrupt.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
-#include "server/step_values.h"
-#include "server/trace.h"
 #include "sim/explore_run.h"
 #include "sim/judge.h"
 #include "sim/scratch_ledger.h"

@@ -1,9 +1,9 @@
 // What both explore replayers share: the request, the token, the late retry and the judging.
 #include <fmt/format.h>
 
+#include "attempt/step_values.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
-#include "server/step_values.h"
 #include "sim/explore_run.h"
 #include "sim/judge.h"
 

@@ -5,9 +5,9 @@
 // lets it: the holder committed or rolled back, or the server chose it as a deadlock's victim.
 #include <fmt/format.h>
 
+#include "attempt/step_values.h"
 #include "core/interrupt.h"
 #include "ledger/ledger.h"
-#include "server/step_values.h"
 #include "sim/commuting_steps.h"
 #include "sim/explore_run.h"
 #include "sim/scratch_server.h"

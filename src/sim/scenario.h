@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "attempt/fault.h"
 #include "ledger/request.h"
-#include "server/fault.h"
 #include "sim/retry.h"
 
 namespace idemlab {

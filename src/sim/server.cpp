@@ -1,6 +1,6 @@
 // The server side: a delivery arrives, its attempt steps through the strategy on a connection of
 // its own (pausing or crashing where a fault says), and its answer goes back.
-#include "server/trace.h"
+#include "attempt/trace.h"
 #include "sim/simulation.h"
 
 namespace idemlab::sim {

@@ -13,11 +13,11 @@
 #include <queue>
 #include <utility>
 
+#include "attempt/fault_site.h"
+#include "attempt/phase.h"
 #include "core/clock.h"
 #include "core/limits.h"
 #include "core/random.h"
-#include "server/fault_site.h"
-#include "server/phase.h"
 #include "sim/engine.h"
 #include "sim/request_key.h"
 #include "sim/scratch_ledger.h"

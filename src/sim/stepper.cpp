@@ -1,7 +1,7 @@
 // Stepping concurrent attempts.
 #include "sim/stepper.h"
 
-#include "server/serve.h"
+#include "attempt/serve.h"
 
 namespace idemlab {
 

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "attempt/direct.h"
 #include "core/clock.h"
 #include "ledger/ledger.h"
 #include "scratch.h"
-#include "server/direct.h"
 #include "sim/stepper.h"
 
 namespace idemlab::test {

@@ -1,4 +1,4 @@
-// Tests for server/direct: faults in one attempt.
+// Tests for attempt/direct: faults in one attempt.
 #include <doctest/doctest.h>
 
 #include "strategies/strategy.h"

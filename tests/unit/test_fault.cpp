@@ -1,7 +1,7 @@
-// Tests for server/fault: the NAME[:key=value,...] syntax.
+// Tests for attempt/fault: the NAME[:key=value,...] syntax.
 #include <doctest/doctest.h>
 
-#include "server/fault.h"
+#include "attempt/fault.h"
 
 using namespace idemlab;
 

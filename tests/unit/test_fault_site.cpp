@@ -1,8 +1,8 @@
-// Tests for server/fault_site: where a crash or slow fault lands against an attempt's steps,
+// Tests for attempt/fault_site: where a crash or slow fault lands against an attempt's steps,
 // the one decision both drivers act on.
 #include <doctest/doctest.h>
 
-#include "server/fault_site.h"
+#include "attempt/fault_site.h"
 
 using namespace idemlab;
 

@@ -1,7 +1,7 @@
-// Tests for report/text.
+// Tests for term/text.
 #include <doctest/doctest.h>
 
-#include "report/text.h"
+#include "term/text.h"
 
 using namespace idemlab;
 

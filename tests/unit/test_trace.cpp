@@ -1,9 +1,9 @@
-// Tests for server/trace: explain's rehearsal runs the real code and names declared steps.
+// Tests for attempt/trace: explain's rehearsal runs the real code and names declared steps.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
-#include "server/trace.h"
+#include "attempt/trace.h"
 
 using namespace idemlab;
 

@@ -1,5 +1,5 @@
 // Parsing fault specs.
-#include "server/fault.h"
+#include "attempt/fault.h"
 
 #include <fmt/format.h>
 

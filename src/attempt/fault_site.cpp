@@ -1,5 +1,5 @@
 // The one place a crash or a slow fault is placed against an attempt's steps.
-#include "server/fault_site.h"
+#include "attempt/fault_site.h"
 
 namespace idemlab {
 

@@ -1,5 +1,5 @@
 // The one-attempt driver: every step runs inline; faults act on the real process.
-#include "server/direct.h"
+#include "attempt/direct.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <thread>
 
-#include "server/fault_site.h"
-#include "server/gate.h"
-#include "server/serve.h"
+#include "attempt/fault_site.h"
+#include "attempt/gate.h"
+#include "attempt/serve.h"
 
 namespace idemlab {
 

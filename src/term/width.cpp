@@ -1,5 +1,5 @@
 // The output width, decided once per process.
-#include "report/width.h"
+#include "term/width.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

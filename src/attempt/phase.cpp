@@ -1,5 +1,5 @@
 // Phase names.
-#include "server/phase.h"
+#include "attempt/phase.h"
 
 #include <array>
 #include <utility>

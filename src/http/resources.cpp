@@ -1,16 +1,16 @@
 // The HTTP resources: a path is matched to a resource, the method to what it does there, and
 // each answer is built from what the ledger says afterwards.
-#include "server/http.h"
+#include "http/resources.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "attempt/direct.h"
 #include "ledger/account_limit.h"
 #include "ledger/ledger.h"
 #include "ledger/money.h"
 #include "ledger/request.h"
-#include "server/direct.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {

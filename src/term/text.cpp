@@ -1,12 +1,12 @@
 // Aligned tables and wrapped paragraphs.
-#include "report/text.h"
+#include "term/text.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "report/color.h"
-#include "report/width.h"
+#include "term/color.h"
+#include "term/width.h"
 
 namespace idemlab {
 

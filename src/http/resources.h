@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "attempt/fault.h"
 #include "core/clock.h"
 #include "db/connection.h"
-#include "server/fault.h"
 
 namespace idemlab {
 

@@ -1,10 +1,10 @@
 // The server side of one attempt.
-#include "server/serve.h"
+#include "attempt/serve.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "server/fault.h"
+#include "attempt/fault.h"
 #include "strategies/common.h"
 
 namespace idemlab {

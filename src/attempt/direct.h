@@ -5,9 +5,9 @@
 #include <functional>
 #include <vector>
 
+#include "attempt/fault.h"
 #include "core/clock.h"
 #include "ledger/ledger.h"
-#include "server/fault.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {

@@ -1,5 +1,5 @@
 // The gate's two files: one the attempt writes, one it waits for.
-#include "server/gate.h"
+#include "attempt/gate.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

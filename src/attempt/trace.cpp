@@ -1,12 +1,12 @@
 // Rehearsing a strategy on a scratch ledger.
-#include "server/trace.h"
+#include "attempt/trace.h"
 
 #include <fmt/format.h>
 
+#include "attempt/direct.h"
+#include "attempt/step_values.h"
 #include "db/ledger_file.h"
 #include "ledger/ledger.h"
-#include "server/direct.h"
-#include "server/step_values.h"
 
 namespace idemlab {
 

@@ -1,9 +1,9 @@
 // One line per statement kind; anything not listed falls back to the row count.
-#include "server/step_values.h"
+#include "attempt/step_values.h"
 
 #include <fmt/format.h>
 
-#include "server/trace.h"
+#include "attempt/trace.h"
 #include "strategies/common.h"
 
 namespace idemlab {

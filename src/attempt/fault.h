@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "attempt/phase.h"
 #include "core/status.h"
-#include "server/phase.h"
 
 namespace idemlab {
 
@@ -56,7 +56,7 @@ struct FaultSpec {
   std::string step;            // at= (slow) or after= (crash); crash without it: see the simulator
   Phase phase = Phase::kNone;  // at= or after= named a phase instead of a step
   bool at_given = false;       // slow: at= was written (a step, a phase, or `critical`)
-  std::string gate;            // slow, one attempt: wait at a gate in this folder (server/gate.h)
+  std::string gate;            // slow, one attempt: wait at a gate in this folder (attempt/gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
   std::string text;            // as written, for reports and the attempts log
 

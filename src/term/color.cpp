@@ -1,5 +1,5 @@
 // ANSI SGR colours: 32 green, 31 red, 33 yellow; 0 resets.
-#include "report/color.h"
+#include "term/color.h"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 // Where the server-side faults of one attempt land (crash, slow), decided in one place for both
 // drivers. The one-attempt driver acts on a decision with a real SIGKILL or sleep; the
 // simulator with a lost attempt or a pause in virtual time. A fault lands at a phase (the same
-// point in every strategy, server/phase.h), at a step the strategy names, or, for a simulated
+// point in every strategy, attempt/phase.h), at a step the strategy names, or, for a simulated
 // crash that names neither, after the attempt's n-th statement.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "server/fault.h"
-#include "server/phase.h"
+#include "attempt/fault.h"
+#include "attempt/phase.h"
 #include "strategies/session.h"
 
 namespace idemlab {
@@ -33,7 +33,7 @@ class FaultSites {
   int64_t pause_before(const PendingStep& next);
   // Where pause_before pauses, for narration: a phase or a step name.
   std::string_view pause_site() const;
-  // The gate a one-attempt pause waits at instead of sleeping ("": none; server/gate.h).
+  // The gate a one-attempt pause waits at instead of sleeping ("": none; attempt/gate.h).
   std::string_view pause_gate() const { return slow_gate_ ? *slow_gate_ : std::string_view(); }
 
   // Records a step that ran; then crash_after() and pause_after_commit() say what follows it.

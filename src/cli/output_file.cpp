@@ -1,5 +1,5 @@
 // Guarded output files.
-#include "db/output_file.h"
+#include "cli/output_file.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
