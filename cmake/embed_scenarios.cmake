@@ -8,7 +8,7 @@ foreach(path ${FILES})
   string(APPEND BODY "    {\"${name}\", R\"idemlab_scenario(${TEXT})idemlab_scenario\"},\n")
 endforeach()
 file(WRITE ${OUTPUT} "// Generated from scenarios/*.toml by cmake/embed_scenarios.cmake. Do not edit.\n"
-  "#include \"sim/scenario.h\"\n#include <array>\nnamespace idemlab {\n"
+  "#include \"sim/shared/scenario.h\"\n#include <array>\nnamespace idemlab {\n"
   "std::span<const BuiltinScenario> builtin_scenarios() {\n"
   "  static const BuiltinScenario kScenarios[] = {\n${BODY}  };\n"
   "  return kScenarios;\n}\n}  // namespace idemlab\n")

@@ -29,10 +29,11 @@
 #include <optional>
 #include <string>
 
-#include "sim/engine.h"
-#include "sim/scenario.h"
-#include "sim/scratch_ledger.h"
-#include "sim/scratch_server.h"
+#include "db/sqlite/sqlite_backend.h"
+#include "sim/shared/scenario.h"
+#include "sim/shared/scratch_ledger.h"
+#include "sim/shared/scratch_server.h"
+#include "sim/simulate/simulate.h"
 
 using namespace idemlab;
 
@@ -53,7 +54,7 @@ double replay(const std::vector<RecordedStatement>& statements) {
   {
     std::vector<Connection> connections(count);
     for (auto& connection : connections)
-      throw_if_error(Connection::open(path, scratch_connection_options(), &connection));
+      connection = value_or_throw(open_sqlite(path, scratch_connection_options()));
     auto start = std::chrono::steady_clock::now();
     for (const auto& statement : statements)
       (void)connections[statement.connection].run(statement.stmt, statement.binds);
@@ -66,10 +67,9 @@ double replay(const std::vector<RecordedStatement>& statements) {
 // The limit: one connection, an in-memory ledger. Statements that only made sense on another
 // connection (a BEGIN while one is open) fail fast here and are counted in the time anyway.
 double replay_in_memory(const std::vector<RecordedStatement>& statements) {
-  Connection connection;
   ConnectionOptions options = scratch_connection_options();
   options.create = true;
-  throw_if_error(Connection::open(":memory:", options, &connection));
+  Connection connection = value_or_throw(open_sqlite(":memory:", options));
   throw_if_error(create_scratch_schema(connection, sim_opening_balances()));
   auto start = std::chrono::steady_clock::now();
   for (const auto& statement : statements) (void)connection.run(statement.stmt, statement.binds);
@@ -80,8 +80,8 @@ double replay_in_memory(const std::vector<RecordedStatement>& statements) {
 double replay_on_server(const Locator& server, const std::vector<RecordedStatement>& statements) {
   ScratchServer scratch;
   throw_if_error(ScratchServer::create(server, sim_opening_balances(), &scratch));
-  Connection connection;
-  throw_if_error(scratch.connect(scratch_server_options(Isolation::kDefault), &connection));
+  Connection connection =
+      value_or_throw(scratch.connect(scratch_server_options(Isolation::kDefault)));
   auto start = std::chrono::steady_clock::now();
   for (const auto& statement : statements) (void)connection.run(statement.stmt, statement.binds);
   const double elapsed = seconds_since(start);

@@ -78,9 +78,7 @@ Status check_attempt_faults(const AttemptSetup& setup) {
       return Status::usage(fmt::format(
           "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",
           fault.name()));
-    if (Status status = check_fault_steps(fault, setup.strategy->info(), setup.options.pitfall);
-        !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(check_fault_steps(fault, setup.strategy->info(), setup.options.pitfall));
   }
   return Status::ok();
 }
@@ -155,7 +153,7 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
        {":now", clock.now_ms()},
        {":isolation", isolation.empty() ? Value{} : Value{isolation}},
-       {":guard_store", guards_elsewhere ? Value{setup.guard_store->path()} : Value{}}});
+       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}}});
 }
 
 }  // namespace
@@ -178,7 +176,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
   if (connection.damaged())
     return Status::damaged(fmt::format("{} is damaged: {}; the attempt was rolled back",
-                                       connection.path(), report.server_answer.reason));
+                                       connection.location(), report.server_answer.reason));
   apply_answer_faults(setup, &report);
   if (report.answer.outcome == Outcome::kInProgress)
     (void)find_key_holder(connection, setup.request.source, setup.request.biz_seq, clock.now_ms(),

@@ -7,6 +7,7 @@
 
 #include "attempt/fault.h"
 #include "core/clock.h"
+#include "db/guard_store.h"
 #include "ledger/ledger.h"
 #include "strategies/strategy.h"
 
@@ -22,7 +23,7 @@ struct AttemptSetup {
   // between releases); otherwise such a request is refused as a mismatch.
   bool allow_strategy_switch = false;
   // Where tokens and locks live when not in the ledger (--redis); nullptr: the ledger.
-  Connection* guard_store = nullptr;
+  GuardStore* guard_store = nullptr;
   // Called after every step with its result (explain's trace).
   std::function<void(const PendingStep&)> observer;
 };

@@ -136,7 +136,7 @@ Status parse_faults(const std::vector<std::string>& texts, std::vector<FaultSpec
   out->clear();
   for (const std::string& text : texts) {
     FaultSpec fault;
-    if (Status status = parse_fault(text, &fault); !status.is_ok()) return status;
+    RETURN_IF_ERROR(parse_fault(text, &fault));
     out->push_back(std::move(fault));
   }
   return Status::ok();

@@ -74,7 +74,7 @@ std::string changed(Stmt stmt, const Binds& binds, const StepResult& result, int
 
 std::string describe_values_on(Engine engine, Stmt stmt, const Binds& binds,
                                const StepResult& result, int64_t origin_ms) {
-  if (engine != Engine::kSqlite && stmt == Stmt::kBeginImmediate && result.ok())
+  if (!engine_traits(engine).begin_takes_write_lock && stmt == Stmt::kBeginImmediate && result.ok())
     return "transaction begins";
   return describe_values(stmt, binds, result, origin_ms);
 }

@@ -5,7 +5,7 @@
 
 #include "attempt/direct.h"
 #include "attempt/step_values.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 
 namespace idemlab {
@@ -41,18 +41,15 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
 
 Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out,
                 Engine engine) {
-  Connection connection;
   ConnectionOptions options;
   options.create = true;
-  if (Status status = Connection::open(":memory:", options, &connection); !status.is_ok())
-    return status;
-  if (Status status = create_schema(connection, {{"alice", 10000}, {"bob", 0}}); !status.is_ok())
-    return status;
+  Locator in_memory;
+  in_memory.path = ":memory:";
+  ASSIGN_OR_RETURN(Connection connection, open_connection(in_memory, options));
+  RETURN_IF_ERROR(create_schema(connection, {{"alice", 10000}, {"bob", 0}}));
   ManualClock clock(1'000'000);
   IssuedToken token;
-  if (Status status = issue_token(connection, clock, 0xfeed, 0xbeef, 60000, &token);
-      !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(issue_token(connection, clock, 0xfeed, 0xbeef, 60000, &token));
   AttemptSetup setup;
   setup.strategy = &strategy;
   setup.request.biz_seq = "explain-1";
@@ -72,8 +69,7 @@ Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAtt
                                describe_values_on(engine, step.stmt, step.binds, step.result)});
     };
     AttemptReport report;
-    if (Status status = run_direct_attempt(connection, clock, setup, &report); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(run_direct_attempt(connection, clock, setup, &report));
     attempt.answer = report.answer;
     out->push_back(std::move(attempt));
     clock.advance_ms(10);

@@ -25,7 +25,7 @@ struct TracedAttempt {
 
 // Each step's SQL is shown as `engine` runs it (the rehearsal itself runs on SQLite).
 Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAttempt>* out,
-                Engine engine = Engine::kSqlite);
+                Engine engine = kEmbeddedEngine);
 
 std::string describe_result(Stmt stmt, const StepResult& result);
 inline std::string describe_result(const PendingStep& step) {

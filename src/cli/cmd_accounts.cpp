@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/money.h"
 #include "term/text.h"
@@ -19,8 +19,7 @@ struct AccountsOptions {
 };
 
 ExitCode run_accounts(const AccountsOptions& options) {
-  Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
+  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
   std::vector<AccountBalance> accounts;
   throw_if_error(list_accounts(connection, &accounts));
   if (options.json) {

@@ -7,7 +7,7 @@
 #include "cli/errors.h"
 #include "core/clock.h"
 #include "core/limits.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "report/answer_view.h"
@@ -83,7 +83,9 @@ ExitCode run_audit(const AuditOptions& options) {
   AuditReport report;
   std::vector<GuardPlace> places;
   // A file too damaged to open is a finding of the audit, not an error of the command.
-  Status opened = open_ledger(options.db, Access::kRead, 5000, &connection);
+  Result<Connection> ledger = open_ledger(options.db, Access::kRead, 5000);
+  const Status opened = ledger.status();
+  if (opened.is_ok()) connection = std::move(ledger).value();
   if (opened.is_damaged())
     report.violations.push_back({"integrity", "", "", opened.message()});
   else

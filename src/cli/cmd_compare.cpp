@@ -10,8 +10,8 @@
 #include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
-#include "sim/budget.h"
-#include "sim/compare.h"
+#include "sim/shared/budget.h"
+#include "sim/simulate/compare.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -52,10 +52,10 @@ struct Backend {
 };
 
 Backend parse_backend(const std::string& text) {
-  if (text == "sqlite") return {"sqlite", std::nullopt};
+  if (names_embedded_engine(text)) return {text, std::nullopt};
   Locator locator;
   throw_if_error(parse_locator(text, &locator));
-  if (locator.engine == Engine::kSqlite)
+  if (!is_server(locator.engine))
     throw_if_error(Status::usage(fmt::format(
         "--backend {}: compare runs SQLite in a scratch ledger of its own; say --backend "
         "sqlite, or give a postgresql:// or mariadb:// URL",

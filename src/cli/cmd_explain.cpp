@@ -32,10 +32,10 @@ struct ExplainOptions {
 // The level a server's attempts run at: --isolation, else the engine's own default.
 std::string explained_isolation(Engine engine, const ExplainOptions& options) {
   const Isolation chosen = isolation_option(options.db, options.isolation);  // SQLite: refused
-  if (engine == Engine::kSqlite) return "";
+  const EngineTraits& traits = engine_traits(engine);
+  if (!traits.server) return "";
   if (chosen != Isolation::kDefault) return std::string(isolation_name(chosen));
-  return engine == Engine::kPostgres ? "read-committed (its default)"
-                                     : "repeatable-read (its default)";
+  return fmt::format("{} (its default)", traits.default_isolation);
 }
 
 std::string trace_text(const std::vector<TracedAttempt>& attempts) {
@@ -135,7 +135,7 @@ Engine explained_engine(const std::string& db) {
 struct Explained {
   const StrategyInfo* info = nullptr;
   Pitfall traced = Pitfall::kNone;
-  Engine engine = Engine::kSqlite;
+  Engine engine = kEmbeddedEngine;
   std::string isolation;  // on a server: the level, "(its default)" when not chosen
   std::vector<TracedAttempt> safe, pitfall;
 };
@@ -154,7 +154,7 @@ void print_explain_json(const Explained& e) {
                               {"trace", trace_json(e.safe)},
                               {"traced_pitfall", pitfall_json(e.traced)},
                               {"trace_pitfall", trace_json(e.pitfall)}};
-  if (e.engine != Engine::kSqlite) {
+  if (is_server(e.engine)) {
     json["engine"] = engine_name(e.engine);
     json["isolation"] = e.isolation.substr(0, e.isolation.find(' '));
   }
@@ -176,11 +176,10 @@ void print_explain_text(const Explained& e) {
                           info.critical_step, phase_name(kSimulatedSlowPhase)),
               2);
   out += "\nOne strategy per biz_seq\n" + wrap(kStrategySwitch, 2);
-  out +=
-      fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
-                  e.engine == Engine::kSqlite ? ""
-                                              : fmt::format(", each statement as {} runs it at {}",
-                                                            engine_name(e.engine), e.isolation));
+  out += fmt::format("\nTrace: a first attempt and a repeat on a scratch ledger{}\n",
+                     !is_server(e.engine) ? ""
+                                          : fmt::format(", each statement as {} runs it at {}",
+                                                        engine_name(e.engine), e.isolation));
   out += trace_text(e.safe);
   if (e.traced != Pitfall::kNone)
     out += fmt::format("\nThe same with{}\n{}", pitfall_argument(e.traced), trace_text(e.pitfall));

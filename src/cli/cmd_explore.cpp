@@ -11,7 +11,7 @@
 #include "report/mermaid.h"
 #include "report/sim_view.h"
 #include "report/svg.h"
-#include "sim/explore.h"
+#include "sim/explore/explore.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -44,13 +44,13 @@ void choose_server(ExploreOptions* options) {
 // "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
   const std::string redis = result.guard_store.empty() ? "" : "tokens and locks in Redis, ";
-  if (result.engine == "sqlite") return redis;
-  return fmt::format("on {} at {}, {}", result.engine, result.isolation, redis);
+  if (!is_server(result.engine)) return redis;
+  return fmt::format("on {} at {}, {}", engine_name(result.engine), result.isolation, redis);
 }
 
 // On a server, unless --all-orders: two steps that commute are tried in one order only.
 bool one_order_of_commuting(const ExploreOptions& options, const ExploreResult& result) {
-  return result.engine != "sqlite" && !options.config.all_orders;
+  return is_server(result.engine) && !options.config.all_orders;
 }
 
 std::string orders_text(const ExploreOptions& options, const ExploreResult& result) {
@@ -60,7 +60,7 @@ std::string orders_text(const ExploreOptions& options, const ExploreResult& resu
 // What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
 // were refused as unserialisable.
 std::string server_counts_text(const ExploreResult& result) {
-  if (result.engine == "sqlite") return "";
+  if (!is_server(result.engine)) return "";
   return fmt::format("; {} blocking, {} deadlocking, {} unserializable, {} meeting a unique key",
                      result.blocking, result.deadlocking, result.unserializable,
                      result.unique_violations);
@@ -186,8 +186,8 @@ void print_explore_json(const ExploreOptions& options, const ExploreResult& resu
       {"breaking", result.breaking},        {"truncated", result.truncated},
       {"by_invariant", result.by_invariant}};
   if (!result.guard_store.empty()) out["redis"] = result.guard_store;
-  if (result.engine != "sqlite") {
-    out["engine"] = result.engine;
+  if (is_server(result.engine)) {
+    out["engine"] = engine_name(result.engine);
     out["isolation"] = result.isolation;
     out["orders"] = one_order_of_commuting(options, result) ? "one-of-commuting" : "all";
     out["blocking"] = result.blocking;

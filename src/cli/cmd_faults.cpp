@@ -6,7 +6,7 @@
 
 #include "attempt/fault.h"
 #include "cli/command.h"
-#include "sim/scenario.h"
+#include "sim/shared/scenario.h"
 #include "term/text.h"
 
 namespace idemlab {

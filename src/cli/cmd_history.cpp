@@ -6,7 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
 #include "report/answer_view.h"
@@ -43,8 +43,7 @@ TextTable history_table(const std::vector<AttemptRecord>& attempts) {
 ExitCode run_history(const HistoryOptions& options) {
   if (options.filter.biz_seq) throw_if_error(validate_biz_seq(*options.filter.biz_seq));
   if (options.filter.source) throw_if_error(validate_source(*options.filter.source));
-  Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
+  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
   std::vector<AttemptRecord> attempts;
   throw_if_error(list_attempts(connection, options.filter, &attempts));
   if (options.json) {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "http/resources.h"
 #include "report/answer_view.h"
 
@@ -98,8 +98,7 @@ void print_response(const HttpOptions& options, const HttpResponse& response) {
 
 ExitCode run_http(const HttpOptions& options) {
   const HttpRequest request = make_request(options);
-  Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kWrite, 5000, &connection));
+  Connection connection = value_or_throw(open_ledger(options.db, Access::kWrite, 5000));
   WallClock clock;
   HttpResponse response;
   throw_if_error(serve_http(connection, clock, request, &response));

@@ -5,8 +5,8 @@
 
 #include "cli/command.h"
 #include "core/status.h"
-#include "db/ledger_file.h"
 #include "db/locator.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/money.h"
 #include "ledger/request.h"
 

@@ -20,14 +20,10 @@ struct LessonOptions {
   bool json = false;
 };
 
-// A server a lesson runs on must be a URL of that engine.
-void check_server(const std::string& url, Engine engine, std::string_view option) {
-  if (url.empty()) return;
+// A server a lesson runs on must be a URL of the engine its option names (its scheme).
+void check_server(const std::string& url, std::string_view scheme, std::string_view option) {
   Locator locator;
-  throw_if_error(parse_locator(url, &locator));
-  if (locator.engine != engine)
-    throw_if_error(Status::usage(
-        fmt::format("{} takes a {} URL, not {}", option, engine_name(engine), locator.shown)));
+  if (!url.empty()) throw_if_error(parse_locator_of(url, scheme, option, &locator));
 }
 
 ExitCode list_lessons(bool json) {
@@ -65,8 +61,8 @@ ExitCode run_lesson_command(const LessonOptions& options) {
   if (!lesson)
     throw_if_error(Status::usage(
         fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
-  check_server(options.servers.postgres, Engine::kPostgres, "--postgres");
-  check_server(options.servers.mariadb, Engine::kMariadb, "--mariadb");
+  check_server(options.servers.postgres, "postgresql", "--postgres");
+  check_server(options.servers.mariadb, "mariadb", "--mariadb");
   std::fflush(stdout);
   throw_if_error(run_lesson(*lesson, own_binary(), options.servers));
   return ExitCode::kOk;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/account_limit.h"
 #include "ledger/money.h"
 #include "ledger/request.h"
@@ -92,9 +92,8 @@ ExitCode run_limit(const LimitOptions& options) {
     fmt::print(stderr, "error: timeout: no answer (request-lost); nothing was changed\n");
     return ExitCode::kRetryable;
   }
-  Connection connection;
-  throw_if_error(
-      open_ledger(options.db, changes ? Access::kWrite : Access::kRead, 5000, &connection));
+  Connection connection =
+      value_or_throw(open_ledger(options.db, changes ? Access::kWrite : Access::kRead, 5000));
   LimitResult result;
   WallClock clock;
   const LimitChange change = options.set     ? LimitChange::kSet

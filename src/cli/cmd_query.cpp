@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
 #include "report/answer_view.h"
@@ -55,8 +55,7 @@ std::string query_text(const std::string& biz_seq, const RequestStatus& status) 
 ExitCode run_query(const QueryOptions& options) {
   throw_if_error(validate_biz_seq(options.biz_seq));
   throw_if_error(validate_source(options.source));
-  Connection connection;
-  throw_if_error(open_ledger(options.db, Access::kRead, 5000, &connection));
+  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
   RequestStatus status;
   throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);

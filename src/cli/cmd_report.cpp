@@ -8,8 +8,8 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/html_report.h"
-#include "sim/compare.h"
-#include "sim/scenario.h"
+#include "sim/shared/scenario.h"
+#include "sim/simulate/compare.h"
 
 namespace idemlab {
 
@@ -55,10 +55,10 @@ void add_engines(const ReportOptions& options, ReportInput* input) {
   for (const std::string& text : options.backends) {
     ReportEngine engine;
     engine.backend = text;
-    if (text != "sqlite") {
+    if (!names_embedded_engine(text)) {
       Locator locator;
       throw_if_error(parse_locator(text, &locator));
-      if (locator.engine == Engine::kSqlite)
+      if (!is_server(locator.engine))
         throw_if_error(Status::usage(fmt::format(
             "--backend {}: say sqlite, or give a postgresql:// or mariadb:// URL", text)));
       engine.backend = locator.shown;

@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "core/limits.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 
 namespace idemlab {
@@ -23,9 +23,10 @@ struct TokenIssueOptions {
 
 ExitCode run_token_issue(const TokenIssueOptions& options) {
   // With --redis the token lives there alone; the ledger is not touched.
-  Connection connection;
-  if (!open_guard_store(options.redis, &connection))
-    throw_if_error(open_ledger(options.db, Access::kWrite, 5000, &connection));
+  const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
+  Connection ledger;
+  if (!guard_store) ledger = value_or_throw(open_ledger(options.db, Access::kWrite, 5000));
+  StatementRunner& connection = guard_store ? static_cast<StatementRunner&>(*guard_store) : ledger;
   std::random_device entropy;  // tokens only need to be unguessable; this is no simulation
   auto word = [&] { return (uint64_t{entropy()} << 32) | entropy(); };
   WallClock clock;

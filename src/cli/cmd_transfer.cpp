@@ -11,7 +11,7 @@
 #include "cli/errors.h"
 #include "cli/output_file.h"
 #include "core/limits.h"
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "ledger/money.h"
 #include "report/answer_view.h"
 #include "term/text.h"
@@ -82,15 +82,14 @@ ExitCode run_transfer(const TransferOptions& options) {
   OutputFile trace(nullptr, std::fclose);
   if (options.trace_sql)
     throw_if_error(open_output_file("--trace-sql", *options.trace_sql, options.db, &trace));
-  Connection connection;
-  throw_if_error(
-      open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, &connection, isolation));
-  Connection guard_store;
-  if (open_guard_store(options.redis, &guard_store)) setup.guard_store = &guard_store;
+  Connection connection =
+      value_or_throw(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, isolation));
+  const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
+  setup.guard_store = guard_store.get();
   if (trace) {
     auto sink = [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); };
     connection.set_trace(sink);
-    if (setup.guard_store) guard_store.set_trace(sink);
+    if (setup.guard_store) guard_store->set_trace(sink);
   }
   WallClock clock;
   AttemptReport report;
@@ -98,7 +97,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   const std::string_view name = options.strategy->info().name;
   const ExitCode code = exit_code_for(report.answer.outcome);
   // On a server, every answer says which engine gave it, and at what isolation level.
-  const EngineShown engine = engine_shown(options.db, connection);
+  const EngineShown engine = engine_shown(connection);
   if (options.json) {
     nlohmann::ordered_json json = answer_json(report, setup.request, name, setup.options.pitfall);
     if (!engine.engine.empty()) {

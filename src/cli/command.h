@@ -41,15 +41,15 @@ Isolation isolation_option(const std::string& db, const std::string& isolation);
 void add_redis_option(CLI::App* command, std::string* redis);
 // Checks a --redis URL (db/redis_store.h's parse_redis_locator).
 CLI::Validator redis_locator();
-// Opens the store --redis names into `out`; false when none was given.
-bool open_guard_store(const std::string& redis, Connection* out);
+// Opens the store --redis names; nullptr when none was given.
+std::unique_ptr<GuardStore> open_guard_store(const std::string& redis);
 // The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.
 struct EngineShown {
   std::string engine;     // "postgresql", "mariadb"
   std::string isolation;  // as the server reports it: "read-committed", ...
   std::string text() const { return engine.empty() ? "" : engine + ", " + isolation; }
 };
-EngineShown engine_shown(const std::string& db, const Connection& connection);
+EngineShown engine_shown(const Connection& connection);
 // --pitfall[=NAME]: a bare --pitfall is the strategy's main pitfall; NAME picks another.
 void add_pitfall_option(CLI::App* command, std::optional<std::string>* pitfall);
 // The pitfall the option names for the strategy: kNone when it was not given; a usage error

@@ -5,7 +5,7 @@
 
 #include "cli/command.h"
 #include "db/locator.h"
-#include "db/redis_store.h"
+#include "db/redis/redis_store.h"
 #include "report/json.h"
 
 namespace idemlab {
@@ -68,7 +68,7 @@ Isolation isolation_option(const std::string& db, const std::string& isolation) 
   if (isolation.empty()) return level;
   Locator locator;
   throw_if_error(parse_locator(db, &locator));
-  if (locator.engine == Engine::kSqlite)
+  if (!is_server(locator.engine))
     throw_if_error(Status::usage(
         "--isolation is for ledgers on a server: a SQLite file has one writer at a time, "
         "always serializable"));
@@ -76,10 +76,9 @@ Isolation isolation_option(const std::string& db, const std::string& isolation) 
   return level;
 }
 
-EngineShown engine_shown(const std::string& db, const Connection& connection) {
-  Locator locator;
-  if (!parse_locator(db, &locator).is_ok() || locator.engine == Engine::kSqlite) return {};
-  return {std::string(engine_name(locator.engine)), connection.isolation()};
+EngineShown engine_shown(const Connection& connection) {
+  if (!is_server(connection.engine())) return {};
+  return {std::string(engine_name(connection.engine())), connection.isolation()};
 }
 
 CLI::Validator redis_locator() {
@@ -101,12 +100,11 @@ void add_redis_option(CLI::App* command, std::string* redis) {
       ->check(redis_locator());
 }
 
-bool open_guard_store(const std::string& redis, Connection* out) {
-  if (redis.empty()) return false;
+std::unique_ptr<GuardStore> open_guard_store(const std::string& redis) {
+  if (redis.empty()) return nullptr;
   RedisLocator locator;
   throw_if_error(parse_redis_locator(redis, &locator));
-  throw_if_error(open_redis_store(locator, out));
-  return true;
+  return value_or_throw(open_redis_store(locator));
 }
 
 void add_json_flag(CLI::App* command, bool* json) {

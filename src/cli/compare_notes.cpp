@@ -138,10 +138,11 @@ std::vector<std::string> compare_notes(const SimConfig& config, std::span<const 
   // are grouped by where they ran, in the order they first appear.
   std::vector<std::pair<std::string, std::vector<SimResult>>> groups;
   for (const SimResult& result : results) {
+    const std::string_view engine = engine_name(result.engine);
     const std::string where = result.backend.empty() ? ""
-                              : result.engine == "sqlite"
-                                  ? result.engine
-                                  : fmt::format("{} at {}", result.engine, result.isolation);
+                              : !is_server(result.engine)
+                                  ? std::string(engine)
+                                  : fmt::format("{} at {}", engine, result.isolation);
     auto group =
         std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == where; });
     if (group == groups.end()) group = groups.insert(groups.end(), {where, {}});

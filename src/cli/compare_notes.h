@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/compare.h"
+#include "sim/simulate/compare.h"
 
 namespace idemlab {
 

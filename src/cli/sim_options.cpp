@@ -144,7 +144,7 @@ ScratchServerChoice scratch_server_choice(const std::string& command, const std:
   }
   Locator locator;
   throw_if_error(parse_locator(db, &locator));
-  if (locator.engine == Engine::kSqlite)
+  if (!is_server(locator.engine))
     throw_if_error(Status::usage(
         fmt::format("--db {}: {} runs on SQLite in a scratch ledger of its own; --db takes a "
                     "postgresql:// or mariadb:// URL",

@@ -7,7 +7,7 @@
 
 #include "cli/command.h"
 #include "report/sim_view.h"
-#include "sim/scenario.h"
+#include "sim/shared/scenario.h"
 
 namespace idemlab {
 

@@ -1,6 +1,8 @@
 // Status: the one error type that crosses module boundaries (after LevelDB's Status).
 #pragma once
 
+#include <cassert>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -49,6 +51,43 @@ class Status {
   bool damaged_ = false;
 };
 
+// Result<T>: a value, or the Status that says why there is none (absl::StatusOr's shape). A
+// function that makes something returns it, instead of a Status and an out-parameter.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: a value converts, as a Status does
+  Result(Status status) : status_(std::move(status)) { assert(!status_.is_ok()); }  // NOLINT
+
+  bool is_ok() const { return value_.has_value(); }
+  const Status& status() const { return status_; }
+  T& value() & { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  T& operator*() { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+// Returns the Status of `expr` from the enclosing function when it is an error.
+#define RETURN_IF_ERROR(expr)                                                       \
+  do {                                                                              \
+    if (::idemlab::Status returned_ = (expr); !returned_.is_ok()) return returned_; \
+  } while (0)
+
+// `lhs = value` of the Result `expr`, or returns its Status from the enclosing function. It is
+// a declaration and two statements: write it in a block of its own, never as the body of an
+// if or a loop without braces.
+#define IDEMLAB_JOIN_(a, b) a##b
+#define IDEMLAB_JOIN(a, b) IDEMLAB_JOIN_(a, b)
+#define ASSIGN_OR_RETURN(lhs, expr) ASSIGN_OR_RETURN_(IDEMLAB_JOIN(result_, __LINE__), lhs, expr)
+#define ASSIGN_OR_RETURN_(result, lhs, expr)              \
+  auto result = (expr);                                   \
+  if (!result.is_ok()) return std::move(result).status(); \
+  lhs = std::move(result).value()
+
 // Thrown only to unwind to main(), which prints "error: <message>" and exits with the code.
 struct StatusError {
   Status status;
@@ -56,6 +95,13 @@ struct StatusError {
 
 inline void throw_if_error(Status status) {
   if (!status.is_ok()) throw StatusError{std::move(status)};
+}
+
+// The command line's form of ASSIGN_OR_RETURN: the value, or unwind to main() with the error.
+template <class T>
+T value_or_throw(Result<T> result) {
+  throw_if_error(result.status());
+  return std::move(result).value();
 }
 
 }  // namespace idemlab

@@ -1,7 +1,11 @@
 // Backend: one connection to the database a ledger lives in, whatever the engine. Connection
-// (connection.h) is the handle everyone holds; it owns one Backend, chosen from --db by
-// open_connection(). Each engine differs only through its SQL (its statement table) and its
-// answers (its error map), both behind this interface.
+// (connection.h) is the handle everyone holds; it owns one Backend, opened by the engine's
+// traits (engine.h) from where --db says the ledger lives. Each engine differs only through its
+// SQL (its statement table) and its answers (its error map), both behind this interface.
+//
+// Two smaller interfaces stand beside it: NonBlocking, the calls a server's backend offers to a
+// driver that must not block on a statement waiting for a lock (the simulator and explore on a
+// server), and GuardStore (guard_store.h), a store that keeps only tokens and locks (Redis).
 #pragma once
 
 #include <functional>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "db/engine.h"
 #include "db/statements.h"
 #include "db/value.h"
 
@@ -41,18 +46,42 @@ struct [[nodiscard]] StepResult {
 using RowSink = std::function<void(const Row&)>;
 using TraceSink = std::function<void(std::string_view)>;
 
-// How a server runs transactions; kDefault leaves the server's own default in place.
-enum class Isolation { kDefault, kReadCommitted, kRepeatableRead, kSerializable };
-std::string_view isolation_name(Isolation isolation);  // "read-committed", ...; "" for default
-bool parse_isolation(std::string_view text, Isolation* out);
+struct ConnectionOptions {
+  bool read_only = false;
+  bool create = false;
+  int busy_timeout_ms = 5000;    // SQLite's busy timeout; a server's lock wait limit
+  bool synchronous_off = false;  // simulations: durability is not what is simulated
+  bool uri = false;  // read `path` as a SQLite URI (internal databases only; never a user's path)
+  // Page cache per connection in KiB (0: SQLite's default, up to 2 MiB). A simulation opens a
+  // connection per attempt in flight, so it bounds each one (sim/shared/budget.cpp counts on it).
+  int cache_kib = 0;
+  Isolation isolation = Isolation::kDefault;  // servers only
+  bool nonblocking = false;  // servers: NonBlocking will be used (the simulator, explore)
+};
 
-class Backend {
+// What runs named statements: a ledger's connection, or a store of guards (guard_store.h). A
+// strategy's session sends each step to one of them.
+class StatementRunner {
  public:
-  virtual ~Backend() = default;
   // Runs a named statement, in this engine's dialect, to completion; reads the first row.
   virtual StepResult run(Stmt id, const Binds& binds) = 0;
-  // The text `run(id)` sends in this engine's dialect (explain --db shows it).
+  // The text `run(id)` sends here (explain and timelines show it).
   virtual std::string_view statement_text(Stmt id) const = 0;
+  // Every statement sent, with its values, goes to `sink` (explain, bench-cli); empty: off.
+  virtual void set_trace(TraceSink sink) = 0;
+  // Where it lives, as errors and output show it: a file's path, or a URL without password.
+  virtual const std::string& location() const = 0;
+
+ protected:
+  ~StatementRunner() = default;
+};
+
+class NonBlocking;
+
+class Backend : public StatementRunner {
+ public:
+  virtual ~Backend() = default;
+  virtual Engine engine() const = 0;
   // Runs ad-hoc SQL (schema, audit queries) written in the portable subset every engine reads;
   // `on_row` sees every row. Not for strategy steps.
   virtual StepResult query(std::string_view sql, const Binds& binds, const RowSink* on_row) = 0;
@@ -60,37 +89,41 @@ class Backend {
   virtual Status exec_script(const char* sql) = 0;
   virtual bool in_transaction() const = 0;
   virtual void rollback_if_open() = 0;
-  // Every statement sent, with its values, goes to `sink` (explain, bench-cli); empty: off.
-  virtual void set_trace(TraceSink sink) = 0;
-  // Where the ledger lives, as errors and output show it (a password never).
-  virtual const std::string& shown() const = 0;
   // The isolation level transactions run at, as the server reports it ("" on SQLite).
   virtual std::string isolation() const = 0;
-  // The query that checks the ledger's own pages, each row a problem or "ok" (SQLite's
-  // integrity_check); nullptr where the server keeps its pages to itself.
-  virtual const char* integrity_check_sql() const { return nullptr; }
-  // Whether any statement found the ledger damaged (SQLite files only).
+  // Whether any statement found the ledger damaged: only a file can be.
   virtual bool damaged() const { return false; }
+  // The non-blocking calls, where this backend has them (servers); nullptr otherwise.
+  virtual NonBlocking* nonblocking() { return nullptr; }
+};
 
-  // Servers, for the explorer: send() starts a named statement and returns at once; receive()
-  // waits up to `wait_us` microseconds for its answer and returns nothing while the server has
-  // not given it. Only on connections opened with ConnectionOptions::nonblocking.
-  virtual Status send(Stmt id, const Binds& binds);
-  virtual std::optional<StepResult> receive(int wait_us);
+// A server's statements without blocking, and what the server says of its lock waits: how the
+// simulator and explore park a statement that waits for another attempt's row lock, on the
+// server's own word, and end it at their wait limit in virtual time.
+class NonBlocking {
+ public:
+  // Starts a named statement and returns at once (on a connection opened with
+  // ConnectionOptions::nonblocking); receive() waits up to `wait_us` microseconds for its
+  // answer and returns nothing while the server has not given it.
+  virtual Status send(Stmt id, const Binds& binds) = 0;
+  virtual std::optional<StepResult> receive(int wait_us) = 0;
   // The server's number for this session (PostgreSQL's backend pid, MariaDB's connection id).
-  virtual int64_t session_id() const { return 0; }
-  // Whether session `session` (another connection's session_id()) waits for a lock, asked
-  // from this connection. `holders` gets the sessions holding it where the server says so
-  // (PostgreSQL's pg_blocking_pids), and stays empty where it does not (MariaDB).
-  virtual Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders);
-  // lock_wait() for many sessions, in one question to the server where it can (a simulation
-  // step asks about every parked statement): `waiting` and `holders` get one entry each, in
-  // the order of `sessions`.
+  virtual int64_t session_id() const = 0;
+  // Which of `sessions` (other connections' session_id()) wait for a lock, asked from this
+  // connection in one question: `waiting` and `holders` get an entry each, in their order.
+  // `holders` names the sessions holding the lock where the server says so
+  // (EngineTraits::names_lock_holders), and stays empty where it does not.
   virtual Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
-                            std::vector<std::vector<int64_t>>* holders);
+                            std::vector<std::vector<int64_t>>* holders) = 0;
   // Cancels the statement session `session` is running, asked from this connection
   // (pg_cancel_backend, KILL QUERY): the simulator's lock wait limit, in virtual time.
-  virtual Status cancel_statement(int64_t session);
+  virtual Status cancel_statement(int64_t session) = 0;
+
+  // lock_waits() for one session.
+  Status lock_wait(int64_t session, bool* waiting, std::vector<int64_t>* holders);
+
+ protected:
+  ~NonBlocking() = default;
 };
 
 }  // namespace idemlab

@@ -106,11 +106,10 @@ Status parse_server_url(std::string_view rest, const std::string& shown, Locator
   const std::string_view database = slash < rest.size() ? rest.substr(slash + 1) : "";
   const size_t at = authority.rfind('@');
   if (at != std::string_view::npos) {
-    if (Status status = read_credentials(authority.substr(0, at), shown, out); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(read_credentials(authority.substr(0, at), shown, out));
     authority = authority.substr(at + 1);
   }
-  if (Status status = read_host_port(authority, shown, out); !status.is_ok()) return status;
+  RETURN_IF_ERROR(read_host_port(authority, shown, out));
   if (!percent_decode(database, &out->database) || out->database.empty() ||
       out->database.find('/') != std::string::npos)
     return bad_url(shown,
@@ -119,17 +118,6 @@ Status parse_server_url(std::string_view rest, const std::string& shown, Locator
 }
 
 }  // namespace
-
-std::string_view engine_name(Engine engine) {
-  switch (engine) {
-    case Engine::kPostgres:
-      return "postgresql";
-    case Engine::kMariadb:
-      return "mariadb";
-    default:
-      return "sqlite";
-  }
-}
 
 std::string redact_locator(std::string_view text) {
   const size_t scheme = scheme_length(text);
@@ -164,11 +152,27 @@ Status parse_locator(std::string_view text, Locator* out) {
                                "or mariadb://...",
                                name));
   locator.engine = known->second;
-  if (Status status = parse_server_url(text.substr(scheme + 3), locator.shown, &locator);
-      !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(parse_server_url(text.substr(scheme + 3), locator.shown, &locator));
   *out = std::move(locator);
   return Status::ok();
+}
+
+Status parse_locator_of(std::string_view text, std::string_view scheme, std::string_view option,
+                        Locator* out) {
+  const auto wanted = std::find_if(kSchemes.begin(), kSchemes.end(),
+                                   [&](const auto& entry) { return entry.first == scheme; });
+  if (wanted == kSchemes.end()) return Status::internal(fmt::format("no scheme {}", scheme));
+  Locator locator;
+  RETURN_IF_ERROR(parse_locator(text, &locator));
+  if (locator.engine != wanted->second)
+    return Status::usage(fmt::format("{} takes a {} URL, not {}", option,
+                                     engine_name(wanted->second), locator.shown));
+  *out = std::move(locator);
+  return Status::ok();
+}
+
+bool names_embedded_engine(std::string_view text) {
+  return text == engine_name(kEmbeddedEngine);
 }
 
 }  // namespace idemlab

@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "core/status.h"
+#include "db/engine.h"
 
 namespace idemlab {
 
-enum class Engine { kSqlite, kPostgres, kMariadb };
-
-std::string_view engine_name(Engine engine);  // "sqlite", "postgresql", "mariadb"
-
 struct Locator {
-  Engine engine = Engine::kSqlite;
+  Engine engine = kEmbeddedEngine;
   std::string path;  // SQLite: the file
   // Servers, percent-decoded: user, password, host, port (0: the client's default), database,
   // and the query's key=value pairs in order (host=/dir for PostgreSQL, socket=/path for
@@ -39,5 +36,14 @@ Status parse_locator(std::string_view text, Locator* out);
 
 // `text` with the password of a URL replaced by "***" (unchanged when it is not a URL).
 std::string redact_locator(std::string_view text);
+
+// Reads a URL that `option` takes for one engine only: `scheme` names it (e.g. "postgresql"
+// for --postgres), as --db would; a URL of another engine, or a file, is a usage error.
+Status parse_locator_of(std::string_view text, std::string_view scheme, std::string_view option,
+                        Locator* out);
+
+// Whether `text` is the embedded engine's name ("sqlite"), as compare's and report's --backend
+// take it: a scratch ledger of the run's own rather than a file or a URL.
+bool names_embedded_engine(std::string_view text);
 
 }  // namespace idemlab

@@ -135,18 +135,6 @@ std::string_view statement_name(Stmt id) {
 
 namespace idemlab {
 
-std::string_view engine_statement_sql(Engine engine, Stmt id) {
-  switch (engine) {
-    case Engine::kPostgres:
-      return postgres_statement_sql(id);
-    case Engine::kMariadb:
-      return mariadb_statement_sql(id);
-    case Engine::kSqlite:
-      break;
-  }
-  return statement_sql(id);
-}
-
 bool statement_is_guard(Stmt id) {
   switch (id) {
     case Stmt::kInsertToken:

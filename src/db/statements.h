@@ -4,8 +4,6 @@
 
 #include <string_view>
 
-#include "db/locator.h"
-
 namespace idemlab {
 
 enum class Stmt : int {
@@ -55,14 +53,11 @@ enum class Stmt : int {
   kCount
 };
 
-std::string_view statement_sql(Stmt id);  // SQLite's text, the one the others start from
+// SQLite's text, the one the others start from; each server's dialect lists only the
+// statements it writes otherwise (db/postgres/postgres_statements.cpp,
+// db/mariadb/mariadb_statements.cpp), and engine_statement_sql() (db/engine.h) picks.
+std::string_view statement_sql(Stmt id);
 std::string_view statement_name(Stmt id);
-// Each server's text where its dialect differs from SQLite's, else SQLite's
-// (postgres_statements.cpp, mariadb_statements.cpp).
-std::string_view postgres_statement_sql(Stmt id);
-std::string_view mariadb_statement_sql(Stmt id);
-// The text `id` runs as on `engine`, without connecting: explain --db shows it.
-std::string_view engine_statement_sql(Engine engine, Stmt id);
 
 }  // namespace idemlab
 

@@ -93,8 +93,7 @@ Status check_http_request(const HttpRequest& request) {
           fmt::format("http takes request-lost or response-lost, not {}", fault.text));
   if (request.path.empty() || request.path[0] != '/')
     return Status::usage(fmt::format("a path starts with /, not '{}'", request.path));
-  if (!request.idempotency_key.empty())
-    if (Status status = validate_biz_seq(request.idempotency_key); !status.is_ok()) return status;
+  if (!request.idempotency_key.empty()) RETURN_IF_ERROR(validate_biz_seq(request.idempotency_key));
   const Target target = target_of(request.path);
   if (!allows(target.resource, request.method)) return Status::ok();  // 404 or 405
   int64_t amount = 0;
@@ -116,7 +115,7 @@ nlohmann::ordered_json limit_json(const std::optional<int64_t>& limit) {
 
 Status get_account(Connection& connection, const std::string& name, HttpResponse* out) {
   std::vector<AccountBalance> accounts;
-  if (Status status = list_accounts(connection, &accounts); !status.is_ok()) return status;
+  RETURN_IF_ERROR(list_accounts(connection, &accounts));
   auto found = std::find_if(accounts.begin(), accounts.end(),
                             [&](const AccountBalance& account) { return account.name == name; });
   if (found == accounts.end()) {
@@ -124,7 +123,7 @@ Status get_account(Connection& connection, const std::string& name, HttpResponse
     return Status::ok();
   }
   LimitResult limit;
-  if (Status status = read_limit(connection, name, &limit); !status.is_ok()) return status;
+  RETURN_IF_ERROR(read_limit(connection, name, &limit));
   out->status = 200;
   out->body = {{"account", name},
                {"balance", format_amount(found->balance_minor)},
@@ -136,13 +135,10 @@ Status change_account_limit(Connection& connection, const Clock& clock, const Ht
                             const std::string& name, HttpResponse* out) {
   const bool put = request.method == "PUT";
   int64_t amount = 0;
-  if (put)
-    if (Status status = require_amount(request, &amount); !status.is_ok()) return status;
+  if (put) RETURN_IF_ERROR(require_amount(request, &amount));
   LimitResult result;
-  if (Status status = change_limit(
-          connection, clock, put ? LimitChange::kSet : LimitChange::kRemove, name, amount, &result);
-      !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(change_limit(connection, clock, put ? LimitChange::kSet : LimitChange::kRemove,
+                               name, amount, &result));
   if (!result.account_found) {
     *out = error_response(404, fmt::format("no account {}", name));
   } else if (!put && !result.before_minor) {
@@ -192,16 +188,13 @@ Status post_transfer(Connection& connection, const Clock& clock, const HttpReque
   setup.request.source = std::string(kHttpSource);
   setup.request.from = form_value(request, "from");
   setup.request.to = form_value(request, "to");
-  if (Status status = require_amount(request, &setup.request.amount_minor); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(require_amount(request, &setup.request.amount_minor));
   setup.request.biz_seq = request.idempotency_key;
   if (setup.request.biz_seq.empty())
-    if (Status status = next_transfer_id(connection, &setup.request.biz_seq); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(next_transfer_id(connection, &setup.request.biz_seq));
   setup.faults = request.faults;
   AttemptReport report;
-  if (Status status = run_direct_attempt(connection, clock, setup, &report); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(run_direct_attempt(connection, clock, setup, &report));
   if (report.answer.outcome == Outcome::kTimeout) {
     out->lost = report.answer.reason == reason::kRequestLost ? "request-lost" : "response-lost";
     return Status::ok();
@@ -220,8 +213,7 @@ Status post_transfer(Connection& connection, const Clock& clock, const HttpReque
 
 Status get_transfer(Connection& connection, const std::string& id, HttpResponse* out) {
   RequestStatus status;
-  if (Status read = query_request(connection, std::string(kHttpSource), id, &status); !read.is_ok())
-    return read;
+  RETURN_IF_ERROR(query_request(connection, std::string(kHttpSource), id, &status));
   if (status.state == RequestState::kNotFound) {
     *out = error_response(404, fmt::format("no transfer {}", id));
     return Status::ok();
@@ -268,8 +260,7 @@ Status serve_http(Connection& connection, const Clock& clock, const HttpRequest&
     out->lost = "request-lost";
     return Status::ok();
   }
-  if (Status status = dispatch(connection, clock, request, target, out); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(dispatch(connection, clock, request, target, out));
   if (has_fault(request, FaultKind::kResponseLost) && out->lost.empty()) {
     *out = HttpResponse{};
     out->lost = "response-lost";

@@ -100,7 +100,7 @@ std::string fill_detail(std::string_view detail, const Row& row) {
 // SQLite's own check comes first: on a damaged file the other checks could fail or mislead, so
 // its messages are then the whole report.
 bool file_intact(Connection& connection, AuditReport* report) {
-  const char* check = connection.integrity_check_sql();
+  const char* check = engine_traits(connection.engine()).page_check_sql;
   if (!check) return true;  // a server checks its own pages
   StepResult integrity = connection.query(check, {}, [&](const Row& row) {
     if (as_text(row[0]) != "ok")
@@ -108,7 +108,7 @@ bool file_intact(Connection& connection, AuditReport* report) {
   });
   if (!integrity.ok())
     report->violations.push_back(
-        {"integrity", "", "", fmt::format("{}: {}", connection.path(), integrity.error)});
+        {"integrity", "", "", fmt::format("{}: {}", connection.location(), integrity.error)});
   return report->violations.empty();
 }
 
@@ -142,7 +142,8 @@ Status run_check(Connection& connection, const Check& check, const Binds& binds,
     found.add(as_text(row[0]), as_text(row[1]), fill_detail(check.detail, row));
   });
   if (result.code == StepCode::kDamaged) {
-    out->push_back({"integrity", "", "", fmt::format("{}: {}", connection.path(), result.error)});
+    out->push_back(
+        {"integrity", "", "", fmt::format("{}: {}", connection.location(), result.error)});
     return Status::ok();
   }
   if (!result.ok())
@@ -227,9 +228,7 @@ Status audit_ledger(Connection& connection, const AuditSettings& settings, Audit
     return Status::ok();
   }
   JournalFindings journal;
-  if (Status status = check_journal(connection, settings.on_request, &journal, &report);
-      !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(check_journal(connection, settings.on_request, &journal, &report));
   for (const Check& check : kChecks) {
     if (!check.sql) {
       journal.of(check.kind).append_to(&report.violations);
@@ -240,8 +239,7 @@ Status audit_ledger(Connection& connection, const AuditSettings& settings, Audit
   }
   const Binds binds{{":now", settings.now_ms}, {":stale_ms", settings.stale_after_ms}};
   for (const Check& check : kWarnings)
-    if (Status status = run_check(connection, check, binds, &report.warnings); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(run_check(connection, check, binds, &report.warnings));
   *out = std::move(report);
   return Status::ok();
 }

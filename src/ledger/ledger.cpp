@@ -75,15 +75,15 @@ Status find_key_holder(Connection& connection, const std::string& source,
   return Status::ok();
 }
 
-Status issue_token(Connection& connection, const Clock& clock, uint64_t entropy_high,
+Status issue_token(StatementRunner& store, const Clock& clock, uint64_t entropy_high,
                    uint64_t entropy_low, int64_t ttl_ms, IssuedToken* out) {
   IssuedToken token{fmt::format("{:016x}{:016x}", entropy_high, entropy_low),
                     add_ms(clock.now_ms(), ttl_ms)};
-  StepResult result = connection.run(
+  StepResult result = store.run(
       Stmt::kInsertToken,
       {{":token", token.token}, {":now", clock.now_ms()}, {":expires", token.expires_at_ms}});
   if (result.code == StepCode::kBusy) return Status::busy("database is locked: " + result.error);
-  if (!result.ok()) return step_error(connection, result);
+  if (!result.ok()) return step_error(store, result);
   *out = std::move(token);
   return Status::ok();
 }

@@ -80,7 +80,8 @@ struct IssuedToken {
   int64_t expires_at_ms = 0;
 };
 // Stores a fresh token valid for `ttl_ms`; `entropy` supplies its 128 random bits.
-Status issue_token(Connection& connection, const Clock& clock, uint64_t entropy_high,
+// `store` is the ledger, or the guard store that keeps tokens (--redis).
+Status issue_token(StatementRunner& store, const Clock& clock, uint64_t entropy_high,
                    uint64_t entropy_low, int64_t ttl_ms, IssuedToken* out);
 
 }  // namespace idemlab

@@ -117,8 +117,7 @@ std::string exit_note(int exit_code) {
 Status run_twin_step(const LessonStep& step, const std::string& binary, const std::string& folder,
                      const std::vector<std::string>& args, const LessonServers& servers) {
   std::vector<Ran> twins;
-  if (Status started = run_twins(binary, folder, args, step.twins, &twins); !started.is_ok())
-    return started;
+  RETURN_IF_ERROR(run_twins(binary, folder, args, step.twins, &twins));
   for (Ran& twin : twins) twin.output = with_placeholders(std::move(twin.output), servers);
   std::sort(twins.begin(), twins.end(), [](const Ran& a, const Ran& b) {
     return std::tie(a.exit_code, a.output) < std::tie(b.exit_code, b.output);
@@ -151,7 +150,7 @@ Status run_step(const LessonStep& step, const std::string& binary, const std::st
   args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
   if (step.twins > 0) return run_twin_step(step, binary, folder, args, servers);
   Ran ran;
-  if (Status started = run_command(binary, folder, args, &ran); !started.is_ok()) return started;
+  RETURN_IF_ERROR(run_command(binary, folder, args, &ran));
   ran.output = with_placeholders(std::move(ran.output), servers);
   fmt::print("{}{}\n", indented(ran.output, 4), exit_note(ran.exit_code));
   if (ran.exit_code == step.expect_exit) return Status::ok();

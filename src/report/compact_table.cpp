@@ -18,12 +18,13 @@ bool has_backends(const std::vector<SimResult>& results) {
 
 // "sqlite", "postgresql RC", "mariadb RR": the engine and level, short enough for the table.
 std::string engine_label(const SimResult& r) {
-  if (r.engine == "sqlite") return r.engine;
+  const std::string_view engine = engine_name(r.engine);
+  if (!is_server(r.engine)) return std::string(engine);
   static const std::pair<std::string_view, const char*> kShort[] = {
       {"read-committed", "RC"}, {"repeatable-read", "RR"}, {"serializable", "SER"}};
   for (const auto& [level, short_level] : kShort)
-    if (r.isolation == level) return fmt::format("{} {}", r.engine, short_level);
-  return fmt::format("{} {}", r.engine, r.isolation);
+    if (r.isolation == level) return fmt::format("{} {}", engine, short_level);
+  return fmt::format("{} {}", engine, r.isolation);
 }
 
 namespace {

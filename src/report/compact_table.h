@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/engine.h"
+#include "sim/simulate/simulate.h"
 
 namespace idemlab {
 

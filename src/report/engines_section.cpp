@@ -8,8 +8,8 @@
 
 #include "report/markup.h"
 #include "report/svg.h"
-#include "sim/compare.h"
-#include "sim/explore.h"
+#include "sim/explore/explore.h"
+#include "sim/simulate/compare.h"
 
 namespace idemlab {
 
@@ -42,7 +42,8 @@ std::string cell_html(const EngineCell& cell) {
 
 // "postgresql read-committed" from a row that ran there; "sqlite" for SQLite.
 std::string engine_heading(const SimResult& r) {
-  return r.engine == "sqlite" ? r.engine : fmt::format("{} {}", r.engine, r.isolation);
+  const std::string_view engine = engine_name(r.engine);
+  return is_server(r.engine) ? fmt::format("{} {}", engine, r.isolation) : std::string(engine);
 }
 
 std::string engine_arguments(const ReportEngine& engine) {
@@ -68,12 +69,11 @@ Status engine_matrix(const ReportInput& input, std::vector<std::string>* heading
   std::vector<EngineCell> cells(rows.size());
   for (const std::string& name : input.scenarios) {
     SimConfig config;
-    if (Status status = load_scenario(name, &config, nullptr); !status.is_ok()) return status;
+    RETURN_IF_ERROR(load_scenario(name, &config, nullptr));
     config.requests = input.requests;
     config.seed = input.seed;
     std::vector<SimResult> results;
-    if (Status status = compare(config, rows, input.jobs, {}, &results); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(compare(config, rows, input.jobs, {}, &results));
     for (size_t i = 0; i < results.size(); ++i) add_problems(name, results[i], &cells[i]);
     if (headings->empty())
       for (size_t e = 0; e < input.engines.size(); ++e)
@@ -112,8 +112,7 @@ Status engine_explore(const ReportInput& input, const ReportEngine& engine,
   config.server = engine.server;
   config.isolation = engine.isolation;
   ExploreResult result;
-  if (Status status = explore(strategy, Pitfall::kNone, config, &result); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(explore(strategy, Pitfall::kNone, config, &result));
   const std::string command =
       fmt::format("idemlab explore --strategy {} --max-interleavings {}{}", strategy.info().name,
                   kReportEngineInterleavings, engine_arguments(engine));
@@ -156,7 +155,7 @@ Status engines_section(const ReportInput& input, std::string* out) {
   if (input.engines.empty()) return Status::ok();
   std::vector<std::string> headings;
   std::string matrix;
-  if (Status status = engine_matrix(input, &headings, &matrix); !status.is_ok()) return status;
+  RETURN_IF_ERROR(engine_matrix(input, &headings, &matrix));
   std::string section = fmt::format(
       "<section class=\"card\" id=\"engines\"><h2>The same strategy on {} engines</h2>\n"
       "<p>The same requests, faults and twins on each engine: a difference between columns is "
@@ -166,9 +165,7 @@ Status engines_section(const ReportInput& input, std::string* out) {
       input.engines.size(), matrix, markup_text(input.engine_strategy->info().name));
   for (size_t e = 0; e < input.engines.size(); ++e) {
     std::string figure;
-    if (Status status = engine_explore(input, input.engines[e], headings[e], &figure);
-        !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(engine_explore(input, input.engines[e], headings[e], &figure));
     section += figure;
   }
   *out = section + "</section>\n";

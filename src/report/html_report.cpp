@@ -14,9 +14,9 @@
 #include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
-#include "sim/compare.h"
-#include "sim/explore.h"
-#include "sim/scenario.h"
+#include "sim/explore/explore.h"
+#include "sim/shared/scenario.h"
+#include "sim/simulate/compare.h"
 
 namespace idemlab {
 
@@ -79,9 +79,7 @@ std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall
 // duplicates cannot show it (it needs the simulator).
 Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std::string* out) {
   ExploreResult result;
-  if (Status status = explore(strategy, pitfall.id, explore_config(pitfall), &result);
-      !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(explore(strategy, pitfall.id, explore_config(pitfall), &result));
   out->clear();
   if (result.first_breaking.empty()) return Status::ok();
   *out = svg_sequence(result.first_breaking,
@@ -99,8 +97,7 @@ Status guard_race_figure(const Strategy& strategy, std::string* out) {
   ExploreConfig config = explore_config(main);
   config.pick = kTightestRace;
   ExploreResult result;
-  if (Status status = explore(strategy, Pitfall::kNone, config, &result); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(explore(strategy, Pitfall::kNone, config, &result));
   // The caption is the one `explore --interleaving N --format svg` draws, byte for byte.
   const std::string verdict =
       result.picked_invariants.empty()
@@ -129,20 +126,18 @@ Status simulated_pitfall_diagram(const Strategy& strategy, const PitfallInfo& pi
   if (!shown.starts_with("simulate") || at == std::string_view::npos) return Status::ok();
   const std::string scenario(shown.substr(at + 11, shown.find(' ', at + 11) - at - 11));
   SimConfig config;
-  if (Status status = load_scenario(scenario, &config, nullptr); !status.is_ok()) return status;
+  RETURN_IF_ERROR(load_scenario(scenario, &config, nullptr));
   config.requests = kSimulatedDiagramRequests;
   SimOptions options;
   options.find_first = pitfall.verdict;
   SimResult found;
-  if (Status status = simulate(config, strategy, pitfall.id, options, &found); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(simulate(config, strategy, pitfall.id, options, &found));
   if (found.first_found == 0) return Status::ok();
   options = SimOptions{};
   options.timeline = true;
   options.timeline_request = found.first_found;
   SimResult traced;
-  if (Status status = simulate(config, strategy, pitfall.id, options, &traced); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(simulate(config, strategy, pitfall.id, options, &traced));
   *svg = svg_sequence(traced.timeline,
                       fmt::format("{}{}: request {}", strategy.info().name,
                                   pitfall_argument(pitfall.id), found.first_found),
@@ -163,8 +158,7 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
       markup_text(info.name), markup_text(info.title), markup_text(info.how),
       markup_text(info.protects));
   std::vector<TracedAttempt> rehearsal;
-  if (Status status = rehearse(strategy, Pitfall::kNone, &rehearsal); !status.is_ok())
-    return status;
+  RETURN_IF_ERROR(rehearse(strategy, Pitfall::kNone, &rehearsal));
   card += "<div class=\"figure\"><h3>The guard: a first attempt and its repeat</h3>\n" +
           diagram_box(svg_sequence(rehearsal_timeline(rehearsal),
                                    std::string(info.name) + ": a first attempt and a repeat", "")) +
@@ -172,22 +166,19 @@ Status strategy_card(const Strategy& strategy, std::string* out) {
                       info.name);
   if (!info.pitfalls.empty()) {
     std::string race;
-    if (Status status = guard_race_figure(strategy, &race); !status.is_ok()) return status;
+    RETURN_IF_ERROR(guard_race_figure(strategy, &race));
     card += race;
   }
   for (const PitfallInfo& pitfall : info.pitfalls) {
     std::string svg;
-    if (Status status = pitfall_diagram(strategy, pitfall, &svg); !status.is_ok()) return status;
+    RETURN_IF_ERROR(pitfall_diagram(strategy, pitfall, &svg));
     card += fmt::format(
         "<div class=\"figure\"><h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. "
         "<b>Then:</b> {}.</p>\n",
         pitfall_name(pitfall.id), markup_text(pitfall.exposed_by), markup_text(pitfall.reference),
         markup_text(pitfall.removes), markup_text(pitfall.goes_wrong));
     std::string command = explore_command(info, pitfall, pitfall.id, 0);
-    if (svg.empty())
-      if (Status status = simulated_pitfall_diagram(strategy, pitfall, &svg, &command);
-          !status.is_ok())
-        return status;
+    if (svg.empty()) RETURN_IF_ERROR(simulated_pitfall_diagram(strategy, pitfall, &svg, &command));
     if (!svg.empty())
       card += diagram_box(svg) +
               fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(command));
@@ -252,13 +243,13 @@ Status build_report(const ReportInput& input, std::string* out) {
       markup_text(input.command));
   for (const Strategy* strategy : input.strategies) {
     std::string card;
-    if (Status status = strategy_card(*strategy, &card); !status.is_ok()) return status;
+    RETURN_IF_ERROR(strategy_card(*strategy, &card));
     page += card;
   }
   std::string matrix;
-  if (Status status = build_report_matrix(input, &matrix); !status.is_ok()) return status;
+  RETURN_IF_ERROR(build_report_matrix(input, &matrix));
   std::string engines;
-  if (Status status = engines_section(input, &engines); !status.is_ok()) return status;
+  RETURN_IF_ERROR(engines_section(input, &engines));
   page += matrix + engines + build_report_lessons() + "</body></html>\n";
   *out = std::move(page);
   return Status::ok();
@@ -282,12 +273,11 @@ Status build_report_matrix(const ReportInput& input, std::string* out) {
   std::vector<SimResult> charted;  // the first scenario's rows, for the charts
   for (const std::string& name : input.scenarios) {
     SimConfig config;
-    if (Status status = load_scenario(name, &config, nullptr); !status.is_ok()) return status;
+    RETURN_IF_ERROR(load_scenario(name, &config, nullptr));
     config.requests = input.requests;
     config.seed = input.seed;
     std::vector<SimResult> results;
-    if (Status status = compare(config, rows, input.jobs, {}, &results); !status.is_ok())
-      return status;
+    RETURN_IF_ERROR(compare(config, rows, input.jobs, {}, &results));
     table += "<tr><th>" + markup_text(name) + "</th>";
     for (const SimResult& r : results) table += matrix_cell(r);
     table += "</tr>\n";

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/engine.h"
+#include "sim/simulate/simulate.h"
 
 namespace idemlab {
 

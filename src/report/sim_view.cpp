@@ -144,11 +144,11 @@ nlohmann::ordered_json result_json(const SimResult& r) {
       {"seed", r.seed}};
   if (!r.backend.empty()) {  // compare --backend: where each row ran
     out["backend"] = r.backend;
-    out["engine"] = r.engine;
+    out["engine"] = engine_name(r.engine);
     out["isolation"] = r.isolation;
   }
-  if (r.engine != "sqlite") {  // on a server: where, at which level, and its races
-    out["engine"] = r.engine;
+  if (is_server(r.engine)) {  // on a server: where, at which level, and its races
+    out["engine"] = engine_name(r.engine);
     out["isolation"] = r.isolation;
     out["released_together"] = r.released_together;
   }
@@ -203,8 +203,9 @@ std::string result_text(const SimResult& r, const std::string& command) {
   std::string out =
       wrap(fmt::format("{}{}: {} requests, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
                        r.requests, r.seed,
-                       r.engine == "sqlite" ? std::string()
-                                            : fmt::format(", on {} at {}", r.engine, r.isolation),
+                       is_server(r.engine)
+                           ? fmt::format(", on {} at {}", engine_name(r.engine), r.isolation)
+                           : std::string(),
                        r.guard_store.empty() ? "" : ", tokens and locks in Redis"),
            0);
   // Label, value, meaning: a meaning too long for the width wraps under itself.
@@ -232,9 +233,9 @@ std::string result_text(const SimResult& r, const std::string& command) {
        "copies that reached the server");
   line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
   line("lock_waits", std::to_string(r.lock_waits),
-       r.engine == "sqlite" ? "statements that waited for the write lock"
-                            : "statements that waited for a lock, on the server's word");
-  if (r.engine != "sqlite")
+       is_server(r.engine) ? "statements that waited for a lock, on the server's word"
+                           : "statements that waited for the write lock");
+  if (is_server(r.engine))
     line("released_together", std::to_string(r.released_together),
          "steps that let 2 or more waiting statements go: which goes first is the server's, "
          "and a rerun can differ");

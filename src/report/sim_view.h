@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "report/compact_table.h"
-#include "sim/engine.h"
+#include "sim/simulate/simulate.h"
 
 namespace idemlab {
 

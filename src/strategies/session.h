@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "db/connection.h"
+#include "db/guard_store.h"
 #include "strategies/pitfall.h"
 
 namespace idemlab {
@@ -84,25 +85,34 @@ class Session {
   size_t driver_tag() const { return driver_tag_; }
   Connection& connection() { return *connection_; }
   // Tokens and locks go to `store` (Redis) instead of the ledger; the ledger keeps the rest.
-  void use_guard_store(Connection* store) { guards_ = store; }
+  void use_guard_store(GuardStore* store) { guards_ = store; }
+  GuardStore* guard_store() const { return guards_; }
+  // Whether the pending step goes to the guard store rather than to the ledger.
+  bool pending_goes_to_guards() const { return guards_ && statement_is_guard(pending_.stmt); }
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
-    Connection& target = prepare_pending();
-    pending_.result = target.run(pending_.stmt, pending_.binds);
+    bind_now();
+    pending_.result = pending_goes_to_guards() ? guards_->run(pending_.stmt, pending_.binds)
+                                               : connection_->run(pending_.stmt, pending_.binds);
   }
-  // Binds the pending step's ":now" and returns the connection it runs on, for a driver that
-  // sends it itself (the explorer on a server).
-  Connection& prepare_pending() {
-    if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
-      pending_.binds.push_back({":now", int64_t{0}});
-    pending_.binds.back().value = clock_->now_ms();
-    return guards_ && statement_is_guard(pending_.stmt) ? *guards_ : *connection_;
+  // Binds the pending step's ":now" and returns where it runs, for a driver that sends it
+  // itself (the simulator and explore on a server).
+  StatementRunner& prepare_pending() {
+    bind_now();
+    if (pending_goes_to_guards()) return *guards_;
+    return *connection_;
   }
 
  private:
+  void bind_now() {
+    if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
+      pending_.binds.push_back({":now", int64_t{0}});
+    pending_.binds.back().value = clock_->now_ms();
+  }
+
   Connection* connection_;
-  Connection* guards_ = nullptr;
+  GuardStore* guards_ = nullptr;
   const Clock* clock_;
   Driver* driver_;
   size_t driver_tag_;

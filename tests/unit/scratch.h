@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 
 namespace idemlab::test {
 
@@ -31,10 +31,9 @@ class LedgerFile {
   const std::string& folder() const { return folder_; }
 
   Connection open(int busy_timeout_ms = 0) const {
-    Connection connection;
-    Status status = open_ledger(path_, Access::kWrite, busy_timeout_ms, &connection);
-    REQUIRE_MESSAGE(status.is_ok(), status.message());
-    return connection;
+    Result<Connection> connection = open_ledger(path_, Access::kWrite, busy_timeout_ms);
+    REQUIRE_MESSAGE(connection.is_ok(), connection.status().message());
+    return std::move(connection).value();
   }
 
   int64_t scalar(const std::string& sql) const {

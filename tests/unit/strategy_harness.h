@@ -8,7 +8,7 @@
 #include "core/clock.h"
 #include "ledger/ledger.h"
 #include "scratch.h"
-#include "sim/stepper.h"
+#include "sim/shared/stepper.h"
 
 namespace idemlab::test {
 

@@ -73,8 +73,9 @@ Outcome run_idemlab(const std::vector<std::string>& args, const std::string& fol
 
 // Every row of every table: equal before and after means nothing was written.
 std::string ledger_content(const test::LedgerFile& ledger) {
-  Connection connection;
-  REQUIRE(open_ledger(ledger.path(), Access::kRead, 1000, &connection).is_ok());
+  Result<Connection> opened = open_ledger(ledger.path(), Access::kRead, 1000);
+  REQUIRE(opened.is_ok());
+  Connection& connection = *opened;
   std::string out;
   for (const char* table :
        {"account", "transfer_flow", "journal", "dedup", "token", "lock", "attempt"}) {

@@ -1,7 +1,7 @@
 // Which steps explore on a server tries in one order only (sim/commuting_steps.h).
 #include <doctest/doctest.h>
 
-#include "sim/commuting_steps.h"
+#include "sim/explore/commuting_steps.h"
 
 namespace idemlab {
 

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
-#include "sim/engine.h"
-#include "sim/percentile.h"
-#include "sim/request_key.h"
+#include "sim/shared/percentile.h"
+#include "sim/shared/request_key.h"
+#include "sim/simulate/simulate.h"
 #include "strategies/strategy.h"
 
 using namespace idemlab;

@@ -1,7 +1,7 @@
 // Tests for sim/explore: every interleaving of two duplicates.
 #include <doctest/doctest.h>
 
-#include "sim/explore.h"
+#include "sim/explore/explore.h"
 
 using namespace idemlab;
 

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "sim/explore_run.h"
+#include "sim/explore/replayer.h"
 
 using namespace idemlab;
 

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "db/sqlite/sqlite_backend.h"
 #include "scratch.h"
 
 using namespace idemlab;
@@ -35,35 +36,33 @@ TEST_CASE("a duplicate account at init is a usage error and leaves no file") {
 
 TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a read-only file") {
   LedgerFile ledger;
-  Connection connection;
-  CHECK(open_ledger(ledger.folder() + "/missing.db", Access::kRead, 0, &connection).code() ==
+  CHECK(open_ledger(ledger.folder() + "/missing.db", Access::kRead, 0).status().code() ==
         StatusCode::kLedger);
 
   std::string text = ledger.folder() + "/notes.txt";
   std::ofstream(text) << "this is not a database, just some text that is long enough\n";
-  CHECK(open_ledger(text, Access::kWrite, 0, &connection).code() == StatusCode::kLedger);
+  CHECK(open_ledger(text, Access::kWrite, 0).status().code() == StatusCode::kLedger);
 
   std::string plain = ledger.folder() + "/plain.db";
   {
-    Connection other;
     ConnectionOptions options;
     options.create = true;
-    REQUIRE(Connection::open(plain, options, &other).is_ok());
-    REQUIRE(other.exec_script("CREATE TABLE t (x)").is_ok());
+    Result<Connection> other = open_sqlite(plain, options);
+    REQUIRE(other.is_ok());
+    REQUIRE(other->exec_script("CREATE TABLE t (x)").is_ok());
   }
-  CHECK(open_ledger(plain, Access::kWrite, 0, &connection).code() == StatusCode::kLedger);
+  CHECK(open_ledger(plain, Access::kWrite, 0).status().code() == StatusCode::kLedger);
 
   {
     Connection writer = ledger.open();
     REQUIRE(writer.exec_script("PRAGMA user_version = 99").is_ok());
   }
-  Status newer = open_ledger(ledger.path(), Access::kWrite, 0, &connection);
+  Status newer = open_ledger(ledger.path(), Access::kWrite, 0).status();
   CHECK(newer.code() == StatusCode::kLedger);
   CHECK(newer.message().find("newer") != std::string::npos);
 
   LedgerFile read_only;
   REQUIRE(::chmod(read_only.path().c_str(), 0444) == 0);
-  CHECK(open_ledger(read_only.path(), Access::kWrite, 0, &connection).code() ==
-        StatusCode::kLedger);
-  CHECK(open_ledger(read_only.path(), Access::kRead, 0, &connection).is_ok());
+  CHECK(open_ledger(read_only.path(), Access::kWrite, 0).status().code() == StatusCode::kLedger);
+  CHECK(open_ledger(read_only.path(), Access::kRead, 0).is_ok());
 }

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "db/connection.h"
-#include "db/mem_vfs.h"
+#include "db/sqlite/mem_vfs.h"
+#include "db/sqlite/sqlite_backend.h"
 
 using namespace idemlab;
 
@@ -38,9 +39,9 @@ class MemLedger {
     options.uri = true;
     options.create = create;
     options.busy_timeout_ms = 0;
-    Connection connection;
-    REQUIRE(Connection::open(mem_vfs_uri(name_), options, &connection).is_ok());
-    return connection;
+    Result<Connection> connection = open_sqlite(mem_vfs_uri(name_), options);
+    REQUIRE(connection.is_ok());
+    return std::move(connection).value();
   }
 
  private:

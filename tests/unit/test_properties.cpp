@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
-#include "sim/engine.h"
+#include "sim/simulate/simulate.h"
 #include "strategies/strategy.h"
 
 using namespace idemlab;

@@ -1,7 +1,7 @@
 // Tests for sim/retry.
 #include <doctest/doctest.h>
 
-#include "sim/retry.h"
+#include "sim/shared/retry.h"
 
 using namespace idemlab;
 

@@ -1,7 +1,7 @@
 // Tests for sim/scenario.
 #include <doctest/doctest.h>
 
-#include "sim/scenario.h"
+#include "sim/shared/scenario.h"
 
 using namespace idemlab;
 

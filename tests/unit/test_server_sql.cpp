@@ -2,9 +2,9 @@
 // and each engine's error codes as strategies see them.
 #include <doctest/doctest.h>
 
-#include "db/mariadb_backend.h"
-#include "db/postgres_backend.h"
-#include "db/server_text.h"
+#include "db/mariadb/mariadb_backend.h"
+#include "db/postgres/postgres_backend.h"
+#include "db/server/server_text.h"
 #include "db/sql_template.h"
 
 using namespace idemlab;

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
-#include "db/ledger_file.h"
+#include "db/schema/ledger_file.h"
 #include "db/statements.h"
 
 using namespace idemlab;

@@ -3,7 +3,7 @@
 // Safe strategies move money once; pitfalls move it twice.
 #include <doctest/doctest.h>
 
-#include "sim/scratch_ledger.h"
+#include "sim/shared/scratch_ledger.h"
 #include "strategies/strategy.h"
 #include "strategy_harness.h"
 
@@ -16,7 +16,9 @@ struct Race {
   Race() {
     REQUIRE(ScratchLedger::create({{"alice", 100000}, {"bob", 0}, {"carol", 500}}, &ledger, &first)
                 .is_ok());
-    REQUIRE(ledger.connect(&second).is_ok());
+    Result<Connection> connected = ledger.connect();
+    REQUIRE(connected.is_ok());
+    second = std::move(connected).value();
   }
   ScratchLedger ledger;
   Connection first;

@@ -1,0 +1,16 @@
+// GuardStore: a store that keeps only a strategy's guards, one-time tokens and transfer locks,
+// apart from the ledger: Redis, as the references keep them (--redis). A strategy's session
+// sends it the guard statements (statement_is_guard) and the ledger everything else. It runs
+// each command whole and at once: nothing in it waits for a lock or spans a transaction.
+#pragma once
+
+#include "db/backend.h"
+
+namespace idemlab {
+
+class GuardStore : public StatementRunner {
+ public:
+  virtual ~GuardStore() = default;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,381 @@
+// libmariadb: connect, run each statement as text with its values escaped by the client
+// library (the protocol the non-blocking calls speak), map error numbers.
+#include "db/mariadb/mariadb_backend.h"
+
+#include <fmt/format.h>
+#include <mysql.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "db/server/client_library.h"
+#include "db/server/server_text.h"
+#include "db/server/socket_wait.h"
+
+namespace idemlab {
+
+namespace {
+
+// The libmariadb functions idemlab calls, resolved from libmariadb.so.3.
+struct LibMariadb {
+  decltype(&mysql_init) init;
+  decltype(&mysql_options) options;
+  decltype(&mysql_real_connect) real_connect;
+  decltype(&mysql_error) error;
+  decltype(&mysql_errno) error_number;
+  decltype(&mysql_close) close;
+  decltype(&mysql_real_query) real_query;
+  decltype(&mysql_store_result) store_result;
+  decltype(&mysql_free_result) free_result;
+  decltype(&mysql_num_fields) num_fields;
+  decltype(&mysql_field_count) field_count;
+  decltype(&mysql_fetch_row) fetch_row;
+  decltype(&mysql_fetch_lengths) fetch_lengths;
+  decltype(&mysql_fetch_fields) fetch_fields;
+  decltype(&mysql_affected_rows) affected_rows;
+  decltype(&mysql_next_result) next_result;
+  decltype(&mysql_real_escape_string) escape;
+  decltype(&mysql_real_query_start) real_query_start;
+  decltype(&mysql_real_query_cont) real_query_cont;
+  decltype(&mysql_get_socket) get_socket;
+  decltype(&mysql_thread_id) thread_id;
+};
+
+Status load_my(const LibMariadb** out) {
+  static std::mutex mutex;  // compare --jobs opens connections from several threads
+  std::lock_guard lock(mutex);
+  static LibMariadb my;
+  static bool resolved = false;
+  ClientLibrary* lib = nullptr;
+  RETURN_IF_ERROR(ClientLibrary::load("libmariadb.so.3", "libmariadb3", &lib));
+  if (!resolved) {
+    const bool all =
+        resolve(*lib, "mysql_init", &my.init) && resolve(*lib, "mysql_options", &my.options) &&
+        resolve(*lib, "mysql_real_connect", &my.real_connect) &&
+        resolve(*lib, "mysql_error", &my.error) && resolve(*lib, "mysql_errno", &my.error_number) &&
+        resolve(*lib, "mysql_close", &my.close) &&
+        resolve(*lib, "mysql_real_query", &my.real_query) &&
+        resolve(*lib, "mysql_store_result", &my.store_result) &&
+        resolve(*lib, "mysql_free_result", &my.free_result) &&
+        resolve(*lib, "mysql_num_fields", &my.num_fields) &&
+        resolve(*lib, "mysql_field_count", &my.field_count) &&
+        resolve(*lib, "mysql_fetch_row", &my.fetch_row) &&
+        resolve(*lib, "mysql_fetch_lengths", &my.fetch_lengths) &&
+        resolve(*lib, "mysql_fetch_fields", &my.fetch_fields) &&
+        resolve(*lib, "mysql_affected_rows", &my.affected_rows) &&
+        resolve(*lib, "mysql_next_result", &my.next_result) &&
+        resolve(*lib, "mysql_real_escape_string", &my.escape) &&
+        resolve(*lib, "mysql_real_query_start", &my.real_query_start) &&
+        resolve(*lib, "mysql_real_query_cont", &my.real_query_cont) &&
+        resolve(*lib, "mysql_get_socket", &my.get_socket) &&
+        resolve(*lib, "mysql_thread_id", &my.thread_id);
+    if (!all) return Status::ledger("libmariadb.so.3 lacks a function idemlab needs");
+    resolved = true;
+  }
+  *out = &my;
+  return Status::ok();
+}
+
+bool integer_field(enum_field_types type) {
+  switch (type) {
+    case MYSQL_TYPE_TINY:
+    case MYSQL_TYPE_SHORT:
+    case MYSQL_TYPE_LONG:
+    case MYSQL_TYPE_INT24:
+    case MYSQL_TYPE_LONGLONG:
+    case MYSQL_TYPE_NEWDECIMAL:
+    case MYSQL_TYPE_DECIMAL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class MariadbBackend final : public Backend, public NonBlocking {
+ public:
+  MariadbBackend(const LibMariadb* my, MYSQL* conn, std::string shown, bool nonblocking)
+      : my_(my), conn_(conn), shown_(std::move(shown)), nonblocking_(nonblocking) {}
+  ~MariadbBackend() override { my_->close(conn_); }
+  Engine engine() const override { return Engine::kMariadb; }
+  NonBlocking* nonblocking() override { return this; }
+
+  StepResult run(Stmt id, const Binds& binds) override {
+    return counted(id, execute(template_for(id), binds, nullptr));
+  }
+  Status send(Stmt id, const Binds& binds) override;
+  std::optional<StepResult> receive(int wait_us) override;
+  int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
+  Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                    std::vector<std::vector<int64_t>>* holders) override;
+  Status cancel_statement(int64_t session) override {
+    return exec_script(fmt::format("KILL QUERY {}", session).c_str());
+  }
+  std::string_view statement_text(Stmt id) const override { return mariadb_statement_sql(id); }
+  StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
+    return execute(split_named_values(text), binds, on_row);
+  }
+  Status exec_script(const char* sql) override;
+  bool in_transaction() const override { return conn_->server_status & SERVER_STATUS_IN_TRANS; }
+  void rollback_if_open() override {
+    if (in_transaction()) (void)exec_script("ROLLBACK");
+  }
+  void set_trace(TraceSink sink) override {
+    trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
+  }
+  const std::string& location() const override { return shown_; }
+  std::string isolation() const override { return isolation_; }
+
+  Status start(const ConnectionOptions& options);
+
+ private:
+  const SqlTemplate& template_for(Stmt id) {
+    SqlTemplate& sql = templates_[static_cast<size_t>(id)];
+    if (sql.pieces.empty()) sql = split_named_values(mariadb_statement_sql(id));
+    return sql;
+  }
+  // A statement that reads its own count from a RETURNING column: its changes.
+  StepResult counted(Stmt id, StepResult result) const {
+    if (result.ok() && mariadb_counts_in_column(id)) {
+      result.changes = result.row ? static_cast<int>(as_int((*result.row)[0])) : 0;
+      result.row.reset();
+    }
+    return result;
+  }
+  std::string with_escaped_values(const SqlTemplate& sql, const Binds& binds) const;
+  StepResult execute(const SqlTemplate& sql, const Binds& binds, const RowSink* on_row);
+  StepResult stored_result(const RowSink* on_row);
+  StepResult failure() const {
+    return {mariadb_step_code(my_->error_number(conn_)), 0, std::nullopt, my_->error(conn_)};
+  }
+  void read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const;
+
+  const LibMariadb* my_;
+  MYSQL* conn_;
+  std::string shown_;
+  bool nonblocking_;
+  std::string isolation_;
+  std::array<SqlTemplate, static_cast<size_t>(Stmt::kCount)> templates_{};
+  std::unique_ptr<TraceSink> trace_;
+  // The statement send() started: its text (the client library reads it until it is sent),
+  // what the library waits for (0: the server has answered), its error and its name.
+  std::string sent_text_;
+  int sent_wait_ = 0;
+  int sent_error_ = 0;
+  Stmt sent_ = Stmt::kCount;
+};
+
+std::string MariadbBackend::with_escaped_values(const SqlTemplate& sql, const Binds& binds) const {
+  std::string text = sql.pieces[0];
+  for (size_t i = 0; i < sql.names.size(); ++i) {
+    const Value& value = sql.value(i, binds);
+    if (const auto* number = std::get_if<int64_t>(&value)) {
+      text += std::to_string(*number);
+    } else if (const auto* string = std::get_if<std::string>(&value)) {
+      std::string escaped(string->size() * 2 + 1, '\0');
+      escaped.resize(my_->escape(conn_, escaped.data(), string->data(), string->size()));
+      text += "'" + escaped + "'";
+    } else {
+      text += "NULL";
+    }
+    text += sql.pieces[i + 1];
+  }
+  return text;
+}
+
+void MariadbBackend::read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const {
+  const unsigned columns = my_->num_fields(result);
+  const MYSQL_FIELD* fields = my_->fetch_fields(result);
+  while (MYSQL_ROW fetched = my_->fetch_row(result)) {
+    const unsigned long* lengths = my_->fetch_lengths(result);
+    Row row;
+    for (unsigned c = 0; c < columns; ++c)
+      row.push_back(fetched[c] ? integer_or_text(std::string_view(fetched[c], lengths[c]),
+                                                 integer_field(fields[c].type))
+                               : Value());
+    if (on_row) (*on_row)(row);
+    if (!out->row) out->row = std::move(row);
+  }
+}
+
+StepResult MariadbBackend::execute(const SqlTemplate& sql, const Binds& binds,
+                                   const RowSink* on_row) {
+  if (trace_) (*trace_)(sql_with_values(sql, binds));
+  const std::string text = with_escaped_values(sql, binds);
+  if (my_->real_query(conn_, text.data(), text.size()) != 0) return failure();
+  return stored_result(on_row);
+}
+
+// The answer to the statement just run: its rows, or the count of rows it changed.
+StepResult MariadbBackend::stored_result(const RowSink* on_row) {
+  StepResult out;
+  MYSQL_RES* result = my_->store_result(conn_);
+  if (!result) {
+    if (my_->field_count(conn_) != 0) return failure();
+    out.changes = static_cast<int>(my_->affected_rows(conn_));
+    return out;
+  }
+  read_rows(result, on_row, &out);
+  out.changes = static_cast<int>(my_->affected_rows(conn_));
+  my_->free_result(result);
+  return out;
+}
+
+// mysql_real_query_start and _cont: the client library runs the query on a stack of its own
+// and returns whenever it would wait on the socket (MYSQL_OPT_NONBLOCK, set at connect).
+Status MariadbBackend::send(Stmt id, const Binds& binds) {
+  if (!nonblocking_)
+    return Status::internal(
+        fmt::format("{}: opened without ConnectionOptions::nonblocking", shown_));
+  const SqlTemplate& sql = template_for(id);
+  if (trace_) (*trace_)(sql_with_values(sql, binds));
+  sent_text_ = with_escaped_values(sql, binds);
+  sent_ = id;
+  sent_error_ = 0;
+  sent_wait_ = my_->real_query_start(&sent_error_, conn_, sent_text_.data(), sent_text_.size());
+  return Status::ok();
+}
+
+std::optional<StepResult> MariadbBackend::receive(int wait_us) {
+  while (sent_wait_ != 0) {
+    short events = 0;
+    if (sent_wait_ & MYSQL_WAIT_READ) events |= POLLIN;
+    if (sent_wait_ & MYSQL_WAIT_WRITE) events |= POLLOUT;
+    if (sent_wait_ & MYSQL_WAIT_EXCEPT) events |= POLLPRI;
+    pollfd ready{my_->get_socket(conn_), events, 0};
+    if (!socket_ready(&ready, wait_us)) return std::nullopt;
+    int happened = 0;
+    if (ready.revents & (POLLIN | POLLHUP | POLLERR)) happened |= MYSQL_WAIT_READ;
+    if (ready.revents & POLLOUT) happened |= MYSQL_WAIT_WRITE;
+    if (ready.revents & POLLPRI) happened |= MYSQL_WAIT_EXCEPT;
+    sent_wait_ = my_->real_query_cont(&sent_error_, conn_, happened);
+  }
+  if (sent_error_ != 0) return failure();
+  // The server has answered: the rows, if any, follow at once.
+  return counted(sent_, stored_result(nullptr));
+}
+
+// INNODB_TRX and INNODB_LOCK_WAITS are copies InnoDB refreshes only after 100 ms without a
+// read, so a caller who asks every millisecond reads the same stale copy for ever (measured:
+// a wait that had ended 20 s before). SHOW ENGINE INNODB STATUS is built when asked.
+Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                                  std::vector<std::vector<int64_t>>* holders) {
+  waiting->assign(sessions.size(), false);
+  holders->assign(sessions.size(), {});
+  std::string status;
+  const RowSink keep = [&](const Row& row) { status = as_text(row.back()); };
+  StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
+  if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
+  for (size_t i = 0; i < sessions.size(); ++i)
+    (*waiting)[i] = innodb_status_shows_lock_wait(status, sessions[i]);
+  return Status::ok();
+}
+
+Status MariadbBackend::exec_script(const char* sql) {
+  if (trace_) (*trace_)(sql);
+  int status = my_->real_query(conn_, sql, std::strlen(sql));
+  while (status == 0) {
+    if (MYSQL_RES* result = my_->store_result(conn_)) my_->free_result(result);
+    status = my_->next_result(conn_);  // 0: another result; -1: no more; >0: an error
+  }
+  if (status < 0) return Status::ok();
+  const StepResult failed = failure();
+  if (failed.code == StepCode::kConnectionLost)
+    return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, failed.error));
+  return Status::internal(fmt::format("{}: {}", shown_, failed.error));
+}
+
+Status MariadbBackend::start(const ConnectionOptions& options) {
+  const int wait_s = std::max(1, (options.busy_timeout_ms + 999) / 1000);
+  std::string setup = fmt::format(
+      "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES,PIPES_AS_CONCAT'), "
+      "SESSION innodb_lock_wait_timeout = {}",
+      wait_s);
+  if (options.isolation != Isolation::kDefault) {
+    std::string level(isolation_name(options.isolation));
+    for (char& c : level) c = c == '-' ? ' ' : static_cast<char>(std::toupper(c));
+    setup += "; SET SESSION TRANSACTION ISOLATION LEVEL " + level;
+  }
+  RETURN_IF_ERROR(exec_script(setup.c_str()));
+  StepResult shown = query("SELECT @@tx_isolation", {}, nullptr);
+  if (!shown.ok() || !shown.row) return Status::internal(shown.error);
+  isolation_ = as_text((*shown.row)[0]);
+  for (char& c : isolation_) c = static_cast<char>(std::tolower(c));
+  return Status::ok();
+}
+
+}  // namespace
+
+bool innodb_status_shows_lock_wait(std::string_view status, int64_t thread) {
+  const std::string thread_line = fmt::format(" thread id {},", thread);
+  size_t at = 0;
+  while ((at = status.find("---TRANSACTION ", at)) != std::string_view::npos) {
+    const size_t next = status.find("---TRANSACTION ", at + 1);
+    const std::string_view block = status.substr(at, next - at);
+    if (block.find(thread_line) != std::string_view::npos)
+      return block.find("\nLOCK WAIT ") != std::string_view::npos;
+    at = next;
+  }
+  return false;
+}
+
+StepCode mariadb_step_code(unsigned error_number) {
+  switch (error_number) {
+    case 1062:  // ER_DUP_ENTRY
+    case 1586:  // ER_DUP_ENTRY_WITH_KEY_NAME
+    case 1048:  // ER_BAD_NULL_ERROR
+    case 1451:  // ER_ROW_IS_REFERENCED_2
+    case 1452:  // ER_NO_REFERENCED_ROW_2
+    case 4025:  // ER_CONSTRAINT_FAILED (CHECK)
+      return StepCode::kConstraint;
+    case 1020:  // ER_CHECKREAD: the record changed since the snapshot read it
+      return StepCode::kSerialization;
+    case 1213:  // ER_LOCK_DEADLOCK
+      return StepCode::kDeadlock;
+    case 1205:  // ER_LOCK_WAIT_TIMEOUT
+      return StepCode::kLockTimeout;
+    case 2006:  // CR_SERVER_GONE_ERROR
+    case 2013:  // CR_SERVER_LOST
+    case 2055:  // CR_SERVER_LOST_EXTENDED
+    case 1927:  // ER_CONNECTION_KILLED
+      return StepCode::kConnectionLost;
+    default:
+      return StepCode::kError;
+  }
+}
+
+Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
+                    std::unique_ptr<Backend>* out) {
+  const LibMariadb* my = nullptr;
+  RETURN_IF_ERROR(load_my(&my));
+  MYSQL* conn = my->init(nullptr);
+  if (!conn) return Status::internal("mysql_init: out of memory");
+  const unsigned timeout_s = 10;
+  my->options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
+  my->options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
+  my->options(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+  if (options.nonblocking) my->options(conn, MYSQL_OPT_NONBLOCK, nullptr);
+  std::string socket;
+  for (const auto& [key, value] : locator.parameters)
+    if (key == "socket") socket = value;
+  const auto text_or_null = [](const std::string& text) {
+    return text.empty() ? nullptr : text.c_str();
+  };
+  if (!my->real_connect(conn, text_or_null(locator.host), text_or_null(locator.user),
+                        text_or_null(locator.password), locator.database.c_str(),
+                        static_cast<unsigned>(locator.port), text_or_null(socket),
+                        CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS)) {
+    const std::string why = my->error(conn);
+    my->close(conn);
+    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
+  }
+  auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown, options.nonblocking);
+  RETURN_IF_ERROR(backend->start(options));
+  *out = std::move(backend);
+  return Status::ok();
+}
+
+}  // namespace idemlab

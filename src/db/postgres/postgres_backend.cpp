@@ -1,0 +1,370 @@
+// libpq: connect, run each statement with its values sent apart from it, map SQLSTATEs.
+#include "db/postgres/postgres_backend.h"
+
+#include <fmt/format.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include "db/server/client_library.h"
+#include "db/server/server_text.h"
+#include "db/server/socket_wait.h"
+
+namespace idemlab {
+
+namespace {
+
+// The libpq functions idemlab calls, resolved from libpq.so.5.
+struct LibPq {
+  decltype(&PQconnectdbParams) connectdb_params;
+  decltype(&PQstatus) status;
+  decltype(&PQerrorMessage) error_message;
+  decltype(&PQfinish) finish;
+  decltype(&PQexecParams) exec_params;
+  decltype(&PQexec) exec;
+  decltype(&PQresultStatus) result_status;
+  decltype(&PQresultErrorField) result_error_field;
+  decltype(&PQresultErrorMessage) result_error_message;
+  decltype(&PQclear) clear;
+  decltype(&PQntuples) ntuples;
+  decltype(&PQnfields) nfields;
+  decltype(&PQgetvalue) getvalue;
+  decltype(&PQgetisnull) getisnull;
+  decltype(&PQgetlength) getlength;
+  decltype(&PQftype) ftype;
+  decltype(&PQcmdTuples) cmd_tuples;
+  decltype(&PQtransactionStatus) transaction_status;
+  decltype(&PQsetNoticeProcessor) set_notice_processor;
+  decltype(&PQsendQueryParams) send_query_params;
+  decltype(&PQconsumeInput) consume_input;
+  decltype(&PQisBusy) is_busy;
+  decltype(&PQgetResult) get_result;
+  decltype(&PQsocket) socket;
+  decltype(&PQbackendPID) backend_pid;
+};
+
+Status load_pq(const LibPq** out) {
+  static std::mutex mutex;  // compare --jobs opens connections from several threads
+  std::lock_guard lock(mutex);
+  static LibPq pq;
+  static bool resolved = false;
+  ClientLibrary* library = nullptr;
+  RETURN_IF_ERROR(ClientLibrary::load("libpq.so.5", "libpq5", &library));
+  if (!resolved) {
+    const bool all = resolve(*library, "PQconnectdbParams", &pq.connectdb_params) &&
+                     resolve(*library, "PQstatus", &pq.status) &&
+                     resolve(*library, "PQerrorMessage", &pq.error_message) &&
+                     resolve(*library, "PQfinish", &pq.finish) &&
+                     resolve(*library, "PQexecParams", &pq.exec_params) &&
+                     resolve(*library, "PQexec", &pq.exec) &&
+                     resolve(*library, "PQresultStatus", &pq.result_status) &&
+                     resolve(*library, "PQresultErrorField", &pq.result_error_field) &&
+                     resolve(*library, "PQresultErrorMessage", &pq.result_error_message) &&
+                     resolve(*library, "PQclear", &pq.clear) &&
+                     resolve(*library, "PQntuples", &pq.ntuples) &&
+                     resolve(*library, "PQnfields", &pq.nfields) &&
+                     resolve(*library, "PQgetvalue", &pq.getvalue) &&
+                     resolve(*library, "PQgetisnull", &pq.getisnull) &&
+                     resolve(*library, "PQgetlength", &pq.getlength) &&
+                     resolve(*library, "PQftype", &pq.ftype) &&
+                     resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
+                     resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
+                     resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor) &&
+                     resolve(*library, "PQsendQueryParams", &pq.send_query_params) &&
+                     resolve(*library, "PQconsumeInput", &pq.consume_input) &&
+                     resolve(*library, "PQisBusy", &pq.is_busy) &&
+                     resolve(*library, "PQgetResult", &pq.get_result) &&
+                     resolve(*library, "PQsocket", &pq.socket) &&
+                     resolve(*library, "PQbackendPID", &pq.backend_pid);
+    if (!all) return Status::ledger("libpq.so.5 lacks a function idemlab needs");
+    resolved = true;
+  }
+  *out = &pq;
+  return Status::ok();
+}
+
+constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kNumeric = 1700;
+
+// The first line of a libpq message (they end in a newline, some carry a DETAIL line).
+std::string first_line(const char* message) {
+  std::string text = message ? message : "";
+  text = text.substr(0, text.find('\n'));
+  return text.starts_with("ERROR:  ") ? text.substr(8) : text;
+}
+
+struct Params {
+  std::vector<Oid> types;
+  std::vector<std::string> texts;
+  std::vector<const char*> values;
+  std::vector<bool> nulls;
+};
+
+Params params_for(const std::vector<std::string>& order, const Binds& binds) {
+  Params params;
+  for (const std::string& name : order) {
+    const Value* value = nullptr;
+    for (const Bind& bind : binds)
+      if (name == bind.name) value = &bind.value;
+    if (!value || is_null(*value)) {  // every value idemlab leaves NULL is text
+      params.types.push_back(kText);
+      params.texts.emplace_back();
+      params.nulls.push_back(true);
+      continue;
+    }
+    params.nulls.push_back(false);
+    if (const auto* number = std::get_if<int64_t>(value)) {
+      params.types.push_back(kInt8);
+      params.texts.push_back(std::to_string(*number));
+    } else {
+      params.types.push_back(kText);
+      params.texts.push_back(std::get<std::string>(*value));
+    }
+  }
+  for (size_t i = 0; i < order.size(); ++i)
+    params.values.push_back(params.nulls[i] ? nullptr : params.texts[i].c_str());
+  return params;
+}
+
+// A named statement split once: its text with $n and the names in $-number order.
+struct Split {
+  SqlTemplate sql;
+  std::string numbered;
+  std::vector<std::string> order;
+};
+
+class PostgresBackend final : public Backend, public NonBlocking {
+ public:
+  PostgresBackend(const LibPq* pq, PGconn* conn, std::string shown)
+      : pq_(pq), conn_(conn), shown_(std::move(shown)) {}
+  ~PostgresBackend() override { pq_->finish(conn_); }
+  Engine engine() const override { return Engine::kPostgres; }
+  NonBlocking* nonblocking() override { return this; }
+
+  // Each statement goes as one PQexecParams: parse, bind and run in one round trip. A
+  // one-attempt process runs each statement once, where preparing first would cost a second.
+  StepResult run(Stmt id, const Binds& binds) override {
+    const Split& statement = split_for(id);
+    Params params = params_for(statement.order, binds);
+    if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
+    return result_of(
+        pq_->exec_params(conn_, statement.numbered.c_str(), static_cast<int>(params.values.size()),
+                         params.types.data(), params.values.data(), nullptr, nullptr, 0),
+        nullptr);
+  }
+  Status send(Stmt id, const Binds& binds) override;
+  std::optional<StepResult> receive(int wait_us) override;
+  int64_t session_id() const override { return pq_->backend_pid(conn_); }
+  Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                    std::vector<std::vector<int64_t>>* holders) override {
+    waiting->assign(sessions.size(), false);
+    holders->assign(sessions.size(), {});
+    std::string list;
+    for (int64_t session : sessions) list += (list.empty() ? "" : ",") + std::to_string(session);
+    const RowSink sink = [&](const Row& row) {
+      const auto at = std::find(sessions.begin(), sessions.end(), as_int(row[0]));
+      if (at == sessions.end()) return;
+      const size_t index = static_cast<size_t>(at - sessions.begin());
+      (*waiting)[index] = true;
+      (*holders)[index].push_back(as_int(row[1]));
+    };
+    StepResult asked = query(
+        "SELECT waiter, unnest(pg_blocking_pids(waiter)) AS holder FROM "
+        "unnest(CAST(:sessions AS integer[])) AS waiter ORDER BY 1, 2",
+        {{":sessions", "{" + list + "}"}}, &sink);
+    return asked.ok() ? Status::ok() : step_error_status(asked);
+  }
+  Status cancel_statement(int64_t session) override {
+    StepResult asked = query("SELECT pg_cancel_backend(CAST(:session AS integer))",
+                             {{":session", session}}, nullptr);
+    return asked.ok() ? Status::ok() : step_error_status(asked);
+  }
+
+  std::string_view statement_text(Stmt id) const override { return postgres_statement_sql(id); }
+  StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
+    const SqlTemplate sql = split_named_values(text);
+    std::vector<std::string> order;
+    const std::string numbered = numbered_placeholders(sql, &order);
+    Params params = params_for(order, binds);
+    if (trace_) (*trace_)(sql_with_values(sql, binds));
+    return result_of(
+        pq_->exec_params(conn_, numbered.c_str(), static_cast<int>(order.size()),
+                         params.types.data(), params.values.data(), nullptr, nullptr, 0),
+        on_row);
+  }
+
+  Status exec_script(const char* sql) override {
+    if (trace_) (*trace_)(sql);
+    StepResult result = result_of(pq_->exec(conn_, sql), nullptr);
+    if (result.ok()) return Status::ok();
+    return step_error_status(result);
+  }
+
+  bool in_transaction() const override { return pq_->transaction_status(conn_) != PQTRANS_IDLE; }
+  void rollback_if_open() override {
+    if (in_transaction() && pq_->status(conn_) == CONNECTION_OK)
+      pq_->clear(pq_->exec(conn_, "ROLLBACK"));
+  }
+  void set_trace(TraceSink sink) override {
+    trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
+  }
+  const std::string& location() const override { return shown_; }
+  std::string isolation() const override { return isolation_; }
+
+  Status start(const ConnectionOptions& options);
+
+ private:
+  const Split& split_for(Stmt id) {
+    Split& statement = split_[static_cast<size_t>(id)];
+    if (statement.numbered.empty()) {
+      statement.sql = split_named_values(postgres_statement_sql(id));
+      statement.numbered = numbered_placeholders(statement.sql, &statement.order);
+    }
+    return statement;
+  }
+  StepResult result_of(PGresult* result, const RowSink* on_row);
+  Status step_error_status(const StepResult& result) const {
+    if (result.code == StepCode::kConnectionLost)
+      return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, result.error));
+    return Status::internal(fmt::format("{}: {}", shown_, result.error));
+  }
+
+  const LibPq* pq_;
+  PGconn* conn_;
+  std::string shown_;
+  std::string isolation_;
+  std::array<Split, static_cast<size_t>(Stmt::kCount)> split_{};
+  std::unique_ptr<TraceSink> trace_;
+};
+
+StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
+  StepResult out;
+  const ExecStatusType status = result ? pq_->result_status(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    const char* sqlstate = result ? pq_->result_error_field(result, PG_DIAG_SQLSTATE) : nullptr;
+    out.code = postgres_step_code(sqlstate ? sqlstate : "", pq_->status(conn_) == CONNECTION_OK);
+    out.error = first_line(result ? pq_->result_error_message(result) : pq_->error_message(conn_));
+    if (out.error.empty()) out.error = first_line(pq_->error_message(conn_));
+    pq_->clear(result);
+    return out;
+  }
+  const int rows = pq_->ntuples(result), columns = pq_->nfields(result);
+  for (int r = 0; r < rows && (on_row || r == 0); ++r) {
+    Row row;
+    for (int c = 0; c < columns; ++c) {
+      if (pq_->getisnull(result, r, c)) {
+        row.emplace_back();
+        continue;
+      }
+      const std::string_view text(pq_->getvalue(result, r, c),
+                                  static_cast<size_t>(pq_->getlength(result, r, c)));
+      const Oid type = pq_->ftype(result, c);
+      if (type == kBool)
+        row.emplace_back(int64_t{text == "t"});
+      else
+        row.push_back(integer_or_text(
+            text, type == kInt8 || type == kInt4 || type == kInt2 || type == kNumeric));
+    }
+    if (on_row) (*on_row)(row);
+    if (r == 0) out.row = std::move(row);
+  }
+  const char* changed = pq_->cmd_tuples(result);
+  out.changes = changed && *changed ? std::atoi(changed) : 0;
+  pq_->clear(result);
+  return out;
+}
+
+// The same single round trip as run(), without waiting for the answer.
+Status PostgresBackend::send(Stmt id, const Binds& binds) {
+  const Split& statement = split_for(id);
+  Params params = params_for(statement.order, binds);
+  if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
+  if (pq_->send_query_params(conn_, statement.numbered.c_str(),
+                             static_cast<int>(params.values.size()), params.types.data(),
+                             params.values.data(), nullptr, nullptr, 0) == 1)
+    return Status::ok();
+  return Status::ledger(
+      fmt::format("lost the connection to {}: {}", shown_, first_line(pq_->error_message(conn_))));
+}
+
+std::optional<StepResult> PostgresBackend::receive(int wait_us) {
+  while (pq_->consume_input(conn_) == 1 && pq_->is_busy(conn_)) {
+    pollfd ready{pq_->socket(conn_), POLLIN, 0};
+    if (!socket_ready(&ready, wait_us)) return std::nullopt;
+  }
+  // The answer is here (or the connection is gone, which result_of tells): its last result
+  // is the statement's.
+  PGresult* last = nullptr;
+  while (PGresult* next = pq_->get_result(conn_)) {
+    if (last) pq_->clear(last);
+    last = next;
+  }
+  return result_of(last, nullptr);
+}
+
+void ignore_notice(void*, const char*) {}
+
+Status PostgresBackend::start(const ConnectionOptions& options) {
+  pq_->set_notice_processor(conn_, ignore_notice, nullptr);
+  // One round trip: the settings, then the level they leave (PQexec returns the last result).
+  std::string setup = fmt::format("SET lock_timeout = {}; ", options.busy_timeout_ms);
+  if (options.isolation != Isolation::kDefault) {
+    std::string level(isolation_name(options.isolation));
+    for (char& c : level) c = c == '-' ? ' ' : c;
+    setup += "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + level + "; ";
+  }
+  // The default for the transactions to come: the level of this implicit one was fixed before
+  // the SET above ran.
+  setup += "SHOW default_transaction_isolation";
+  StepResult shown = result_of(pq_->exec(conn_, setup.c_str()), nullptr);
+  if (!shown.ok() || !shown.row) return step_error_status(shown);
+  isolation_ = as_text((*shown.row)[0]);
+  for (char& c : isolation_) c = c == ' ' ? '-' : c;
+  return Status::ok();
+}
+
+}  // namespace
+
+StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok) {
+  if (!connection_ok || sqlstate.starts_with("08") || sqlstate == "57P01")
+    return StepCode::kConnectionLost;
+  if (sqlstate.starts_with("23")) return StepCode::kConstraint;
+  if (sqlstate == "40001") return StepCode::kSerialization;
+  if (sqlstate == "40P01") return StepCode::kDeadlock;
+  if (sqlstate == "55P03") return StepCode::kLockTimeout;
+  return StepCode::kError;
+}
+
+Status open_postgres(const Locator& locator, const ConnectionOptions& options,
+                     std::unique_ptr<Backend>* out) {
+  const LibPq* pq = nullptr;
+  RETURN_IF_ERROR(load_pq(&pq));
+  std::vector<std::pair<std::string, std::string>> settings{
+      {"dbname", locator.database}, {"application_name", "idemlab"}, {"connect_timeout", "10"}};
+  if (!locator.host.empty()) settings.emplace_back("host", locator.host);
+  if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
+  if (!locator.user.empty()) settings.emplace_back("user", locator.user);
+  if (!locator.password.empty()) settings.emplace_back("password", locator.password);
+  for (const auto& parameter : locator.parameters) settings.push_back(parameter);
+  std::vector<const char*> keys, values;
+  for (const auto& [key, value] : settings) {
+    keys.push_back(key.c_str());
+    values.push_back(value.c_str());
+  }
+  keys.push_back(nullptr);
+  values.push_back(nullptr);
+  PGconn* conn = pq->connectdb_params(keys.data(), values.data(), 0);
+  if (!conn || pq->status(conn) != CONNECTION_OK) {
+    const std::string why = conn ? first_line(pq->error_message(conn)) : "out of memory";
+    if (conn) pq->finish(conn);
+    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
+  }
+  auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);
+  RETURN_IF_ERROR(backend->start(options));
+  *out = std::move(backend);
+  return Status::ok();
+}
+
+}  // namespace idemlab

@@ -1,0 +1,25 @@
+// Where --redis says tokens and locks live: a unix socket or a host, a database number and a
+// password that is never shown.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace idemlab {
+
+struct RedisLocator {
+  std::string socket;  // redis:///path/to/socket
+  std::string host;    // redis://host:port/N
+  int port = 6379;
+  int database = 0;
+  std::string password;  // redis://:password@host
+  std::string shown;     // with any password as ***
+};
+
+// Reads --redis: redis:///path/sock or redis://[:password@]host[:port][/N]. Anything else is a
+// usage error that never shows the password.
+Status parse_redis_locator(std::string_view text, RedisLocator* out);
+
+}  // namespace idemlab

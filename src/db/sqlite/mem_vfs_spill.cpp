@@ -1,0 +1,73 @@
+// The spill file and its block cache. Writes go to the file and to the cached copy of every
+// block they touch, so a cached block is always what the file holds.
+#include "db/sqlite/mem_vfs_spill.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+namespace idemlab::memvfs {
+
+SpillFile::~SpillFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int SpillFile::create() {
+  std::string path = (std::filesystem::temp_directory_path() / "idemlab-spill-XXXXXX").string();
+  fd_ = ::mkstemp(path.data());
+  if (fd_ < 0) return SQLITE_IOERR_WRITE;
+  ::unlink(path.c_str());
+  cached_.assign(kSlots, -1);
+  bytes_ = std::make_unique<char[]>(static_cast<size_t>(kCacheBytes));
+  return SQLITE_OK;
+}
+
+// Reads `block` into `slot`; past the end of the file the block reads as zeros.
+int SpillFile::fill(size_t slot, int64_t block) {
+  char* to = slot_bytes(slot);
+  const ssize_t got = ::pread(fd_, to, static_cast<size_t>(kBlock), block * kBlock);
+  if (got < 0) return SQLITE_IOERR_READ;
+  std::memset(to + got, 0, static_cast<size_t>(kBlock - got));
+  cached_[slot] = block;
+  return SQLITE_OK;
+}
+
+int SpillFile::read(char* to, int64_t amount, int64_t offset) {
+  for (int64_t done = 0; done < amount;) {
+    const int64_t at = offset + done;
+    const int64_t block = at / kBlock;
+    const size_t slot = static_cast<size_t>(block) % kSlots;
+    if (cached_[slot] != block)
+      if (int rc = fill(slot, block); rc != SQLITE_OK) return rc;
+    const int64_t piece = std::min(amount - done, kBlock - at % kBlock);
+    std::memcpy(to + done, slot_bytes(slot) + at % kBlock, static_cast<size_t>(piece));
+    done += piece;
+  }
+  return SQLITE_OK;
+}
+
+int SpillFile::write(const char* from, int64_t amount, int64_t offset) {
+  if (::pwrite(fd_, from, static_cast<size_t>(amount), offset) != amount) return SQLITE_IOERR_WRITE;
+  for (int64_t done = 0; done < amount;) {
+    const int64_t at = offset + done;
+    const int64_t block = at / kBlock;
+    const size_t slot = static_cast<size_t>(block) % kSlots;
+    const int64_t piece = std::min(amount - done, kBlock - at % kBlock);
+    if (cached_[slot] == block)
+      std::memcpy(slot_bytes(slot) + at % kBlock, from + done, static_cast<size_t>(piece));
+    done += piece;
+  }
+  return SQLITE_OK;
+}
+
+int SpillFile::truncate(int64_t size) {
+  if (::ftruncate(fd_, size) != 0) return SQLITE_IOERR_TRUNCATE;
+  std::fill(cached_.begin(), cached_.end(), -1);
+  return SQLITE_OK;
+}
+
+}  // namespace idemlab::memvfs

@@ -1,0 +1,69 @@
+// SqliteBackend: a ledger in a SQLite file (or a simulation's in-memory database), the
+// embedded default. The named statements are prepared lazily and reused.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/backend.h"
+#include "db/connection.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace idemlab {
+
+// Opens the SQLite database at `path`, a plain file name unless options.uri. Does not check
+// that it is a ledger: see db/schema/ledger_file.h.
+Result<Connection> open_sqlite(const std::string& path, const ConnectionOptions& options);
+// The engine table's opener (engine.h): the file at locator.path.
+Status open_sqlite_backend(const Locator& locator, const ConnectionOptions& options,
+                           std::unique_ptr<Backend>* out);
+// Copies the database `from` holds over `to`'s (SQLite's backup API); both must be SQLite's.
+Status copy_sqlite_database(Connection& from, Connection& to);
+
+class SqliteBackend final : public Backend {
+ public:
+  ~SqliteBackend() override;
+
+  // Opens `path`, a plain file name unless options.uri. Does not check that it is a ledger:
+  // see ledger_file.h.
+  static Status open(const std::string& path, const ConnectionOptions& options,
+                     std::unique_ptr<SqliteBackend>* out);
+
+  Engine engine() const override { return Engine::kSqlite; }
+  StepResult run(Stmt id, const Binds& binds) override;
+  std::string_view statement_text(Stmt id) const override { return statement_sql(id); }
+  StepResult query(std::string_view sql, const Binds& binds, const RowSink* on_row) override;
+  Status exec_script(const char* sql) override;
+  bool in_transaction() const override;
+  void rollback_if_open() override;
+  void set_trace(TraceSink sink) override;
+  const std::string& location() const override { return path_; }
+  std::string isolation() const override { return ""; }
+  bool damaged() const override { return damaged_; }
+
+  // Copies this database over `to`'s (SQLite's backup API).
+  Status copy_database_to(SqliteBackend& to);
+
+ private:
+  SqliteBackend() = default;
+  sqlite3_stmt* prepared(Stmt id);
+  StepResult execute(sqlite3_stmt* stmt, const Binds& binds, const RowSink* on_row,
+                     std::vector<std::pair<const char*, int>>* parameters);
+
+  sqlite3* db_ = nullptr;
+  std::string path_;
+  bool damaged_ = false;
+  std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> statements_{};
+  // Per named statement: bind name -> parameter index (0: unused). Looking names up in SQLite
+  // on every bind was a quarter of a simulation's time.
+  std::array<std::vector<std::pair<const char*, int>>, static_cast<size_t>(Stmt::kCount)>
+      parameters_{};
+  std::unique_ptr<TraceSink> trace_;
+};
+
+}  // namespace idemlab

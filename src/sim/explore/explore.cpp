@@ -1,0 +1,49 @@
+// explore: every interleaving on the replayer of the engine in use (sqlite_replayer.cpp,
+// server_replayer.cpp), walked depth first (walk.cpp), with --crash's crash points in turn, then
+// the interleavings to show replayed once more to record their timelines.
+#include "sim/explore/explore.h"
+
+#include "sim/explore/replayer.h"
+#include "sim/explore/server_replayer.h"
+#include "sim/explore/sqlite_replayer.h"
+
+namespace idemlab {
+
+Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
+               ExploreResult* out) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Replayer> replayer,
+                   config.server ? make_server_replayer(strategy, pitfall, config)
+                                 : make_sqlite_replayer(strategy, pitfall, config));
+  Replayer& explorer = *replayer;
+  ExploreResult result;
+  result.strategy = std::string(strategy.info().name);
+  result.pitfall = pitfall;
+  result.duplicates = config.duplicates;
+  result.engine = config.server ? config.server->engine : kEmbeddedEngine;
+  result.isolation = explorer.isolation();
+  if (config.redis && (strategy.info().needs_token || strategy.info().uses_lock_ttl))
+    result.guard_store = config.redis->shown;
+  bool reached = false;
+  RETURN_IF_ERROR(explore_schedules(explorer, {}, config, &result, &reached));
+  // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
+  for (int attempt = 0; config.crash && attempt < config.duplicates; ++attempt) {
+    for (int after = 1; !result.truncated; ++after) {
+      reached = false;
+      RETURN_IF_ERROR(explore_schedules(explorer, {attempt, after}, config, &result, &reached));
+      if (!reached) break;
+    }
+  }
+  if (!result.first_breaking_schedule.empty())
+    RETURN_IF_ERROR(replay_timeline(explorer, result.first_breaking_schedule,
+                                    result.first_breaking_crash, &result, &result.first_breaking));
+  if (result.first_deadlock_index > 0)
+    RETURN_IF_ERROR(replay_timeline(explorer, result.first_deadlock_schedule, {}, &result,
+                                    &result.first_deadlock));
+  if (result.picked_index > 0)
+    RETURN_IF_ERROR(replay_timeline(explorer, result.picked_schedule, result.picked_crash, &result,
+                                    &result.picked));
+  *out = std::move(result);
+  return Status::ok();
+}
+
+}  // namespace idemlab

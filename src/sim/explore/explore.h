@@ -1,0 +1,103 @@
+// Explore: every interleaving of K concurrent duplicate attempts, each replayed from scratch on
+// a fresh copy of a ledger with one SQLite connection per attempt.
+//
+// The unit of interleaving is a step: one statement outside a transaction, or a whole write
+// transaction (BEGIN IMMEDIATE ... COMMIT/ROLLBACK). Treating a transaction as one step loses
+// no behaviour: while one attempt holds SQLite's write lock, every other write waits, and every
+// other read sees the same committed snapshot wherever it falls inside the transaction.
+//
+// On a server (ExploreConfig::server, explore_server.cpp) a step is one statement, and two
+// steps that commute (commuting_steps.h) are tried in one order unless all_orders is set.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/locator.h"
+#include "db/redis/redis_locator.h"
+#include "sim/shared/timeline.h"
+#include "strategies/strategy.h"
+
+namespace idemlab {
+
+struct ExploreConfig {
+  int duplicates = 2;
+  int64_t lock_ttl_ms = 30000;  // the clock advances 1 ms per statement
+  int64_t max_interleavings = 100000;
+  // --crash: also kill each attempt after each of its statements, in every interleaving; a
+  // crashed run ends with one late retry, alone, after the lock's TTL.
+  bool crash = false;
+  // --overdraw: the request asks for more than the payer holds, so its first attempt is
+  // rejected, and every repeat must be rejected too.
+  bool overdraw = false;
+  // Which interleaving to replay as `picked`: 0, none (the first breaking one is always
+  // replayed); N > 0, the Nth tried; kTightestRace, the first of those whose attempts take
+  // turns most often.
+  int64_t pick = 0;
+  // --db: explore on this PostgreSQL or MariaDB server (in a scratch ledger of its own there)
+  // at `isolation`, a statement a step; none: on SQLite, a write transaction a step.
+  std::optional<Locator> server;
+  Isolation isolation = Isolation::kDefault;
+  bool unique_index = false;  // --unique-index (StrategyInfo::offers_unique_index)
+  // --redis: the token and lock-table strategies keep their tokens and locks in this Redis,
+  // in keys of the run's own, emptied between interleavings (sim/scratch_redis.h).
+  std::optional<RedisLocator> redis;
+  // --all-orders: on a server, try both orders of steps that commute too (commuting_steps.h);
+  // without it, one order of each such pair is tried.
+  bool all_orders = false;
+};
+inline constexpr int64_t kTightestRace = -1;
+
+// Where a crash hits: attempt (0-based) dies right after its `after`-th statement.
+struct CrashPoint {
+  int attempt = -1;  // -1: no crash
+  int after = 0;
+};
+
+struct ExploreResult {
+  std::string strategy;
+  Pitfall pitfall = Pitfall::kNone;
+  int duplicates = 0;
+  int64_t interleavings = 0;
+  int64_t breaking = 0;
+  bool truncated = false;  // stopped at max_interleavings
+  // On a server: interleavings in which a statement waited for another attempt's lock, in
+  // which the server ended a wait as a deadlock, and in which it refused to serialise.
+  int64_t blocking = 0;
+  int64_t deadlocking = 0;
+  int64_t unserializable = 0;
+  int64_t unique_violations = 0;  // ... and in which a write met a unique key (any engine)
+  // On a server: runs made again because the server answered a prefix another way than the
+  // run it came from (several waiters woken at once race for a row), and branches skipped
+  // because it never answered it the same way again (explore.cpp, replay()).
+  int64_t replays_repeated = 0;
+  int64_t branches_not_replayed = 0;
+  // On a server, the first interleaving (without --crash) the server ended as a deadlock: which
+  // it was (1-based, in the order tried), its schedule, the attempt (0-based) the server chose
+  // as its victim, and its timeline.
+  int64_t first_deadlock_index = 0;
+  std::vector<int> first_deadlock_schedule;
+  int first_deadlock_victim = -1;
+  std::vector<TimelineEvent> first_deadlock;
+  Engine engine = kEmbeddedEngine;              // where it ran
+  std::string isolation;                        // the level the server ran them at ("" on SQLite)
+  std::string guard_store;                      // --redis, when the strategy used it: its URL
+  std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
+  std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
+  CrashPoint first_breaking_crash;              // with --crash: where it crashed
+  std::vector<std::string> first_breaking_invariants;
+  std::vector<TimelineEvent> first_breaking;
+  // The interleaving ExploreConfig::pick asked for (picked_index 0: none was).
+  int64_t picked_index = 0;  // 1-based, in the order they were tried
+  std::vector<int> picked_schedule;
+  CrashPoint picked_crash;
+  std::vector<std::string> picked_invariants;  // empty: it breaks nothing
+  std::vector<TimelineEvent> picked;
+};
+
+Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
+               ExploreResult* out);
+
+}  // namespace idemlab

@@ -1,0 +1,103 @@
+// What explore's two replayers share: one interleaving's run, how it is judged, and the
+// request every attempt sends. sqlite_replayer.cpp replays schedules on SQLite (a whole write
+// transaction a step), server_replayer.cpp on PostgreSQL and MariaDB (a statement a step).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/explore/explore.h"
+#include "sim/shared/scratch_redis.h"
+#include "sim/shared/stepper.h"
+
+namespace idemlab {
+
+struct ExploreRun {
+  std::vector<int> schedule;  // chosen attempt per step
+  // Per step, the attempts that could take it: those enabled, less those asleep (on a server,
+  // explore_server.cpp), in the order they are tried.
+  std::vector<std::vector<int>> enabled;
+  std::vector<std::string> broken;  // invariants this interleaving breaks
+  std::vector<TimelineEvent> timeline;
+  bool crashed = false;           // the crash point was reached
+  bool waited = false;            // a statement waited for another attempt's lock (servers)
+  bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
+  int victim = -1;                // the first attempt the server chose as a deadlock's victim
+  bool serialized = false;        // the server refused to serialise a transaction (servers)
+  bool unique_violation = false;  // a write met a unique key
+  // On a server: every order from some step on was tried elsewhere (its steps commute with
+  // those of a branch already taken); the run is neither judged nor counted.
+  bool redundant = false;
+  // On a server: the step (1-based) at which a replay met another answer than the run its
+  // prefix came from (0: none). The run then goes on one way, only to leave the connections
+  // clean, and is neither judged nor counted.
+  int diverged_step = 0;
+};
+
+// Replays one schedule from a fresh ledger: the attempt `prefix` names at each step, then the
+// first enabled one, to the end.
+class Replayer {
+ public:
+  virtual ~Replayer() = default;
+  virtual Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+                     ExploreRun* out) = 0;
+  // The level the attempts' transactions ran at, as the server reports it ("" on SQLite).
+  virtual std::string isolation() const { return {}; }
+};
+
+// --redis, for a strategy that keeps tokens or locks: the store they go to in every run, in
+// keys of explore's own, emptied before each run (the token is then issued into it again).
+class ExploreGuards {
+ public:
+  Status open(const Strategy& strategy, const ExploreConfig& config);
+  GuardStore* store() { return store_; }  // nullptr: the ledger keeps them
+  // Whether `stmt` goes to the store rather than to the ledger.
+  bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }
+  Status reset() { return store_ ? redis_.reset() : Status::ok(); }
+
+ private:
+  ScratchRedis redis_;
+  GuardStore* store_ = nullptr;
+};
+
+// Every interleaving with one crash point (none: crash.attempt < 0), added to `result`'s
+// counts; sets `reached` when some run got to the crash point (explore_walk.cpp).
+Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
+                         ExploreResult* result, bool* reached);
+// The timeline of one interleaving already tried, run again to record it.
+Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, CrashPoint crash,
+                       ExploreResult* result, std::vector<TimelineEvent>* out);
+
+// The request the duplicates carry (its token is filled in once issued).
+TransferRequest explore_request(const ExploreConfig& config, const std::string& token);
+// Attempt `attempt`'s options: the pitfall, the token, and its own lock owner.
+StrategyOptions explore_options(Pitfall pitfall, const std::string& token,
+                                const ExploreConfig& config, int attempt);
+// The token every run's ledger holds, issued at the same instant with the same entropy, so
+// its text is the same in every run.
+Status issue_explore_token(StatementRunner& store, std::string* token);
+// The run's clock starts here (tokens are issued before it); timelines count from it.
+inline constexpr int64_t kExploreStartMs = 1'000'000;
+
+// Which invariants the finished run broke, from the journal and the answers (and, with
+// `record`, the answers appended to its timeline at `at_ms`).
+Status judge_explore_run(Connection& connection, const Stepper& stepper, bool record, int64_t at_ms,
+                         ExploreRun* run);
+
+// After a crash the client retries once more, alone, once every lease has lapsed (the lock's
+// TTL): what a patient client finally gets. Runs on `connection`, as attempt K+1, with its
+// tokens and locks in `guards` if not null.
+Status late_explore_retry(Connection& connection, GuardStore* guards, ManualClock& clock,
+                          Stepper& stepper, const Strategy& strategy, Pitfall pitfall,
+                          const std::string& token, const ExploreConfig& config, bool record,
+                          ExploreRun* run);
+
+// The text a step's statement runs as: in the guard store (Redis) for tokens and locks, if one
+// is in use, else on `connection`.
+inline std::string_view statement_text_on(const Connection& connection, const GuardStore* guards,
+                                          Stmt stmt) {
+  return guards && statement_is_guard(stmt) ? guards->statement_text(stmt)
+                                            : connection.statement_text(stmt);
+}
+
+}  // namespace idemlab

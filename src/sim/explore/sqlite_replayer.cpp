@@ -1,0 +1,153 @@
+// Explore on SQLite: every schedule replayed from scratch on a fresh copy of a template ledger
+// in memory, one connection per attempt; a step is one statement outside a transaction, or a
+// whole write transaction (explore.h says why that loses nothing).
+#include "sim/explore/sqlite_replayer.h"
+
+#include "attempt/step_values.h"
+#include "sim/explore/replayer.h"
+#include "sim/shared/scratch_ledger.h"
+
+namespace idemlab {
+
+namespace {
+
+class SqliteReplayer final : public Replayer {
+ public:
+  SqliteReplayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
+      : strategy_(strategy), pitfall_(pitfall), config_(config) {}
+
+  Status prepare();
+  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+             ExploreRun* out) override;
+
+ private:
+  Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
+  Status start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
+                   const ManualClock& clock, Stepper* stepper);
+  std::vector<int> enabled_attempts(const Stepper& stepper, int k) const;
+
+  const Strategy& strategy_;
+  const Pitfall pitfall_;
+  const ExploreConfig& config_;
+  ScratchLedger template_;  // every run starts from a copy of it
+  Connection template_connection_;
+  ExploreGuards guards_;
+  std::string token_;
+};
+
+Status SqliteReplayer::prepare() {
+  RETURN_IF_ERROR(
+      ScratchLedger::create({{"alice", 100000}, {"bob", 0}}, &template_, &template_connection_));
+  RETURN_IF_ERROR(guards_.open(strategy_, config_));
+  return issue_explore_token(template_connection_, &token_);
+}
+
+// A fresh copy of the template ledger, one connection per attempt and one for a late retry.
+Status SqliteReplayer::open_run_ledger(ScratchLedger* ledger,
+                                       std::vector<Connection>* connections) {
+  RETURN_IF_ERROR(ScratchLedger::copy(template_connection_, ledger));
+  connections->resize(static_cast<size_t>(config_.duplicates) + 1);
+  for (auto& connection : *connections) {
+    ASSIGN_OR_RETURN(connection, ledger->connect());
+  }
+  return Status::ok();
+}
+
+// A fresh ledger (with --redis, the keys emptied and the token issued into them again), and
+// the attempts started on it.
+Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
+                                 const ManualClock& clock, Stepper* stepper) {
+  RETURN_IF_ERROR(open_run_ledger(ledger, connections));
+  if (guards_.store()) {
+    RETURN_IF_ERROR(guards_.reset());
+    RETURN_IF_ERROR(issue_explore_token(*guards_.store(), &token_));
+  }
+  const TransferRequest request = explore_request(config_, token_);
+  for (int i = 0; i < config_.duplicates; ++i)
+    stepper->start((*connections)[static_cast<size_t>(i)], clock, strategy_,
+                   explore_options(pitfall_, token_, config_, i), request, guards_.store());
+  return Status::ok();
+}
+
+// The attempts that may take the next step. While one holds SQLite's write lock (tokens and
+// locks in Redis: a transaction spans steps), the others' ledger statements wait for it, and
+// only their Redis commands can go.
+std::vector<int> SqliteReplayer::enabled_attempts(const Stepper& stepper, int k) const {
+  int holder = -1;
+  for (int i = 0; i < k; ++i)
+    if (!stepper.finished(static_cast<size_t>(i)) && stepper.in_transaction(static_cast<size_t>(i)))
+      holder = i;
+  std::vector<int> enabled;
+  for (int i = 0; i < k; ++i) {
+    const size_t index = static_cast<size_t>(i);
+    if (stepper.finished(index)) continue;
+    if (holder < 0 || i == holder || statement_is_guard(stepper.pending(index).stmt))
+      enabled.push_back(i);
+  }
+  return enabled;
+}
+
+Status SqliteReplayer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+                           ExploreRun* out) {
+  ScratchLedger ledger;
+  std::vector<Connection> connections;
+  ManualClock clock(kExploreStartMs);
+  Stepper stepper;
+  RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper));
+  const int k = config_.duplicates;
+  ExploreRun run;
+  int crash_count = 0;  // statements the crashing attempt has run
+  auto execute = [&](int attempt) -> Status {
+    const size_t index = static_cast<size_t>(attempt);
+    clock.advance_ms(1);
+    const Binds binds = record ? stepper.pending(index).binds : Binds{};
+    const ExecutedStep step = stepper.advance(index);
+    if (step.result.code == StepCode::kBusy)
+      return Status::internal("a step found the lock taken at a choice point");
+    if (record)
+      run.timeline.push_back(
+          {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
+           "", describe_values(step.stmt, binds, step.result, kExploreStartMs),
+           std::string(statement_text_on(connections[index], guards_.store(), step.stmt)), ""});
+    if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
+      stepper.kill(index);  // rolls back what it had not committed
+      run.crashed = true;
+      if (record)
+        run.timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
+                                "crash", "", "the attempt dies; no answer", "", "crash"});
+    }
+    return Status::ok();
+  };
+  for (size_t depth = 0;; ++depth) {
+    const std::vector<int> enabled = enabled_attempts(stepper, k);
+    if (enabled.empty()) break;
+    int choice = depth < prefix.size() ? prefix[depth] : enabled.front();
+    run.schedule.push_back(choice);
+    run.enabled.push_back(enabled);
+    RETURN_IF_ERROR(execute(choice));
+    // A write transaction is one step: nothing another attempt does in the ledger meanwhile
+    // changes what it sees. Tokens and locks in Redis are another matter: there, another
+    // attempt's command can come between two of its statements, so each statement is a step.
+    while (!guards_.store() && !stepper.finished(static_cast<size_t>(choice)) &&
+           stepper.in_transaction(static_cast<size_t>(choice)))
+      RETURN_IF_ERROR(execute(choice));
+  }
+  if (run.crashed)
+    RETURN_IF_ERROR(late_explore_retry(connections.back(), guards_.store(), clock, stepper,
+                                       strategy_, pitfall_, token_, config_, record, &run));
+  RETURN_IF_ERROR(
+      judge_explore_run(connections[0], stepper, record, clock.now_ms() - kExploreStartMs, &run));
+  *out = std::move(run);
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Replayer>> make_sqlite_replayer(const Strategy& strategy, Pitfall pitfall,
+                                                       const ExploreConfig& config) {
+  auto replayer = std::make_unique<SqliteReplayer>(strategy, pitfall, config);
+  RETURN_IF_ERROR(replayer->prepare());
+  return std::unique_ptr<Replayer>(std::move(replayer));
+}
+
+}  // namespace idemlab

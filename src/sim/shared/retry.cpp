@@ -1,0 +1,101 @@
+// Retry policies.
+#include "sim/shared/retry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/limits.h"
+#include "core/parse.h"
+
+namespace idemlab {
+
+namespace {
+Status parse_number(std::string_view key, std::string_view value, int64_t low, int64_t high,
+                    int64_t* out) {
+  if (parse_whole(value, low, high, out)) return Status::ok();
+  return Status::usage(
+      fmt::format("--retry {}={}: expected a whole number from {} to {}", key, value, low, high));
+}
+}  // namespace
+
+std::string RetryPolicy::text() const {
+  return fmt::format(
+      "attempts={},timeout-ms={},backoff={},base-ms={},cap-ms={},jitter={},key={},query={}",
+      attempts, timeout_ms, backoff == Backoff::kConstant ? "constant" : "exp", base_ms, cap_ms,
+      jitter == Jitter::kNone   ? "none"
+      : jitter == Jitter::kFull ? "full"
+                                : "equal",
+      fresh_key ? "fresh" : "same", query_first ? "yes" : "no");
+}
+
+int64_t RetryPolicy::delay_ms(int retry, Random& random) const {
+  int64_t delay = base_ms;
+  if (backoff == Backoff::kExponential)
+    for (int i = 1; i < retry && delay < cap_ms; ++i) delay *= 2;
+  delay = std::min(delay, cap_ms);
+  switch (jitter) {
+    case Jitter::kNone:
+      return delay;
+    case Jitter::kFull:
+      return random.between(0, delay);
+    case Jitter::kEqual:
+      return delay / 2 + random.between(0, delay - delay / 2);
+  }
+  return delay;
+}
+
+Status parse_retry(std::string_view text, RetryPolicy* policy) {
+  RetryPolicy result = *policy;
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  std::string_view bad;
+  if (!split_pairs(text, &pairs, &bad))
+    return Status::usage(fmt::format("--retry: expected key=value, got '{}'", bad));
+  for (const auto& [key, value] : pairs) {
+    int64_t number = 0;
+    Status status;
+    auto choose = [&](std::initializer_list<std::string_view> words) -> int {
+      int index = 0;
+      for (std::string_view word : words) {
+        if (word == value) return index;
+        ++index;
+      }
+      status =
+          Status::usage(fmt::format("--retry {}={}: not one of the allowed words", key, value));
+      return -1;
+    };
+    if (key == "attempts") {
+      status = parse_number(key, value, 1, limits::kMaxAttempts, &number);
+      result.attempts = static_cast<int>(number);
+    } else if (key == "timeout-ms") {
+      status = parse_number(key, value, 1, limits::kMaxDurationMs, &result.timeout_ms);
+    } else if (key == "base-ms") {
+      status = parse_number(key, value, 0, limits::kMaxDurationMs, &result.base_ms);
+    } else if (key == "cap-ms") {
+      status = parse_number(key, value, 0, limits::kMaxDurationMs, &result.cap_ms);
+    } else if (key == "backoff") {
+      int choice = choose({"constant", "exp"});
+      if (choice >= 0) result.backoff = choice == 0 ? Backoff::kConstant : Backoff::kExponential;
+    } else if (key == "jitter") {
+      int choice = choose({"none", "full", "equal"});
+      if (choice >= 0) result.jitter = static_cast<Jitter>(choice);
+    } else if (key == "key") {
+      int choice = choose({"same", "fresh"});
+      if (choice >= 0) result.fresh_key = choice == 1;
+    } else if (key == "query") {
+      int choice = choose({"no", "yes"});
+      if (choice >= 0) result.query_first = choice == 1;
+    } else {
+      return Status::usage(fmt::format(
+          "--retry: unknown key '{}' (attempts, timeout-ms, backoff, base-ms, cap-ms, jitter, "
+          "key, query)",
+          key));
+    }
+    if (!status.is_ok()) return status;
+  }
+  *policy = result;
+  return Status::ok();
+}
+
+}  // namespace idemlab

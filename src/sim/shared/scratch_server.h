@@ -1,0 +1,55 @@
+// ScratchServer: a ledger of its own on a PostgreSQL or MariaDB server, for one explore run. It
+// lives in a schema (PostgreSQL) or a database (MariaDB) made for the run under a name no other
+// run uses, so two runs against one server never see each other's rows, and it is dropped when
+// the ScratchServer goes, an interrupted run included.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/connection.h"
+#include "db/schema/ledger_file.h"
+
+namespace idemlab {
+
+class ScratchServer {
+ public:
+  ScratchServer() = default;
+  ~ScratchServer();
+  ScratchServer(const ScratchServer&) = delete;
+  ScratchServer& operator=(const ScratchServer&) = delete;
+
+  // Makes the schema or database on the server `server` names, with idemlab's tables and these
+  // accounts in it.
+  static Status create(const Locator& server, const std::vector<OpeningBalance>& accounts,
+                       ScratchServer* out);
+
+  // Another connection into it. `options.isolation` sets its level.
+  Result<Connection> connect(const ConnectionOptions& options) const;
+  // Empties every table but the accounts, and gives each account its opening balance back.
+  Status reset();
+  // The connection create() used: idle between runs, it resets, audits and asks the server who
+  // waits for whom.
+  Connection& control() { return control_; }
+  // The schema or database's name (tests look it up, and check it is gone).
+  const std::string& name() const { return name_; }
+
+ private:
+  Locator server_;   // as given
+  Locator scratch_;  // the same server, inside the scratch schema or database
+  std::string name_;
+  Connection admin_;  // on the database the URL names: creates and drops the scratch one
+  Connection control_;
+};
+
+// A name for a run's scratch schema, database or Redis keys, unique across processes on one
+// machine (the pid) and across machines sharing a server (the clock's nanoseconds when the
+// process made its first one). Never printed, so output stays the same from run to run.
+std::string scratch_name();
+
+// The connection options explore uses on a server: a lock wait ends when the server lets it go,
+// or after `kServerWaitGuardMs`, a guard against a hang, not a part of any schedule.
+ConnectionOptions scratch_server_options(Isolation isolation);
+inline constexpr int kServerWaitGuardMs = 60'000;
+
+}  // namespace idemlab

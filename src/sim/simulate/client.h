@@ -1,0 +1,43 @@
+// Retrying clients: each worker sends one request at a time, waits for its answer or a timeout,
+// backs off and retries by its policy, asks first (query=yes), gives up; a token-strategy client
+// fetches a token for each key it uses. Internal to src/sim/simulate/.
+#pragma once
+
+#include "sim/simulate/network.h"
+#include "sim/simulate/run_state.h"
+
+namespace idemlab::sim {
+
+class Clients {
+ public:
+  Clients(RunState& run, Network& network) : run_(run), network_(network) {}
+
+  // The workers start, one event each.
+  void start(uint32_t workers);
+  void start_request(uint32_t worker);
+  void send_attempt(uint32_t request);
+  void answer(uint32_t delivery);
+  void timeout(uint32_t request, uint32_t attempt);
+  void retry(uint32_t request);
+  // What request `request` carries under its key number `key`: its payload drawn from the
+  // seed, with the faults that shape a request (overdraw, no-key) and its token.
+  TransferRequest make_request(uint32_t request, uint8_t key) const;
+  // The server gave a definitive answer to `request`: kept, to tell whether answers agree.
+  void record_answer(uint32_t request, const Answer& answer);
+
+ private:
+  void back_off(uint32_t request);
+  void finish(uint32_t request, ClientPhase phase);
+  uint16_t reason_id(const std::string& reason);
+  std::string token_for(uint32_t request, uint8_t key) const;
+  bool issue_token_for(uint32_t request, uint8_t key);
+
+  RunState& run_;
+  Network& network_;
+  std::vector<uint32_t> worker_request_;
+  uint32_t next_request_ = 0;
+  int64_t finished_ = 0;
+  std::vector<std::string> reasons_{""};
+};
+
+}  // namespace idemlab::sim

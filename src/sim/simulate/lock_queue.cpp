@@ -1,0 +1,95 @@
+// The write-lock waiters: a step that finds SQLite's write lock taken sleeps in a FIFO queue and
+// is woken when the lock is free.
+#include "sim/simulate/lock_queue.h"
+
+namespace idemlab::sim {
+
+// The ledger is a scratch ledger in memory; the client's connection creates it.
+Status SqliteLockQueue::open() {
+  RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.client));
+  ASSIGN_OR_RETURN(run_.busy, ledger_.connect());
+  if (run_.options.record) {
+    run_.stepper.on_run = [this](const Connection& connection, const PendingStep& step) {
+      run_.record(connection, step.stmt, step.binds);
+    };
+  }
+  return Status::ok();
+}
+
+void SqliteLockQueue::step(uint32_t index) {
+  Delivery& delivery = run_.deliveries[index];
+  const bool was_woken = woken_ == index;
+  if (was_woken) woken_ = kNoHolder;
+  if (server_.crashes_before_step(index)) return;
+  const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
+                               run_.clock.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  Binds traced_binds;  // the values of the step about to run, for the timeline
+  if (run_.traced(delivery.request)) traced_binds = run_.stepper.pending(delivery.slot).binds;
+  const ExecutedStep done =
+      run_.stepper.advance(delivery.slot, give_up_waiting, run_.traced(delivery.request));
+  if (done.result.code == StepCode::kBusy && !give_up_waiting) {
+    if (delivery.wait_start_ms < 0) {
+      ++run_.lock_waits;
+      delivery.wait_start_ms = run_.clock.now_ms();
+      run_.note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
+                "", "waits for the write lock");
+      run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
+                              static_cast<uint32_t>(delivery.wait_start_ms));
+    }
+    delivery.asleep = true;
+    if (was_woken)
+      sleepers_.push_front(index);  // keeps its place in the queue
+    else
+      sleepers_.push_back(index);
+    wake_waiters();
+    return;
+  }
+  server_.after_step(index, done, traced_binds);
+}
+
+// Past the server's busy timeout: run the step once more and let the strategy see busy.
+// `wait_start_ms` tells this wait from a later one of the same delivery.
+void SqliteLockQueue::wait_limit(uint32_t index, int64_t wait_start_ms) {
+  Delivery& delivery = run_.deliveries[index];
+  if (!delivery.live || delivery.wait_start_ms != wait_start_ms || !delivery.asleep) return;
+  delivery.asleep = false;
+  server_.step(index);
+}
+
+bool SqliteLockQueue::take_busy_lock() {
+  if (!run_.busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
+  lock_holder_ = kBusyHolder;
+  return true;
+}
+
+void SqliteLockQueue::busy_released() {
+  lock_holder_ = kNoHolder;
+  wake_waiters();
+}
+
+// The write lock is held across steps only by an open write transaction, so a step that finds
+// it taken sleeps in a queue instead of polling, and the longest sleeper is woken when the lock
+// is free. (SQLite's own busy handler retries on a timer and is not fair; a FIFO queue is the
+// simpler model and avoids every waiter retrying at once.) The wait limit is its own event.
+void SqliteLockQueue::wake_waiters() {
+  if (lock_holder_ != kNoHolder || woken_ != kNoHolder) return;
+  while (!sleepers_.empty()) {
+    uint32_t index = sleepers_.front();
+    sleepers_.pop_front();
+    Delivery& delivery = run_.deliveries[index];
+    if (!delivery.live || !delivery.asleep) continue;
+    delivery.asleep = false;
+    woken_ = index;
+    run_.events.schedule_in(kLockPollMs, EventKind::kStep, index);
+    return;
+  }
+}
+
+void SqliteLockQueue::holds_transaction(uint32_t index, bool holds) {
+  if (holds)
+    lock_holder_ = index;
+  else if (lock_holder_ == index)
+    lock_holder_ = kNoHolder;
+}
+
+}  // namespace idemlab::sim

@@ -1,0 +1,45 @@
+// SqliteLockQueue: the simulation's steps on SQLite, in a scratch ledger in memory. A step runs
+// at once on its attempt's connection. One that finds the write lock taken sleeps in a FIFO
+// queue, with no step scheduled, and the longest sleeper is woken when the lock is free; past
+// the wait limit its step runs once more and the strategy sees busy.
+// Internal to src/sim/simulate/.
+#pragma once
+
+#include <deque>
+
+#include "sim/shared/scratch_ledger.h"
+#include "sim/simulate/server.h"
+#include "sim/simulate/step_runner.h"
+
+namespace idemlab::sim {
+
+class SqliteLockQueue final : public StepRunner {
+ public:
+  SqliteLockQueue(RunState& run, Server& server) : run_(run), server_(server) {}
+
+  Status open() override;
+  Connection connect() override { return value_or_throw(ledger_.connect()); }
+  void step(uint32_t delivery) override;
+  void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
+  bool take_busy_lock() override;
+  std::string_view busy_statement() const override { return "BEGIN IMMEDIATE"; }
+  std::string_view busy_lock_name() const override { return "lock"; }
+  void busy_released() override;
+  void holds_transaction(uint32_t delivery, bool holds) override;
+  void wake_waiters() override;
+  void transaction_may_end(int64_t) override {}  // SQLite's one lock is the write lock
+  Engine engine() const override { return kEmbeddedEngine; }
+
+ private:
+  static constexpr uint32_t kNoHolder = UINT32_MAX;
+  static constexpr uint32_t kBusyHolder = UINT32_MAX - 1;
+
+  RunState& run_;
+  Server& server_;
+  ScratchLedger ledger_;
+  std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
+  uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock
+  uint32_t woken_ = kNoHolder;        // the sleeper woken to try the lock next
+};
+
+}  // namespace idemlab::sim

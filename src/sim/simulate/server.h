@@ -1,0 +1,45 @@
+// The server side of a simulated run: a copy of an attempt arrives, its attempt steps through
+// the strategy on a connection of its own (pausing or crashing where a fault says; each step
+// run by the StepRunner of the engine in use), and its answer goes back over the network.
+// Internal to src/sim/simulate/.
+#pragma once
+
+#include "sim/simulate/client.h"
+#include "sim/simulate/network.h"
+#include "sim/simulate/run_state.h"
+#include "sim/simulate/step_runner.h"
+
+namespace idemlab::sim {
+
+class Server {
+ public:
+  Server(RunState& run, Clients& clients, Network& network)
+      : run_(run), clients_(clients), network_(network) {}
+  void use(StepRunner& runner) { runner_ = &runner; }
+
+  void arrive(uint32_t delivery);
+  void step(uint32_t delivery) { runner_->step(delivery); }
+  // Before a step runs: whether the attempt crashes there (it then dies: crash()).
+  bool crashes_before_step(uint32_t delivery);
+  // What follows a step that ran, on any engine: notes, faults, the next step or the answer.
+  // `traced_binds`: the step's values, for the timeline.
+  void after_step(uint32_t delivery, const ExecutedStep& done, const Binds& traced_binds);
+  // The busy fault's other writer lets go of its lock.
+  void release_busy_lock();
+
+ private:
+  void take_busy_lock(const Delivery& delivery);
+  void schedule_step(uint32_t delivery);
+  void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
+  void crash(uint32_t delivery, std::string what);
+  void done(uint32_t delivery, std::optional<Answer> answer);
+  Connection* take_connection();
+
+  RunState& run_;
+  Clients& clients_;
+  Network& network_;
+  StepRunner* runner_ = nullptr;
+  bool busy_held_ = false;
+};
+
+}  // namespace idemlab::sim

@@ -1,0 +1,60 @@
+// StepRunner: how an attempt's step runs on the engine the simulation uses, the one thing the
+// engines do differently in a simulated run. Two implementations:
+// - SqliteLockQueue (lock_queue.cpp): a scratch ledger in memory; a step runs at once, and one
+//   that finds SQLite's write lock taken sleeps in a queue until the holder lets go;
+// - ServerFlights (server_flights.cpp): a scratch schema or database on PostgreSQL or MariaDB;
+//   a step is sent without blocking, and every statement in flight settles on the server's
+//   word: answered, or waiting for a row lock.
+// The server side of the run (server.h) calls them; they hand each answer back to it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "core/status.h"
+#include "db/connection.h"
+
+namespace idemlab::sim {
+
+struct RunState;
+class Server;
+
+class StepRunner {
+ public:
+  virtual ~StepRunner() = default;
+
+  // Makes the run's scratch ledger with the simulation's accounts, and connects the client's
+  // and the busy writer's connections (RunState::client, ::busy) to it.
+  virtual Status open() = 0;
+  // A new connection for an attempt (throws StatusError when it cannot be made).
+  virtual Connection connect() = 0;
+  // Runs the delivery's pending step; once it has its answer, Server::after_step() goes on.
+  virtual void step(uint32_t delivery) = 0;
+  // The delivery's wait for a lock, begun at `wait_start_ms`, has lasted the wait limit.
+  virtual void wait_limit(uint32_t delivery, int64_t wait_start_ms) = 0;
+
+  // The busy fault's other writer (RunState::busy): takes what every attempt's write needs
+  // (false: it could not), and what that is, for the timeline.
+  virtual bool take_busy_lock() = 0;
+  virtual std::string_view busy_statement() const = 0;
+  virtual std::string_view busy_lock_name() const = 0;
+  // The busy writer let go (rolled back): what waited for it goes on.
+  virtual void busy_released() = 0;
+
+  // What the server side tells the runner, so that it keeps its waiters in order:
+  // - the delivery holds a write transaction open across steps, or no longer does;
+  virtual void holds_transaction(uint32_t delivery, bool holds) = 0;
+  // - a waiter may go now (a lock may have been let go);
+  virtual void wake_waiters() = 0;
+  // - the transaction of the connection numbered `session` may have ended, and its locks.
+  virtual void transaction_may_end(int64_t session) = 0;
+
+  // What the result says of where the run happened.
+  virtual Engine engine() const = 0;
+};
+
+// The runner for the engine `run.options.server` names (nullptr: SQLite in memory).
+std::unique_ptr<StepRunner> make_step_runner(RunState& run, Server& server);
+
+}  // namespace idemlab::sim
