@@ -43,28 +43,30 @@ std::string money(const Binds& binds, const StepResult& result, bool debit) {
 
 // Statements whose outcome is "did it change a row".
 std::string changed(Stmt stmt, const Binds& binds, const StepResult& result, int64_t origin_ms) {
-  const bool one = result.changes > 0;
+  const bool changed_a_row = result.changes > 0;
   switch (stmt) {
-    case Stmt::kClaimFlowGuarded:
-      return one ? "status 1→2: this attempt does the work" : "status is not 1: no change";
+    case Stmt::kClaimFlow:
+      return changed_a_row ? "status 1→2: this attempt does the work"
+                           : "status is not 1: no change";
     case Stmt::kClaimFlowUnguarded:
       return "status → 2, no precondition checked";
     case Stmt::kClaimVersion: {
       const int64_t version = as_int(bound(binds, ":version"));
-      return one ? fmt::format("version {}→{}", version, version + 1)
-                 : fmt::format("version is no longer {}: no change", version);
+      return changed_a_row ? fmt::format("version {}→{}", version, version + 1)
+                           : fmt::format("version is no longer {}: no change", version);
     }
     case Stmt::kConsumeToken:
     case Stmt::kConsumeTokenUnchecked:
-      return one ? "token used" : "token not usable (unknown, used or expired)";
+      return changed_a_row ? "token used" : "token not usable (unknown, used or expired)";
     case Stmt::kAcquireLock:
-      return one ? fmt::format("lock held by {} until {} ms", text_of(bound(binds, ":owner")),
+      return changed_a_row
+                 ? fmt::format("lock held by {} until {} ms", text_of(bound(binds, ":owner")),
                                as_int(bound(binds, ":until")) - origin_ms)
                  : "lock held by someone else";
     case Stmt::kReleaseLock:
-      return one ? "lock released" : "lock not ours any more: left alone";
+      return changed_a_row ? "lock released" : "lock not ours any more: left alone";
     case Stmt::kReleaseLockAnyOwner:
-      return one ? "lock released, whoever held it" : "no lock to release";
+      return changed_a_row ? "lock released, whoever held it" : "no lock to release";
     default:
       return describe_result(stmt, result);
   }
@@ -89,13 +91,13 @@ std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& res
       return flow_row(result);
     case Stmt::kInsertFlow:
     case Stmt::kInsertFlowIfAbsent:
-    case Stmt::kUpsertFlowHidingConflict:
+    case Stmt::kUpsertFlow:
       if (!result.row) return "flow row exists already: a repeat";
       return fmt::format("flow row {} written, status {}, key {}", as_int((*result.row)[0]),
                          text_of(bound(binds, ":status")), text_of(bound(binds, ":biz_seq")));
     case Stmt::kFinishFlow:
       return finish(binds, "");
-    case Stmt::kFinishVersionIncreasing:
+    case Stmt::kFinishVersion:
       return finish(binds, ", version +1");
     case Stmt::kFinishVersionRestoring:
       return finish(binds, ", version -1 (back to what twins read)");

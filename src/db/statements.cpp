@@ -32,14 +32,14 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kInsertFlowIfAbsent, "insert_flow_if_absent",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
      ") ON CONFLICT (source, biz_seq) WHERE unique_key = 1 DO NOTHING RETURNING id"},
-    {Stmt::kUpsertFlowHidingConflict, "upsert_flow",
+    {Stmt::kUpsertFlow, "upsert_flow",
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
      ") ON CONFLICT (source, biz_seq) WHERE unique_key = 1 DO UPDATE SET updated_at_ms = "
      "excluded.updated_at_ms RETURNING id"},
     {Stmt::kFinishFlow, "finish_flow",
      "UPDATE transfer_flow SET status = :status, outcome = :outcome, reason = :reason, "
      "updated_at_ms = :now WHERE id = :flow_id"},
-    {Stmt::kClaimFlowGuarded, "claim_flow",
+    {Stmt::kClaimFlow, "claim_flow",
      "UPDATE transfer_flow SET status = 2, updated_at_ms = :now "
      "WHERE " FLOW_KEY " AND status = 1"},
     {Stmt::kClaimFlowUnguarded, "claim_flow_unguarded",
@@ -47,7 +47,7 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kClaimVersion, "claim_version",
      "UPDATE transfer_flow SET version = version + 1, status = 1, updated_at_ms = :now "
      "WHERE id = :flow_id AND version = :version"},
-    {Stmt::kFinishVersionIncreasing, "finish_version",
+    {Stmt::kFinishVersion, "finish_version",
      "UPDATE transfer_flow SET version = version + 1, status = :status, outcome = :outcome, "
      "reason = :reason, updated_at_ms = :now WHERE id = :flow_id"},
     {Stmt::kFinishVersionRestoring, "finish_version_restoring",

@@ -17,12 +17,12 @@ enum class Stmt : int {
   kSelectFlowForUpdate,  // the flow row, row-locked where the engine has row locks
   kInsertFlow,
   kInsertFlowIfAbsent,
-  kUpsertFlowHidingConflict,
+  kUpsertFlow,
   kFinishFlow,
-  kClaimFlowGuarded,
+  kClaimFlow,
   kClaimFlowUnguarded,
   kClaimVersion,
-  kFinishVersionIncreasing,
+  kFinishVersion,
   kFinishVersionRestoring,
   // money
   kDebit,

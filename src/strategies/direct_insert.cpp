@@ -57,7 +57,7 @@ class DirectInsert final : public Strategy {
     if (!begun.ok()) co_return co_await fail(session, begun);
     StepResult inserted =
         co_await session.exec(pitfall ? "upsert_flow" : "insert_flow",
-                              pitfall ? Stmt::kUpsertFlowHidingConflict : Stmt::kInsertFlow,
+                              pitfall ? Stmt::kUpsertFlow : Stmt::kInsertFlow,
                               flow_binds(request, info().name, kProcessing, true));
     if (inserted.code == StepCode::kConstraint)
       co_return co_await rollback_and_replay(session, request);

@@ -69,7 +69,7 @@ class OptimisticLock final : public Strategy {
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
     co_return co_await work_and_commit(session, request, flow_id,
                                        session.has(Pitfall::kAba) ? Stmt::kFinishVersionRestoring
-                                                                  : Stmt::kFinishVersionIncreasing);
+                                                                  : Stmt::kFinishVersion);
   }
 };
 

@@ -67,7 +67,7 @@ class StateMachine final : public Strategy {
     if (!begun.ok()) co_return co_await fail(session, begun);
     StepResult claimed = co_await session.exec(
         pitfall ? "claim_flow_unguarded" : "claim_flow",
-        pitfall ? Stmt::kClaimFlowUnguarded : Stmt::kClaimFlowGuarded, biz_seq_bind(request));
+        pitfall ? Stmt::kClaimFlowUnguarded : Stmt::kClaimFlow, biz_seq_bind(request));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
     co_return co_await work_and_commit(session, request, row.id);

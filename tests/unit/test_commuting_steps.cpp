@@ -34,7 +34,7 @@ TEST_CASE("a BEGIN commutes with any step but a timed one, at every level") {
 TEST_CASE("a plain read commutes with a write another attempt has not committed") {
   const StepFacts read = outside(Stmt::kSelectFlow);
   CHECK(steps_commute(read, in_transaction(Stmt::kDebit), kReadCommitted, false));
-  CHECK(steps_commute(in_transaction(Stmt::kClaimFlowGuarded), read, kReadCommitted, false));
+  CHECK(steps_commute(in_transaction(Stmt::kClaimFlow), read, kReadCommitted, false));
   CHECK(steps_commute(read, outside(Stmt::kCheckAccounts), kReadCommitted, true));
   // What makes a write visible does not commute with a read: a COMMIT, a ROLLBACK (it lets a
   // waiting statement go), a write outside a transaction.

@@ -26,7 +26,7 @@ constexpr std::array<std::pair<Stmt, std::string_view>, 12> kMariadb{{
     // unique key refuses, and RETURNING then returns nothing, as DO NOTHING does.
     {Stmt::kInsertFlowIfAbsent,
      "INSERT IGNORE INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES ") RETURNING id"},
-    {Stmt::kUpsertFlowHidingConflict,
+    {Stmt::kUpsertFlow,
      "INSERT INTO transfer_flow (" FLOW_COLUMNS ") VALUES (" FLOW_VALUES
      ") ON DUPLICATE KEY UPDATE updated_at_ms = VALUES(updated_at_ms) RETURNING id"},
     // The answer is one column, 1 when this owner now holds the lock: with CLIENT_FOUND_ROWS an
