@@ -77,7 +77,7 @@ std::string wake_order_text(const ExploreResult& result) {
   if (result.branches_not_replayed > 0)
     text += fmt::format(", except {} that never did: the interleavings after them are not counted",
                         count_of(result.branches_not_replayed, "branch", "branches"));
-  return text + ". (See \"Which waiter goes first\" in the README.)";
+  return text + ". (See \"Which waiter goes first\" in docs/simulator.md.)";
 }
 
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.

@@ -1,4 +1,5 @@
-// Process exit codes: the one table that maps results to numbers, shown in --help and the README.
+// Process exit codes: the one table that maps results to numbers, shown in --help and
+// docs/one-attempt.md.
 #pragma once
 
 #include <string>
@@ -36,7 +37,7 @@ ExitCode exit_code_for(const Status& status);
 ExitCode exit_code_for(Outcome outcome);
 const ExitCodeInfo& exit_code_info(ExitCode code);
 
-// "0  applied or replayed\n..." for --help and the README.
+// "0  applied or replayed\n..." for --help and docs/one-attempt.md.
 std::string exit_code_help();
 
 }  // namespace idemlab

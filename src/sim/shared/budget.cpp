@@ -1,8 +1,9 @@
 // The memory estimate, an upper bound. The per-unit figures come from peak RSS of `simulate`
-// (README, "Limits"): 7.6 MiB at 1,000 requests; the ledger about 360 bytes a request until it
-// spills (sim/scratch_ledger.h), then its memory budget plus the spill file's read cache; about
-// 240 KiB per connection in flight (1,100 in flight: 267 MiB), whose page cache is capped at
-// 128 KiB more. A million dedup-table requests peak at 177 MiB against an estimate of 237.
+// (docs/never-harming-a-ledger.md, "Limits"): 7.6 MiB at 1,000 requests; the ledger about 360 bytes
+// a request until it spills (sim/scratch_ledger.h), then its memory budget plus the spill file's
+// read cache; about 240 KiB per connection in flight (1,100 in flight: 267 MiB), whose page cache
+// is capped at 128 KiB more. A million dedup-table requests peak at 177 MiB against an estimate of
+// 237.
 #include "sim/shared/budget.h"
 
 #include <fmt/format.h>
