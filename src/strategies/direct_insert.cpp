@@ -55,10 +55,9 @@ class DirectInsert final : public Strategy {
     const bool pitfall = session.has(Pitfall::kUpsertCarriesOn);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    StepResult inserted =
-        co_await session.exec(pitfall ? "upsert_flow" : "insert_flow",
-                              pitfall ? Stmt::kUpsertFlow : Stmt::kInsertFlow,
-                              flow_binds(request, info().name, kProcessing, true));
+    StepResult inserted = co_await session.exec(
+        pitfall ? "upsert_flow" : "insert_flow", pitfall ? Stmt::kUpsertFlow : Stmt::kInsertFlow,
+        flow_binds(request, info().name, kProcessing, true));
     if (inserted.code == StepCode::kConstraint)
       co_return co_await rollback_and_replay(session, request);
     if (!inserted.ok()) co_return co_await fail(session, inserted);

@@ -67,9 +67,9 @@ class OptimisticLock final : public Strategy {
                                                version_binds(flow_id, row.version));
     if (!claimed.ok()) co_return co_await fail(session, claimed);
     if (claimed.changes == 0) co_return co_await rollback_and_replay(session, request);
-    co_return co_await work_and_commit(session, request, flow_id,
-                                       session.has(Pitfall::kAba) ? Stmt::kFinishVersionRestoring
-                                                                  : Stmt::kFinishVersion);
+    co_return co_await work_and_commit(
+        session, request, flow_id,
+        session.has(Pitfall::kAba) ? Stmt::kFinishVersionRestoring : Stmt::kFinishVersion);
   }
 };
 
