@@ -26,8 +26,7 @@ Result<Connection> open_connection(const Locator& locator, const ConnectionOptio
   const EngineTraits& traits = engine_traits(locator.engine);
   if (traits.server && options.create)
     return Status::internal("a server database is created by its administrator, not opened");
-  std::unique_ptr<Backend> backend;
-  RETURN_IF_ERROR(traits.open(locator, options, &backend));
+  ASSIGN_OR_RETURN(std::unique_ptr<Backend> backend, traits.open(locator, options));
   if (options.nonblocking && !backend->nonblocking())
     return Status::internal(
         fmt::format("{} cannot send statements without blocking", locator.shown));

@@ -57,8 +57,8 @@ struct EngineTraits {
   // Each named statement's text in this engine's dialect.
   std::string_view (*statement_sql)(Stmt id);
   // Opens a connection (a SQLite file at locator.path, or a server).
-  Status (*open)(const Locator& locator, const ConnectionOptions& options,
-                 std::unique_ptr<Backend>* out);
+  Result<std::unique_ptr<Backend>> (*open)(const Locator& locator,
+                                           const ConnectionOptions& options);
 };
 
 const EngineTraits& engine_traits(Engine engine);

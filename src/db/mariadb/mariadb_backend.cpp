@@ -347,8 +347,8 @@ StepCode mariadb_step_code(unsigned error_number) {
   }
 }
 
-Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
-                    std::unique_ptr<Backend>* out) {
+Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
+                                              const ConnectionOptions& options) {
   const LibMariadb* my = nullptr;
   RETURN_IF_ERROR(load_my(&my));
   MYSQL* conn = my->init(nullptr);
@@ -374,8 +374,7 @@ Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
   }
   auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown, options.nonblocking);
   RETURN_IF_ERROR(backend->start(options));
-  *out = std::move(backend);
-  return Status::ok();
+  return std::unique_ptr<Backend>(std::move(backend));
 }
 
 }  // namespace idemlab

@@ -12,8 +12,8 @@ namespace idemlab {
 // when the URL has no password), with CLIENT_FOUND_ROWS so that an UPDATE counts the rows it
 // matched, as SQLite and PostgreSQL do, at options.isolation, and with
 // options.busy_timeout_ms (in whole seconds, at least 1) as innodb_lock_wait_timeout.
-Status open_mariadb(const Locator& locator, const ConnectionOptions& options,
-                    std::unique_ptr<Backend>* out);
+Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
+                                              const ConnectionOptions& options);
 
 // What a MariaDB error number means to a strategy (1062 a repeat, 1020 and 1213 retry, 1205 in
 // progress, 2006 and 2013 a lost connection). By number: MariaDB reports SQLSTATE 40001 for a

@@ -337,8 +337,8 @@ StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok) {
   return StepCode::kError;
 }
 
-Status open_postgres(const Locator& locator, const ConnectionOptions& options,
-                     std::unique_ptr<Backend>* out) {
+Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
+                                               const ConnectionOptions& options) {
   const LibPq* pq = nullptr;
   RETURN_IF_ERROR(load_pq(&pq));
   std::vector<std::pair<std::string, std::string>> settings{
@@ -363,8 +363,7 @@ Status open_postgres(const Locator& locator, const ConnectionOptions& options,
   }
   auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);
   RETURN_IF_ERROR(backend->start(options));
-  *out = std::move(backend);
-  return Status::ok();
+  return std::unique_ptr<Backend>(std::move(backend));
 }
 
 }  // namespace idemlab

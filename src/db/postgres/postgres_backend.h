@@ -11,8 +11,8 @@ namespace idemlab {
 // Connects as `locator` says (host=/dir for a unix socket; PGPASSWORD and ~/.pgpass apply when
 // the URL has no password), at options.isolation, with options.busy_timeout_ms as the lock
 // wait limit (lock_timeout). An unreachable server or refused login is a ledger error.
-Status open_postgres(const Locator& locator, const ConnectionOptions& options,
-                     std::unique_ptr<Backend>* out);
+Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
+                                               const ConnectionOptions& options);
 
 // What PostgreSQL's SQLSTATE means to a strategy (23505 a repeat, 40001 and 40P01 retry, 55P03
 // in progress); `connection_ok` false: the connection broke.

@@ -276,8 +276,7 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));
   RETURN_IF_ERROR(check_ledger(connection, path));
   if (access == Access::kWrite) RETURN_IF_ERROR(check_before_write(connection, path));
-  int64_t version = kSchemaVersion;
-  RETURN_IF_ERROR(schema_version(connection, &version));
+  ASSIGN_OR_RETURN(const int64_t version, schema_version(connection));
   if (version < kSchemaVersion) {
     // An older ledger is upgraded on first open, by any command; a reader upgrades it through
     // a writer and then reads the upgraded file.

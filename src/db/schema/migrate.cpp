@@ -124,11 +124,12 @@ Status upgrade(Connection& connection, int64_t version) {
 
 }  // namespace
 
-Status schema_version(Connection& connection, int64_t* out) {
-  StepResult result =
-      connection.query("PRAGMA user_version", {}, [&](const Row& row) { *out = as_int(row[0]); });
+Result<int64_t> schema_version(Connection& connection) {
+  int64_t version = 0;
+  StepResult result = connection.query("PRAGMA user_version", {},
+                                       [&](const Row& row) { version = as_int(row[0]); });
   if (!result.ok()) return step_error(connection, result);
-  return Status::ok();
+  return version;
 }
 
 Status migrate_ledger(Connection& connection, int64_t version) {

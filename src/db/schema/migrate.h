@@ -8,7 +8,7 @@
 namespace idemlab {
 
 // The ledger's schema version (PRAGMA user_version).
-Status schema_version(Connection& connection, int64_t* out);
+Result<int64_t> schema_version(Connection& connection);
 
 // Upgrades the ledger on `connection` (open for writing) from `version` to kSchemaVersion.
 // Version 1 -> 2: requests are identified by (source, biz_seq). Every existing request gets

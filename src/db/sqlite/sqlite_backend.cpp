@@ -78,8 +78,8 @@ void configure_sqlite() {
   (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-Status SqliteBackend::open(const std::string& path, const ConnectionOptions& options,
-                           std::unique_ptr<SqliteBackend>* out) {
+Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& path,
+                                                           const ConnectionOptions& options) {
   int flags = SQLITE_OPEN_NOMUTEX;
   if (options.uri) flags |= SQLITE_OPEN_URI;
   flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
@@ -105,8 +105,7 @@ Status SqliteBackend::open(const std::string& path, const ConnectionOptions& opt
     const std::string cache = fmt::format("PRAGMA cache_size = -{}", options.cache_kib);
     RETURN_IF_ERROR(connection->exec_script(cache.c_str()));
   }
-  *out = std::move(connection);
-  return Status::ok();
+  return connection;
 }
 
 Status SqliteBackend::exec_script(const char* sql) {
@@ -218,17 +217,15 @@ StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const 
 }
 
 Result<Connection> open_sqlite(const std::string& path, const ConnectionOptions& options) {
-  std::unique_ptr<SqliteBackend> sqlite;
-  RETURN_IF_ERROR(SqliteBackend::open(path, options, &sqlite));
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteBackend> sqlite, SqliteBackend::open(path, options));
   return Connection(std::move(sqlite));
 }
 
-Status open_sqlite_backend(const Locator& locator, const ConnectionOptions& options,
-                           std::unique_ptr<Backend>* out) {
-  std::unique_ptr<SqliteBackend> sqlite;
-  RETURN_IF_ERROR(SqliteBackend::open(locator.path, options, &sqlite));
-  *out = std::move(sqlite);
-  return Status::ok();
+Result<std::unique_ptr<Backend>> open_sqlite_backend(const Locator& locator,
+                                                     const ConnectionOptions& options) {
+  ASSIGN_OR_RETURN(std::unique_ptr<SqliteBackend> sqlite,
+                   SqliteBackend::open(locator.path, options));
+  return std::unique_ptr<Backend>(std::move(sqlite));
 }
 
 Status copy_sqlite_database(Connection& from, Connection& to) {

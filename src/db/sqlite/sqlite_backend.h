@@ -20,8 +20,8 @@ namespace idemlab {
 // that it is a ledger: see db/schema/ledger_file.h.
 Result<Connection> open_sqlite(const std::string& path, const ConnectionOptions& options);
 // The engine table's opener (engine.h): the file at locator.path.
-Status open_sqlite_backend(const Locator& locator, const ConnectionOptions& options,
-                           std::unique_ptr<Backend>* out);
+Result<std::unique_ptr<Backend>> open_sqlite_backend(const Locator& locator,
+                                                     const ConnectionOptions& options);
 // Copies the database `from` holds over `to`'s (SQLite's backup API); both must be SQLite's.
 Status copy_sqlite_database(Connection& from, Connection& to);
 
@@ -31,8 +31,8 @@ class SqliteBackend final : public Backend {
 
   // Opens `path`, a plain file name unless options.uri. Does not check that it is a ledger:
   // see ledger_file.h.
-  static Status open(const std::string& path, const ConnectionOptions& options,
-                     std::unique_ptr<SqliteBackend>* out);
+  static Result<std::unique_ptr<SqliteBackend>> open(const std::string& path,
+                                                     const ConnectionOptions& options);
 
   Engine engine() const override { return Engine::kSqlite; }
   StepResult run(Stmt id, const Binds& binds) override;
