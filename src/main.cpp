@@ -2,13 +2,17 @@
 // (and, under --json, a JSON object) in one place.
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <csignal>
 #include <exception>
 #include <new>
+#include <system_error>
 
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "cli/exit_code.h"
 #include "cli/help_format.h"
+#include "core/interrupt.h"
 #include "core/status.h"
 #include "db/connection.h"
 #include "term/color.h"
@@ -16,6 +20,7 @@
 
 int main(int argc, char** argv) {
   using namespace idemlab;
+  ignore_broken_pipes();
   configure_sqlite();
   CLI::App app{"idemlab: a lab for idempotent money transfers on a SQLite ledger", "idemlab"};
   app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands copy it
@@ -55,6 +60,14 @@ int main(int argc, char** argv) {
     return report_error(error.status, json);
   } catch (const std::bad_alloc&) {
     return report_error(Status::internal("out of memory"), json);
+  } catch (const std::system_error& error) {
+    // Standard output went to a pipe whose reader is gone (`idemlab history | head -1`): end as
+    // a process writing there always has, by SIGPIPE, and quietly.
+    if (error.code().value() == EPIPE) {
+      std::signal(SIGPIPE, SIG_DFL);
+      std::raise(SIGPIPE);
+    }
+    return report_error(Status::internal(error.what()), json);
   } catch (const std::exception& error) {
     return report_error(Status::internal(error.what()), json);
   }

@@ -34,6 +34,8 @@ struct AttemptReport {
   std::string fault;      // the fault that changed the outcome, if any
   std::string served_by;  // with reason strategy_switch: the strategy that served it first
   KeyHolder holder;       // with in_progress: who holds the key, and until when
+  // With connection_lost: which connection, and what its client library said.
+  std::string lost_connection;
 };
 
 // Checks that every fault is usable in one attempt and names steps the strategy has.

@@ -72,6 +72,7 @@ int report_error(const Status& status, bool json) {
   if (json) {
     nlohmann::ordered_json out{
         {"error", {{"code", info.name}, {"exit", static_cast<int>(code)}, {"message", message}}}};
+    if (!status.reason().empty()) out["error"]["reason"] = status.reason();
     fmt::print("{}\n", json_text(out));
   }
   return static_cast<int>(code);

@@ -33,7 +33,8 @@ constexpr std::array kTable{
     ExitCodeInfo{ExitCode::kNotFound, "not_found",
                  "query: the server has no record of the request (lost, or not written yet)"},
     ExitCodeInfo{ExitCode::kRetryable, "retryable",
-                 "unknown outcome, safe to retry (timeout, database busy)"},
+                 "unknown outcome, safe to retry (timeout, database busy, a lost connection, a "
+                 "full server or disk)"},
     ExitCodeInfo{ExitCode::kInterrupted, "interrupted",
                  "130/143: stopped by SIGINT/SIGTERM; a simulation leaves no scratch file"},
 };
@@ -54,6 +55,7 @@ ExitCode exit_code_for(const Status& status) {
     case StatusCode::kLedger:
       return ExitCode::kLedger;
     case StatusCode::kBusy:
+    case StatusCode::kUnavailable:
       return ExitCode::kRetryable;
     case StatusCode::kInterrupted:
       return ExitCode::kInterrupted;

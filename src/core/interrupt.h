@@ -8,6 +8,11 @@
 namespace idemlab {
 
 void install_interrupt_handlers();
+// Every socket idemlab writes to (a database server, Redis, an HTTP client, a broker) can close
+// under it. A write then fails with EPIPE, and the code that wrote answers a lost connection;
+// no process of idemlab dies of SIGPIPE (hiredis writes with a plain write(), which raises it).
+// main() calls this first; children started with posix_spawn get SIGPIPE's default back.
+void ignore_broken_pipes();
 // The signal that asked to stop, or 0.
 int interrupt_signal();
 // Status::interrupted() if a signal asked to stop, else ok: poll it in every long loop.

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace idemlab {
@@ -12,9 +13,12 @@ namespace idemlab {
 // table (cli/exit_code.cpp); nothing below src/cli/ knows exit codes.
 enum class StatusCode {
   kOk,
-  kUsage,        // bad command line or input; nothing was changed
-  kLedger,       // the ledger file: missing, damaged, not a ledger, too new, read-only, exists
-  kBusy,         // the database stayed locked: safe to retry
+  kUsage,   // bad command line or input; nothing was changed
+  kLedger,  // the ledger file: missing, damaged, not a ledger, too new, read-only, exists
+  kBusy,    // the database stayed locked: safe to retry
+  // A condition that passes: a server or store went away, is full, or the disk is; nothing
+  // more was done, and the same command later can work. reason() names which (snake_case).
+  kUnavailable,
   kInternal,     // a bug or an unexpected SQLite error
   kInterrupted,  // SIGINT or SIGTERM stopped a run
 };
@@ -32,6 +36,12 @@ class Status {
     return status;
   }
   static Status busy(std::string message) { return {StatusCode::kBusy, std::move(message)}; }
+  // `reason`: connection_lost, server_busy, disk_full.
+  static Status unavailable(std::string_view reason, std::string message) {
+    Status status{StatusCode::kUnavailable, std::move(message)};
+    status.reason_ = std::string(reason);
+    return status;
+  }
   static Status internal(std::string message) {
     return {StatusCode::kInternal, std::move(message)};
   }
@@ -43,12 +53,14 @@ class Status {
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
   bool is_damaged() const { return damaged_; }
+  const std::string& reason() const { return reason_; }
 
  private:
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
   bool damaged_ = false;
+  std::string reason_;
 };
 
 // Result<T>: a value, or the Status that says why there is none (absl::StatusOr's shape). A

@@ -44,7 +44,8 @@ Status step_error(const StatementRunner& connection, const StepResult& result) {
     case StepCode::kSerialization:
       return Status::busy(fmt::format("{} is locked: {}", connection.location(), result.error));
     case StepCode::kConnectionLost:
-      return Status::ledger(
+      return Status::unavailable(
+          "connection_lost",
           fmt::format("lost the connection to {}: {}", connection.location(), result.error));
     default:
       // SQLITE_NOTADB: no ledger at all, like a file that is not SQLite's.

@@ -41,6 +41,9 @@ inline constexpr std::string_view kResponseLost = "response_lost";
 inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch
 inline constexpr std::string_view kMissingKey = "missing_key";  // the request carried no key
 inline constexpr std::string_view kOverLimit = "over_limit";    // above the payer's account limit
+// With kTokenUnknown, where a guard store keeps tokens (Redis): the token was never issued, or the
+// store forgot it (it expired, or the store restarted without persistence).
+inline constexpr std::string_view kStoreLostOrNeverIssued = "store_lost_or_never_issued";
 }  // namespace reason
 
 struct Answer {

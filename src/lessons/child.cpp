@@ -28,6 +28,22 @@ int exit_code_of(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// A child starts with SIGPIPE's default disposition: this process ignores it (main.cpp), and an
+// ignored signal stays ignored across exec.
+const posix_spawnattr_t& default_signals() {
+  static const posix_spawnattr_t attributes = [] {
+    posix_spawnattr_t made;
+    posix_spawnattr_init(&made);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&made, &defaults);
+    posix_spawnattr_setflags(&made, POSIX_SPAWN_SETSIGDEF);
+    return made;
+  }();
+  return attributes;
+}
+
 std::vector<char*> argv_of(const std::string& binary, const std::vector<std::string>& args) {
   std::vector<char*> argv{const_cast<char*>(binary.c_str())};
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -46,7 +62,8 @@ Status spawn_twin(const std::string& binary, const std::string& folder,
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
-  const int failed = ::posix_spawn(child, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  const int failed =
+      ::posix_spawn(child, binary.c_str(), &actions, &default_signals(), argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   return failed == 0 ? Status::ok() : Status::internal(fmt::format("cannot run {}", binary));
 }
@@ -94,7 +111,8 @@ Status run_command(const std::string& binary, const std::string& folder,
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
   pid_t child = 0;
-  const int failed = ::posix_spawn(&child, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  const int failed =
+      ::posix_spawn(&child, binary.c_str(), &actions, &default_signals(), argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[1]);
   if (failed != 0) {

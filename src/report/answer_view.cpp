@@ -40,12 +40,22 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
       return fmt::format("in_progress: {} is held by {} until {} ms; retry after {} ms", biz,
                          report.holder.by, report.holder.until_ms, report.holder.retry_after_ms);
     case Outcome::kTokenUnknown:
+      if (answer.reason == reason::kStoreLostOrNeverIssued)
+        return "token_unknown: the guard store has no such token: it was never issued, or the "
+               "store forgot it (it expired, or Redis restarted without persistence); the "
+               "request may have moved money already: ask with idemlab query before fetching "
+               "a new token";
       return "token_unknown: no such token";
     case Outcome::kTokenUsed:
       return "token_used: the token was consumed by another request";
     case Outcome::kTokenExpired:
       return "token_expired: the token expired before it was used";
     case Outcome::kTimeout:
+      if (!report.lost_connection.empty())
+        return fmt::format(
+            "timeout: lost the connection to {}; the transfer may or may not have happened: "
+            "retry with the same --biz-seq",
+            report.lost_connection);
       return fmt::format(
           "timeout: no answer ({}); the transfer may or may not have happened: "
           "retry with the same --biz-seq",
@@ -88,6 +98,7 @@ nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRe
           {"fault", text_or_null(report.fault)},
           {"server_outcome", outcome_name(report.server_answer.outcome)},
           {"served_by", text_or_null(report.served_by)},
+          {"lost_connection", text_or_null(report.lost_connection)},
           {"holder", holder}};
 }
 

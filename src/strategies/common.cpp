@@ -1,6 +1,8 @@
 // Shared strategy steps.
 #include "strategies/common.h"
 
+#include <fmt/format.h>
+
 #include "core/limits.h"
 
 namespace idemlab {
@@ -104,6 +106,8 @@ Answer repeat_answer(const Session& session, const std::optional<FlowRow>& flow,
 }
 
 Task<Answer> fail(Session& session, StepResult failed) {
+  if (failed.code == StepCode::kConnectionLost)  // before the rollback becomes the pending step
+    session.note_lost_connection(fmt::format("{}: {}", session.pending_location(), failed.error));
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
   switch (failed.code) {

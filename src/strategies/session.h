@@ -89,6 +89,13 @@ class Session {
   GuardStore* guard_store() const { return guards_; }
   // Whether the pending step goes to the guard store rather than to the ledger.
   bool pending_goes_to_guards() const { return guards_ && statement_is_guard(pending_.stmt); }
+  // Where the pending step runs, as errors show it: the ledger's or the guard store's location.
+  const std::string& pending_location() const {
+    return pending_goes_to_guards() ? guards_->location() : connection_->location();
+  }
+  // A step lost its connection: where, and what the client library said. The answer names it.
+  void note_lost_connection(std::string what) { lost_connection_ = std::move(what); }
+  const std::string& lost_connection() const { return lost_connection_; }
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
@@ -113,6 +120,7 @@ class Session {
 
   Connection* connection_;
   GuardStore* guards_ = nullptr;
+  std::string lost_connection_;
   const Clock* clock_;
   Driver* driver_;
   size_t driver_tag_;

@@ -28,7 +28,12 @@ class TokenStrategy final : public Strategy {
             "that already moved money is a new request, and moves it again (the audit "
             "reports applied_more_than_once). A client must fetch one token per "
             "operation, before its first attempt, and send that same token with every "
-            "retry; one that fetches a fresh token to retry (a reloaded form) defeats it.",
+            "retry; one that fetches a fresh token to retry (a reloaded form) defeats it. "
+            "A pitfall of keeping tokens in a store without persistence (--redis, as Redis "
+            "runs by default): the token lives only as long as the store's memory. A Redis "
+            "restarted empty forgets every token, issued or used, and each retry is answered "
+            "token_unknown (store_lost_or_never_issued) although its first attempt may have "
+            "moved the money: ask (idemlab query) before fetching a new token.",
         .critical_step = "begin",
         .steps = {"check_accounts", "begin", "consume_token", "select_token", "select_flow_again",
                   "insert_flow", "debit", "credit", "journal_debit", "journal_credit",
@@ -98,7 +103,9 @@ class TokenStrategy final : public Strategy {
   // this same request consumed it (a repeat: answer from the flow row).
   static std::optional<Answer> refusal(Session& session, const TransferRequest& request,
                                        const StepResult& found) {
-    if (!found.row) return Answer::of(Outcome::kTokenUnknown);
+    if (!found.row)  // a guard store keeps a token only as long as it keeps its memory
+      return Answer::of(Outcome::kTokenUnknown,
+                        session.guard_store() ? reason::kStoreLostOrNeverIssued : "");
     const Row& row = *found.row;
     if (!is_null(row[1])) {
       if (as_text(row[2]) == request.biz_seq && as_text(row[3]) == request.source)

@@ -284,7 +284,8 @@ Status MariadbBackend::exec_script(const char* sql) {
   if (status < 0) return Status::ok();
   const StepResult failed = failure();
   if (failed.code == StepCode::kConnectionLost)
-    return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, failed.error));
+    return Status::unavailable("connection_lost",
+                               fmt::format("lost the connection to {}: {}", shown_, failed.error));
   return Status::internal(fmt::format("{}: {}", shown_, failed.error));
 }
 

@@ -227,7 +227,8 @@ class PostgresBackend final : public Backend, public NonBlocking {
   StepResult result_of(PGresult* result, const RowSink* on_row);
   Status step_error_status(const StepResult& result) const {
     if (result.code == StepCode::kConnectionLost)
-      return Status::ledger(fmt::format("lost the connection to {}: {}", shown_, result.error));
+      return Status::unavailable(
+          "connection_lost", fmt::format("lost the connection to {}: {}", shown_, result.error));
     return Status::internal(fmt::format("{}: {}", shown_, result.error));
   }
 
@@ -285,8 +286,8 @@ Status PostgresBackend::send(Stmt id, const Binds& binds) {
                              static_cast<int>(params.values.size()), params.types.data(),
                              params.values.data(), nullptr, nullptr, 0) == 1)
     return Status::ok();
-  return Status::ledger(
-      fmt::format("lost the connection to {}: {}", shown_, first_line(pq_->error_message(conn_))));
+  return Status::unavailable("connection_lost", fmt::format("lost the connection to {}: {}", shown_,
+                                                            first_line(pq_->error_message(conn_))));
 }
 
 std::optional<StepResult> PostgresBackend::receive(int wait_us) {

@@ -26,6 +26,8 @@ class ScratchRedis {
   Status reset() { return store_->clear_scratch(); }
 
  private:
+  RedisLocator locator_;
+  std::string prefix_;
   std::unique_ptr<RedisStore> store_;
 };
 

@@ -1,6 +1,8 @@
 // Stepping concurrent attempts.
 #include "sim/shared/stepper.h"
 
+#include <fmt/format.h>
+
 #include "attempt/serve.h"
 
 namespace idemlab {
@@ -78,6 +80,12 @@ ExecutedStep Stepper::resume_with_result(Attempt& attempt, bool deliver_busy, bo
   const PendingStep& pending = attempt.session->pending();
   if (on_run) on_run(*attempt.connection, pending);
   const StepResult& result = pending.result;
+  // A simulated run cannot go on without its ledger or its guard store: it stops, and its
+  // scratch ledger and keys go as on an interrupt.
+  if (result.code == StepCode::kConnectionLost)
+    throw StatusError{Status::unavailable(
+        "connection_lost", fmt::format("lost the connection to {}: {}; the run stopped",
+                                       attempt.session->pending_location(), result.error))};
   ExecutedStep executed{
       pending.step, pending.stmt,
       with_row ? result : StepResult{result.code, result.changes, std::nullopt, result.error}};
