@@ -18,6 +18,46 @@
 #include "term/color.h"
 #include "term/width.h"
 
+namespace {
+
+// Standard output is flushed before the process ends, so that a write refused there (a full
+// disk, a closed pipe) is answered like any other, not lost at exit.
+int finish_output(int code, bool json) {
+  if (std::fflush(stdout) == 0) return code;
+  if (errno == EPIPE) {
+    std::signal(SIGPIPE, SIG_DFL);
+    std::raise(SIGPIPE);
+  }
+  if (errno == ENOSPC || errno == EDQUOT)
+    return idemlab::report_error(
+        idemlab::Status::unavailable("disk_full",
+                                     "the disk holding standard output is full: the output is "
+                                     "incomplete"),
+        json);
+  return code;
+}
+
+// A write to standard output or error that failed.
+int report_write_error(const std::system_error& error, bool json) {
+  // Standard output went to a pipe whose reader is gone (`idemlab history | head -1`): end as
+  // a process writing there always has, by SIGPIPE, and quietly.
+  if (error.code().value() == EPIPE) {
+    std::signal(SIGPIPE, SIG_DFL);
+    std::raise(SIGPIPE);
+  }
+  // A file on a full disk: what the command did stands, but its answer could not be written;
+  // retried, an attempt answers the same again.
+  if (error.code().value() == ENOSPC || error.code().value() == EDQUOT)
+    return idemlab::report_error(
+        idemlab::Status::unavailable("disk_full",
+                                     "the disk holding standard output or standard error is "
+                                     "full: the answer could not be written"),
+        json);
+  return idemlab::report_error(idemlab::Status::internal(error.what()), json);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace idemlab;
   ignore_broken_pipes();
@@ -61,15 +101,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     return report_error(Status::internal("out of memory"), json);
   } catch (const std::system_error& error) {
-    // Standard output went to a pipe whose reader is gone (`idemlab history | head -1`): end as
-    // a process writing there always has, by SIGPIPE, and quietly.
-    if (error.code().value() == EPIPE) {
-      std::signal(SIGPIPE, SIG_DFL);
-      std::raise(SIGPIPE);
-    }
-    return report_error(Status::internal(error.what()), json);
+    return report_write_error(error, json);
   } catch (const std::exception& error) {
     return report_error(Status::internal(error.what()), json);
   }
-  return static_cast<int>(result.exit_code);
+  return finish_output(static_cast<int>(result.exit_code), json);
 }

@@ -28,6 +28,10 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
       return "lock wait timeout";
     case StepCode::kConnectionLost:
       return "connection lost";
+    case StepCode::kDiskFull:
+      return "disk full: nothing written";
+    case StepCode::kIoError:
+      return "disk I/O error: " + result.error;
     case StepCode::kError:
       return "error: " + result.error;
     case StepCode::kOk:

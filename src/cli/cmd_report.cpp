@@ -1,10 +1,9 @@
 // `idemlab report --out FILE.html`: the self-contained HTML report (report/html_report.h).
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/output_file.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/html_report.h"
@@ -120,14 +119,7 @@ ExitCode run_report(const ReportOptions& options) {
   std::string page;
   throw_if_error(build_report(input, &page));
   // Written beside and moved into place: a failure leaves no half-written report.
-  const std::string partial = options.out + ".partial";
-  {
-    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-    file << page;
-    if (!file.good()) throw_if_error(Status::usage(fmt::format("cannot write {}", options.out)));
-  }
-  if (std::rename(partial.c_str(), options.out.c_str()) != 0)
-    throw_if_error(Status::usage(fmt::format("cannot write {}", options.out)));
+  throw_if_error(write_whole_file("--out", options.out, page));
   fmt::print("wrote {} ({} KiB): {} strategies, {} scenarios\n", options.out, page.size() / 1024,
              input.strategies.size(), input.scenarios.size());
   return ExitCode::kOk;

@@ -87,7 +87,12 @@ ExitCode run_transfer(const TransferOptions& options) {
   const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
   setup.guard_store = guard_store.get();
   if (trace) {
-    auto sink = [file = trace.get()](std::string_view sql) { fmt::print(file, "{};\n", sql); };
+    // Written with the C calls, which never throw: SQLite calls the sink. A write that fails
+    // (a full disk) is found when the file is closed, after the attempt has its answer.
+    auto sink = [file = trace.get()](std::string_view sql) {
+      std::fwrite(sql.data(), 1, sql.size(), file);
+      std::fputs(";\n", file);
+    };
     connection.set_trace(sink);
     if (setup.guard_store) guard_store->set_trace(sink);
   }
@@ -108,6 +113,13 @@ ExitCode run_transfer(const TransferOptions& options) {
   }
   std::string line = answer_text(report, setup.request, name);
   if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
+  if (trace) {  // the attempt stands; a trace cut short by a full disk says so, and is retryable
+    const Status closed = close_output_file("--trace-sql", *options.trace_sql, &trace);
+    const std::string both = fmt::format("{}; the attempt answered {}", closed.message(), line);
+    if (!closed.is_ok())
+      throw_if_error(closed.reason().empty() ? Status::internal(both)
+                                             : Status::unavailable(closed.reason(), both));
+  }
   if (code == ExitCode::kOk) {
     if (!options.json) fmt::print("{}\n", line);
   } else {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
+#include <system_error>
 
 #include "cli/exit_code.h"
 #include "core/interrupt.h"
@@ -68,12 +69,17 @@ int report_error(const Status& status, bool json) {
   const ExitCodeInfo& info = exit_code_info(code);
   std::string message = status.message();  // one line, whatever SQLite's text holds
   for (size_t at; (at = message.find('\n')) != std::string::npos;) message.replace(at, 1, "; ");
-  fmt::print(stderr, "error: {}\n", message);
-  if (json) {
-    nlohmann::ordered_json out{
-        {"error", {{"code", info.name}, {"exit", static_cast<int>(code)}, {"message", message}}}};
-    if (!status.reason().empty()) out["error"]["reason"] = status.reason();
-    fmt::print("{}\n", json_text(out));
+  // Standard error or output may be a file on a full disk, or a closed pipe: the exit code
+  // still says what happened, and nothing more can be said.
+  try {
+    fmt::print(stderr, "error: {}\n", message);
+    if (json) {
+      nlohmann::ordered_json out{
+          {"error", {{"code", info.name}, {"exit", static_cast<int>(code)}, {"message", message}}}};
+      if (!status.reason().empty()) out["error"]["reason"] = status.reason();
+      fmt::print("{}\n", json_text(out));
+    }
+  } catch (const std::system_error&) {
   }
   return static_cast<int>(code);
 }

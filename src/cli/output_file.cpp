@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -32,6 +34,15 @@ bool is_sqlite_file(const std::string& path) {
   return read == sizeof header && std::memcmp(header, "SQLite format 3", 16) == 0;
 }
 
+// The Status for a write to `path` that failed with `error` (errno), which left it `what_is_left`.
+Status write_error(const std::string& option, const std::string& path, int error,
+                   std::string_view what_is_left) {
+  if (error == ENOSPC || error == EDQUOT)
+    return Status::unavailable("disk_full", fmt::format("the disk holding {} is full: {} {} {}",
+                                                        path, option, path, what_is_left));
+  return Status::usage(fmt::format("{}: cannot write {}: {}", option, path, std::strerror(error)));
+}
+
 }  // namespace
 
 Status open_output_file(const std::string& option, const std::string& path,
@@ -49,6 +60,40 @@ Status open_output_file(const std::string& option, const std::string& path,
     return Status::usage(
         fmt::format("{}: cannot write {}: {}", option, path, std::strerror(errno)));
   *out = std::move(file);
+  return Status::ok();
+}
+
+Status close_output_file(const std::string& option, const std::string& path, OutputFile* file) {
+  std::FILE* raw = file->release();
+  if (!raw) return Status::ok();
+  errno = 0;
+  bool written = std::fflush(raw) == 0 && !std::ferror(raw);
+  int error = errno;
+  if (std::fclose(raw) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  return written ? Status::ok() : write_error(option, path, error, "is incomplete");
+}
+
+Status write_whole_file(const std::string& option, const std::string& path,
+                        std::string_view contents) {
+  const std::string partial = path + ".partial";
+  std::FILE* file = std::fopen(partial.c_str(), "wb");
+  if (!file) return write_error(option, path, errno, "was not written");
+  errno = 0;
+  bool written = std::fwrite(contents.data(), 1, contents.size(), file) == contents.size() &&
+                 std::fflush(file) == 0;
+  int error = errno;
+  if (std::fclose(file) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  if (!written || std::rename(partial.c_str(), path.c_str()) != 0) {
+    if (written) error = errno;
+    std::remove(partial.c_str());
+    return write_error(option, path, error, "was not written");
+  }
   return Status::ok();
 }
 

@@ -19,4 +19,14 @@ using OutputFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 Status open_output_file(const std::string& option, const std::string& path,
                         const std::string& ledger_path, OutputFile* out);
 
+// Flushes and closes what open_output_file opened. A write that failed on a full disk (ENOSPC,
+// EDQUOT) is a retryable error (disk_full) saying the file is incomplete; any other, internal.
+Status close_output_file(const std::string& option, const std::string& path, OutputFile* file);
+
+// Writes `contents` to `path` whole or not at all: beside it first, then moved into place. A
+// full disk is a retryable error (disk_full) saying nothing was written; a path that cannot be
+// written, a usage error.
+Status write_whole_file(const std::string& option, const std::string& path,
+                        std::string_view contents);
+
 }  // namespace idemlab

@@ -31,6 +31,8 @@ enum class StepCode {
   kDeadlock,        // the server chose this transaction as a deadlock's victim (40P01, 1213)
   kLockTimeout,     // a row lock was not granted in time (55P03, 1205)
   kConnectionLost,  // the server went away mid-statement: whether it committed is unknown
+  kDiskFull,        // the disk is full (SQLITE_FULL, ENOSPC, EDQUOT): the write did not happen
+  kIoError,         // the disk failed a read, a write or a sync (SQLITE_IOERR)
   kError,           // anything else
 };
 

@@ -43,6 +43,13 @@ Status step_error(const StatementRunner& connection, const StepResult& result) {
     case StepCode::kDeadlock:
     case StepCode::kSerialization:
       return Status::busy(fmt::format("{} is locked: {}", connection.location(), result.error));
+    case StepCode::kDiskFull:
+      return Status::unavailable(
+          "disk_full", fmt::format("the disk holding {} is full ({}): nothing was written",
+                                   connection.location(), result.error));
+    case StepCode::kIoError:
+      return Status::internal(
+          fmt::format("the disk holding {} failed: {}", connection.location(), result.error));
     case StepCode::kConnectionLost:
       return Status::unavailable(
           "connection_lost",

@@ -17,7 +17,8 @@ enum class Outcome {
   kTokenUsed,     // the token was consumed by another request
   kTokenExpired,  // the token expired before it was used
   kTimeout,       // the client heard nothing: outcome unknown, safe to retry
-  kBusy,          // the database stayed locked past the wait limit: safe to retry
+  kBusy,          // the database could not take the work now (locked past the wait limit, a
+                  // serialization failure or deadlock, a full disk): nothing written, retry
   kError,         // an unexpected failure
 };
 
@@ -36,6 +37,11 @@ inline constexpr std::string_view kDeadlock = "deadlock";
 inline constexpr std::string_view kLockWaitTimeout = "lock_wait_timeout";
 // The connection broke mid-attempt (kTimeout): whether it committed is unknown.
 inline constexpr std::string_view kConnectionLost = "connection_lost";
+// The ledger's disk is full (kBusy): the write did not happen, nothing was committed.
+inline constexpr std::string_view kDiskFull = "disk_full";
+// The disk failed while the transfer committed (kTimeout): a failed sync leaves the commit
+// record written or not, so whether it committed is unknown until a retry asks.
+inline constexpr std::string_view kIoErrorAtCommit = "io_error_at_commit";
 inline constexpr std::string_view kRequestLost = "request_lost";
 inline constexpr std::string_view kResponseLost = "response_lost";
 inline constexpr std::string_view kStrategySwitch = "strategy_switch";  // with kMismatch

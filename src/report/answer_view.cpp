@@ -8,6 +8,33 @@
 
 namespace idemlab {
 
+namespace {
+
+std::string timeout_text(const AttemptReport& report) {
+  if (report.answer.reason == reason::kIoErrorAtCommit)
+    return "timeout: the disk failed while the transfer committed (io_error_at_commit); it may "
+           "or may not have happened: retry with the same --biz-seq";
+  if (!report.lost_connection.empty())
+    return fmt::format(
+        "timeout: lost the connection to {}; the transfer may or may not have happened: retry "
+        "with the same --biz-seq",
+        report.lost_connection);
+  return fmt::format(
+      "timeout: no answer ({}); the transfer may or may not have happened: retry with the same "
+      "--biz-seq",
+      report.fault);
+}
+
+std::string busy_text(const Answer& answer) {
+  if (answer.reason == reason::kDiskFull)
+    return "busy: the ledger's disk is full (disk_full); nothing was written: free space, then "
+           "retry with the same --biz-seq";
+  return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
+                     answer.reason);
+}
+
+}  // namespace
+
 std::string answer_text(const AttemptReport& report, const TransferRequest& request,
                         std::string_view strategy) {
   const Answer& answer = report.answer;
@@ -51,18 +78,9 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
     case Outcome::kTokenExpired:
       return "token_expired: the token expired before it was used";
     case Outcome::kTimeout:
-      if (!report.lost_connection.empty())
-        return fmt::format(
-            "timeout: lost the connection to {}; the transfer may or may not have happened: "
-            "retry with the same --biz-seq",
-            report.lost_connection);
-      return fmt::format(
-          "timeout: no answer ({}); the transfer may or may not have happened: "
-          "retry with the same --biz-seq",
-          report.fault);
+      return timeout_text(report);
     case Outcome::kBusy:
-      return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
-                         answer.reason);
+      return busy_text(answer);
     case Outcome::kError:
       return fmt::format("internal: {}", answer.reason);
   }

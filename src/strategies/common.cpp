@@ -106,8 +106,10 @@ Answer repeat_answer(const Session& session, const std::optional<FlowRow>& flow,
 }
 
 Task<Answer> fail(Session& session, StepResult failed) {
-  if (failed.code == StepCode::kConnectionLost)  // before the rollback becomes the pending step
+  // Read before the rollback becomes the pending step.
+  if (failed.code == StepCode::kConnectionLost)
     session.note_lost_connection(fmt::format("{}: {}", session.pending_location(), failed.error));
+  const bool at_commit = session.pending().stmt == Stmt::kCommit;
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
   switch (failed.code) {
@@ -123,6 +125,11 @@ Task<Answer> fail(Session& session, StepResult failed) {
       co_return Answer::of(Outcome::kInProgress, reason::kLockWaitTimeout);
     case StepCode::kConnectionLost:  // the COMMIT may or may not have reached the server
       co_return Answer::of(Outcome::kTimeout, reason::kConnectionLost);
+    case StepCode::kDiskFull:  // the write did not happen, and the transaction rolled back
+      co_return Answer::of(Outcome::kBusy, reason::kDiskFull);
+    case StepCode::kIoError:
+      if (at_commit) co_return Answer::of(Outcome::kTimeout, reason::kIoErrorAtCommit);
+      co_return Answer::of(Outcome::kError, "the disk failed: " + failed.error);
     default:
       co_return Answer::of(Outcome::kError, failed.error);
   }

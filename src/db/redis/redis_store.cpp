@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/connection.h"
 #include "db/server/client_library.h"
 
 namespace idemlab {
@@ -143,8 +144,7 @@ Status RedisStore::clear_scratch() {
   redisReply* reply = nullptr;
   StepResult result = eval(kClearScratchScript, {deadlines()}, 1, &reply);
   if (reply) api_->free_reply(reply);
-  if (!result.ok())
-    return Status::ledger(fmt::format("{}: cannot clear the run's keys: {}", shown_, result.error));
+  if (!result.ok()) return step_error(*this, result);
   return Status::ok();
 }
 

@@ -91,7 +91,16 @@ Status check_fixed_fields(const unsigned char* header, const std::string& path) 
 
 }  // namespace
 
-Status check_ledger_header(const std::string& path) {
+// Whether `path`'s -wal file holds frames (more than its 32-byte header): then the newest pages
+// of the ledger may live there, and the main file can be shorter than its header says (a
+// checkpoint that could not grow it, the disk being full) without any damage.
+bool wal_holds_frames(const std::string& path) {
+  struct stat wal {};
+  return ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 32;
+}
+
+Status check_ledger_header(const std::string& path, bool* size_left_to_sqlite) {
+  if (size_left_to_sqlite) *size_left_to_sqlite = false;
   unsigned char header[100] = {};
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return Status::ledger(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
@@ -109,11 +118,18 @@ Status check_ledger_header(const std::string& path) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return damaged(path, "it cannot be measured");
   const uint64_t size = static_cast<uint64_t>(info.st_size);
+  const uint64_t pages = big_endian(header + 28, 4);
+  const bool size_disagrees =
+      size % page_size != 0 ||
+      (big_endian(header + 92, 4) == big_endian(header + 24, 4) && size < pages * page_size);
+  if (size_disagrees && wal_holds_frames(path)) {
+    if (size_left_to_sqlite) *size_left_to_sqlite = true;  // SQLite reads it with its WAL
+    return Status::ok();
+  }
   if (size % page_size != 0)
     return damaged(path, fmt::format("its size, {} bytes, is not a whole number of {}-byte pages",
                                      size, page_size));
   // The page count is valid when the "version valid for" field matches the change counter.
-  const uint64_t pages = big_endian(header + 28, 4);
   if (big_endian(header + 92, 4) == big_endian(header + 24, 4) && size < pages * page_size)
     return damaged(path, fmt::format("the header counts {} pages, the file holds {}", pages,
                                      size / page_size));
@@ -210,6 +226,8 @@ Status check_ledger(Connection& connection, const std::string& path) {
       return Status::busy(fmt::format("{} is locked: {}", path, result.error));
     if (result.code == StepCode::kDamaged)
       return Status::damaged(fmt::format("{} is damaged: {}", path, result.error));
+    if (result.code == StepCode::kDiskFull || result.code == StepCode::kIoError)
+      return step_error(connection, result);
     return Status::ledger(fmt::format("{} is not an idemlab ledger ({})", path, result.error));
   }
   if (application_id != kApplicationId)
@@ -232,14 +250,15 @@ Status check_ledger(Connection& connection, const std::string& path) {
 constexpr off_t kIntegrityCheckMaxBytes = 256 << 10;
 constexpr off_t kQuickCheckMaxBytes = 4 << 20;
 
-Status check_before_write(Connection& connection, const std::string& path) {
+// `whole`: integrity_check whatever the size (the header check left the file's size to SQLite).
+Status check_before_write(Connection& connection, const std::string& path, bool whole) {
   struct stat info {
   }, wal{};
   if (::stat(path.c_str(), &info) != 0) return Status::ok();
   // In WAL mode the newest pages may sit in the -wal file: count them too.
   const off_t size = info.st_size + (::stat((path + "-wal").c_str(), &wal) == 0 ? wal.st_size : 0);
-  if (size > kQuickCheckMaxBytes) return Status::ok();
-  const bool whole = size <= kIntegrityCheckMaxBytes;
+  if (size > kQuickCheckMaxBytes && !whole) return Status::ok();
+  whole |= size <= kIntegrityCheckMaxBytes;
   const char* pragma = whole ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)";
   std::string problem;
   StepResult result = connection.query(pragma, {}, [&](const Row& row) {
@@ -268,14 +287,17 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   if (access == Access::kWrite && is_write_protected(path))
     return Status::ledger(fmt::format("ledger {} is read-only", path));
   // A writer refuses a damaged file before SQLite writes to it; audit (a reader) opens it to
-  // report what is wrong.
-  if (access == Access::kWrite) RETURN_IF_ERROR(check_ledger_header(path));
+  // report what is wrong. A file shorter than its header while its WAL holds frames is judged
+  // by SQLite's integrity_check, read with the WAL, whatever its size.
+  bool size_left_to_sqlite = false;
+  if (access == Access::kWrite) RETURN_IF_ERROR(check_ledger_header(path, &size_left_to_sqlite));
   ConnectionOptions options;
   options.read_only = access == Access::kRead;
   options.busy_timeout_ms = busy_timeout_ms;
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));
   RETURN_IF_ERROR(check_ledger(connection, path));
-  if (access == Access::kWrite) RETURN_IF_ERROR(check_before_write(connection, path));
+  if (access == Access::kWrite)
+    RETURN_IF_ERROR(check_before_write(connection, path, size_left_to_sqlite));
   ASSIGN_OR_RETURN(const int64_t version, schema_version(connection));
   if (version < kSchemaVersion) {
     // An older ledger is upgraded on first open, by any command; a reader upgrades it through

@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <cstring>
 
 namespace idemlab {
@@ -34,7 +35,16 @@ bool names_damage(std::string_view message) {
   return false;
 }
 
+// A full disk is SQLITE_FULL (a short write, ENOSPC), or an I/O error whose errno says so (a
+// quota: EDQUOT; a sync on a filesystem that allocates late: ENOSPC).
+StepCode classify_io(int rc, sqlite3* db) {
+  if ((rc & 0xff) == SQLITE_FULL) return StepCode::kDiskFull;
+  const int error = sqlite3_system_errno(db);
+  return error == ENOSPC || error == EDQUOT ? StepCode::kDiskFull : StepCode::kIoError;
+}
+
 StepCode classify(int rc, sqlite3* db) {
+  if ((rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR) return classify_io(rc, db);
   const StepCode code = classify(rc);
   return code == StepCode::kError && names_damage(sqlite3_errmsg(db)) ? StepCode::kDamaged : code;
 }
@@ -122,6 +132,8 @@ Status SqliteBackend::exec_script(const char* sql) {
     return Status::damaged(fmt::format("{} is damaged: {}", path_, text));
   }
   if ((rc & 0xff) == SQLITE_READONLY) return Status::ledger("ledger is read-only: " + text);
+  if ((rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR)
+    return step_error(*this, StepResult{classify_io(rc, db_), 0, std::nullopt, text});
   return Status::internal(text);
 }
 
