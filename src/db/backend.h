@@ -54,6 +54,9 @@ struct ConnectionOptions {
   int busy_timeout_ms = 5000;    // SQLite's busy timeout; a server's lock wait limit
   bool synchronous_off = false;  // simulations: durability is not what is simulated
   bool uri = false;  // read `path` as a SQLite URI (internal databases only; never a user's path)
+  // A file nobody can change (on a read-only filesystem): read without locks or a -shm file,
+  // which such a filesystem cannot hold (SQLite's immutable=1).
+  bool immutable = false;
   // Page cache per connection in KiB (0: SQLite's default, up to 2 MiB). A simulation opens a
   // connection per attempt in flight, so it bounds each one (sim/shared/budget.cpp counts on it).
   int cache_kib = 0;

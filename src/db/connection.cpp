@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 namespace idemlab {
 
 namespace {
@@ -31,6 +33,22 @@ Result<Connection> open_connection(const Locator& locator, const ConnectionOptio
     return Status::internal(
         fmt::format("{} cannot send statements without blocking", locator.shown));
   return Connection(std::move(backend));
+}
+
+Result<ConnectionRoom> connection_room(Connection& connection) {
+  const EngineTraits& traits = engine_traits(connection.engine());
+  if (!traits.connection_room_sql) return Status::internal("this engine counts no connections");
+  StepResult asked = connection.query(traits.connection_room_sql, {});
+  if (!asked.ok() || !asked.row) return step_error(connection, asked);
+  const Row& row = *asked.row;
+  // MariaDB sends its status variables as text.
+  const auto number = [](const Value& value) {
+    if (const auto* text = std::get_if<std::string>(&value)) return std::atoll(text->c_str());
+    return static_cast<long long>(as_int(value));
+  };
+  const ConnectionRoom server{number(row[0]), number(row[1]), "max_connections"};
+  const ConnectionRoom user{number(row[2]), number(row[3]), std::string(traits.user_limit_name)};
+  return user.limit > 0 && user.free() < server.free() ? user : server;
 }
 
 Status step_error(const StatementRunner& connection, const StepResult& result) {

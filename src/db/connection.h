@@ -67,6 +67,17 @@ class Connection final : public StatementRunner {
 // without its password.
 Result<Connection> open_connection(const Locator& locator, const ConnectionOptions& options);
 
+// How many more connections a server takes now: its limit less those open, for the whole
+// server and for the user connected, the tighter of the two (the asking connection counts as
+// open).
+struct ConnectionRoom {
+  int64_t limit = 0;       // what it allows at all
+  int64_t open = 0;        // what was open when asked
+  std::string limit_name;  // "max_connections", "the role's CONNECTION LIMIT", ...
+  int64_t free() const { return limit - open; }
+};
+Result<ConnectionRoom> connection_room(Connection& connection);
+
 // The Status for a failed step: a damaged file is a ledger error naming the file, a lock is
 // busy, anything else internal.
 // `runner` is a ledger's connection, or a guard store.

@@ -42,6 +42,21 @@ constexpr const char* kMariadbResetSql =
     "dedup; TRUNCATE TABLE journal; TRUNCATE TABLE transfer_flow; TRUNCATE TABLE account_limit; "
     "UPDATE account SET balance_minor = opening_balance_minor";
 
+// PostgreSQL keeps superuser_reserved_connections of max_connections for superusers; a role's
+// CONNECTION LIMIT is -1 when it has none.
+constexpr const char* kPostgresRoomSql =
+    "SELECT current_setting('max_connections')::int - "
+    "current_setting('superuser_reserved_connections')::int, "
+    "(SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'), "
+    "(SELECT rolconnlimit FROM pg_roles WHERE rolname = current_user), "
+    "(SELECT count(*) FROM pg_stat_activity WHERE usename = current_user)";
+// MariaDB's max_user_connections reads the account's own limit when it has one (0: none).
+constexpr const char* kMariadbRoomSql =
+    "SELECT @@max_connections, (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+    "WHERE VARIABLE_NAME = 'THREADS_CONNECTED'), @@max_user_connections, "
+    "(SELECT count(*) FROM information_schema.PROCESSLIST "
+    "WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1))";
+
 constexpr std::array<EngineTraits, 3> kEngines{{
     {
         .engine = Engine::kSqlite,
@@ -58,6 +73,8 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_drop_sql = nullptr,
         .scratch_reset_sql = nullptr,
         .scratch_is_schema = false,
+        .connection_room_sql = nullptr,
+        .user_limit_name = "",
         .statement_sql = statement_sql,
         .open = open_sqlite_backend,
     },
@@ -76,6 +93,8 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_drop_sql = "DROP SCHEMA IF EXISTS \"{}\" CASCADE",
         .scratch_reset_sql = kPostgresResetSql,
         .scratch_is_schema = true,
+        .connection_room_sql = kPostgresRoomSql,
+        .user_limit_name = "the role's CONNECTION LIMIT",
         .statement_sql = postgres_statement_sql,
         .open = open_postgres,
     },
@@ -94,6 +113,8 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_drop_sql = "DROP DATABASE IF EXISTS `{}`",
         .scratch_reset_sql = kMariadbResetSql,
         .scratch_is_schema = false,
+        .connection_room_sql = kMariadbRoomSql,
+        .user_limit_name = "the account's max_user_connections",
         .statement_sql = mariadb_statement_sql,
         .open = open_mariadb,
     },

@@ -54,6 +54,12 @@ struct EngineTraits {
   const char* scratch_drop_sql;
   const char* scratch_reset_sql;
   bool scratch_is_schema;  // false: a database, which a connection names instead of the URL's
+  // How many connections the server allows and how many are open, for the whole server and for
+  // the user connected: one row of four numbers (a user limit of 0 or less: none). nullptr on
+  // SQLite, which has no connections to count.
+  const char* connection_room_sql;
+  // What the user's own limit is called on this server.
+  std::string_view user_limit_name;
   // Each named statement's text in this engine's dialect.
   std::string_view (*statement_sql)(Stmt id);
   // Opens a connection (a SQLite file at locator.path, or a server).

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/server/client_library.h"
+#include "db/server/refused.h"
 #include "db/server/server_text.h"
 #include "db/server/socket_wait.h"
 
@@ -370,7 +371,10 @@ Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
                         static_cast<unsigned>(locator.port), text_or_null(socket),
                         CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS)) {
     const std::string why = my->error(conn);
+    const unsigned error_number = my->error_number(conn);
     my->close(conn);
+    if (const std::optional<std::string> limit = mariadb_refusal(error_number, why))
+      return server_busy(locator.shown, *limit);
     return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
   }
   auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown, options.nonblocking);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/server/client_library.h"
+#include "db/server/refused.h"
 #include "db/server/server_text.h"
 #include "db/server/socket_wait.h"
 
@@ -360,6 +361,8 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   if (!conn || pq->status(conn) != CONNECTION_OK) {
     const std::string why = conn ? first_line(pq->error_message(conn)) : "out of memory";
     if (conn) pq->finish(conn);
+    if (const std::optional<std::string> limit = postgres_refusal(why))
+      return server_busy(locator.shown, *limit);
     return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
   }
   auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +20,15 @@
 namespace idemlab {
 
 namespace {
+
+// Whether the folder holding `path` is on a read-only filesystem (a snapshot, a backup, a
+// read-only mount): SQLite can then create no -shm file beside a WAL ledger.
+bool on_read_only_filesystem(const std::string& path) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  struct statvfs info {};
+  return ::statvfs(folder.c_str(), &info) == 0 && (info.f_flag & ST_RDONLY) != 0;
+}
 
 bool file_exists(const std::string& path) {
   struct stat info {};
@@ -271,6 +281,23 @@ Status check_before_write(Connection& connection, const std::string& path, bool 
   return Status::ok();
 }
 
+// A ledger on a read-only filesystem: nobody can change it there, so it is read as immutable (no
+// locks, no -shm file, which cannot be made there). A WAL holding changes nobody checkpointed
+// is read through its -shm file, read-only, if one was left beside it (SQLite 3.22 and later);
+// without one it cannot be read there at all.
+Status read_only_filesystem_options(const std::string& path, ConnectionOptions* options) {
+  if (!wal_holds_frames(path)) {
+    options->immutable = true;
+    return Status::ok();
+  }
+  if (file_exists(path + "-shm")) return Status::ok();
+  return Status::ledger(fmt::format(
+      "{} is on a read-only filesystem, and its -wal file holds changes nobody checkpointed, "
+      "with no -shm file to read them through: copy the ledger with its -wal file to a "
+      "writable place to read it",
+      path));
+}
+
 Result<Connection> open_ledger(const std::string& path, Access access, int busy_timeout_ms,
                                Isolation isolation) {
   Locator locator;
@@ -294,6 +321,8 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   ConnectionOptions options;
   options.read_only = access == Access::kRead;
   options.busy_timeout_ms = busy_timeout_ms;
+  if (access == Access::kRead && on_read_only_filesystem(path))
+    RETURN_IF_ERROR(read_only_filesystem_options(path, &options));
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));
   RETURN_IF_ERROR(check_ledger(connection, path));
   if (access == Access::kWrite)

@@ -70,6 +70,19 @@ int trace_callback(unsigned, void* context, void* statement, void*) {
   return 0;
 }
 
+// A URI that opens the file at `path` as immutable, its path percent-encoded where a URI would
+// read it otherwise.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#' || static_cast<unsigned char>(c) < 0x21)
+      uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    else
+      uri += c;
+  }
+  return uri + "?immutable=1";
+}
+
 }  // namespace
 
 SqliteBackend::~SqliteBackend() {
@@ -97,7 +110,11 @@ Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& pa
   std::unique_ptr<SqliteBackend> connection(new SqliteBackend());
   // Debian's SQLite reads every name that starts with "file:" as a URI, whatever the flags;
   // "./file:..." is the same file, read as a plain name.
-  const std::string name = !options.uri && path.starts_with("file:") ? "./" + path : path;
+  std::string name = !options.uri && path.starts_with("file:") ? "./" + path : path;
+  if (options.immutable) {
+    name = immutable_uri(path);
+    flags |= SQLITE_OPEN_URI;
+  }
   int rc = sqlite3_open_v2(name.c_str(), &connection->db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     return Status::ledger(

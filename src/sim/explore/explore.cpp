@@ -6,11 +6,15 @@
 #include "sim/explore/replayer.h"
 #include "sim/explore/server_replayer.h"
 #include "sim/explore/sqlite_replayer.h"
+#include "sim/shared/connections.h"
 
 namespace idemlab {
 
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
                ExploreResult* out) {
+  if (config.server)
+    RETURN_IF_ERROR(
+        check_server_connections(*config.server, "explore", explore_need(config.duplicates)));
   ASSIGN_OR_RETURN(std::unique_ptr<Replayer> replayer,
                    config.server ? make_server_replayer(strategy, pitfall, config)
                                  : make_sqlite_replayer(strategy, pitfall, config));

@@ -12,6 +12,8 @@
 #include <new>
 #include <thread>
 
+#include "sim/shared/connections.h"
+
 namespace idemlab {
 
 namespace {
@@ -21,6 +23,7 @@ Status run_row(const SimConfig& config, const CompareRow& row, SimResult* out) {
   options.server = row.server;
   options.isolation = row.isolation;
   options.redis = row.redis;
+  options.connections_checked = true;  // compare() checked every row's server at once
   try {
     Status status = simulate(config, *row.strategy, row.pitfall, options, out);
     out->backend = row.backend;
@@ -60,10 +63,32 @@ Status check_steps_reached(const SimConfig& config, std::span<const CompareRow> 
   return Status::ok();
 }
 
+// Up to `jobs` rows run at once, so a server may carry that many simulations together: checked
+// once per server before any row runs.
+Status check_connections(const SimConfig& config, std::span<const CompareRow> rows, int jobs) {
+  std::vector<const Locator*> servers;
+  for (const CompareRow& row : rows)
+    if (row.server && std::none_of(servers.begin(), servers.end(), [&](const Locator* known) {
+          return known->shown == row.server->shown;
+        }))
+      servers.push_back(row.server);
+  for (const Locator* server : servers) {
+    const int64_t rows_there = std::count_if(rows.begin(), rows.end(), [&](const CompareRow& row) {
+      return row.server && row.server->shown == server->shown;
+    });
+    const int64_t at_once = std::min<int64_t>(std::max(1, jobs), rows_there);
+    ConnectionNeed need = simulation_need(config, at_once);
+    if (at_once > 1) need.what_to_lower = "--jobs or --concurrency";
+    RETURN_IF_ERROR(check_server_connections(*server, "compare", need));
+  }
+  return Status::ok();
+}
+
 Status compare(const SimConfig& config, std::span<const CompareRow> rows, int jobs,
                const std::function<void(size_t done, size_t total)>& rows_done,
                std::vector<SimResult>* out) {
   RETURN_IF_ERROR(check_steps_reached(config, rows));
+  RETURN_IF_ERROR(check_connections(config, rows, jobs));
   std::vector<SimResult> results(rows.size());
   std::vector<Status> statuses(rows.size());
   std::atomic<size_t> next{0};

@@ -6,6 +6,7 @@
 
 #include "attempt/serve.h"
 #include "sim/shared/budget.h"
+#include "sim/shared/connections.h"
 #include "sim/simulate/simulation.h"
 
 namespace idemlab {
@@ -27,6 +28,9 @@ bool breaks_guarantee(const SimResult& result) {
 Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
                 const SimOptions& options, SimResult* out) {
   RETURN_IF_ERROR(check_sim_budget(config));
+  if (options.server && !options.connections_checked)
+    RETURN_IF_ERROR(
+        check_server_connections(*options.server, "simulate", simulation_need(config, 1)));
   for (const FaultSpec& fault : config.faults)
     RETURN_IF_ERROR(check_fault_steps(fault, strategy.info(), pitfall));
   try {

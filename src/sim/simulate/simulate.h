@@ -81,6 +81,9 @@ struct SimOptions {
   // keys of the run's own that expire on its virtual clock (sim/shared/scratch_redis.h); nullptr:
   // in the ledger.
   const RedisLocator* redis = nullptr;
+  // Whoever runs several simulations on one server at once (compare) checks the connections
+  // they need together; a lone run checks its own (sim/shared/connections.h).
+  bool connections_checked = false;
 };
 
 // Whether a row breaks what its strategy promises: a guarded strategy run without --pitfall
