@@ -78,5 +78,6 @@ void register_limit(CLI::App& app, CommandResult& result);
 void register_http(CLI::App& app, CommandResult& result);
 void register_lesson(CLI::App& app, CommandResult& result);
 void register_report(CLI::App& app, CommandResult& result);
+void register_serve(CLI::App& app, CommandResult& result);
 
 }  // namespace idemlab

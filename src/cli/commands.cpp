@@ -21,6 +21,8 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"query", "a request's state, asked before retrying", register_query},
       CommandEntry{"limit", "a payer's limit: set (idempotent) or raise (not)", register_limit},
       CommandEntry{"http", "one HTTP request: GET, PUT, DELETE, POST", register_http},
+      CommandEntry{"serve", "the transfer endpoint over HTTP, with Idempotency-Key",
+                   register_serve},
       CommandEntry{"explain", "what a strategy does, its SQL and its pitfall", register_explain},
       CommandEntry{"simulate", "many requests against one strategy, seeded", register_simulate},
       CommandEntry{"compare", "the same schedule against every strategy", register_compare},

@@ -57,6 +57,10 @@ struct ConnectionOptions {
   // A file nobody can change (on a read-only filesystem): read without locks or a -shm file,
   // which such a filesystem cannot hold (SQLite's immutable=1).
   bool immutable = false;
+  // SQLite: a write that finds the lock taken by another connection of this process waits
+  // until one of them ends its transaction (a condition variable), not on SQLite's timer,
+  // which sleeps up to 100 ms a try: the one writer is taken in turn (serve's pool).
+  bool wait_in_process = false;
   // Page cache per connection in KiB (0: SQLite's default, up to 2 MiB). A simulation opens a
   // connection per attempt in flight, so it bounds each one (sim/shared/budget.cpp counts on it).
   int cache_kib = 0;

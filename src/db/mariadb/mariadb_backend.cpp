@@ -12,7 +12,7 @@
 #include <mutex>
 #include <vector>
 
-#include "db/server/client_library.h"
+#include "core/client_library.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
 #include "db/server/socket_wait.h"

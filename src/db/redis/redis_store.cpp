@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/client_library.h"
 #include "db/connection.h"
-#include "db/server/client_library.h"
 
 namespace idemlab {
 

@@ -299,7 +299,7 @@ Status read_only_filesystem_options(const std::string& path, ConnectionOptions* 
 }
 
 Result<Connection> open_ledger(const std::string& path, Access access, int busy_timeout_ms,
-                               Isolation isolation) {
+                               Isolation isolation, bool wait_in_process) {
   Locator locator;
   RETURN_IF_ERROR(parse_locator(path, &locator));
   if (is_server(locator.engine)) {
@@ -321,6 +321,7 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   ConnectionOptions options;
   options.read_only = access == Access::kRead;
   options.busy_timeout_ms = busy_timeout_ms;
+  options.wait_in_process = wait_in_process;
   if (access == Access::kRead && on_read_only_filesystem(path))
     RETURN_IF_ERROR(read_only_filesystem_options(path, &options));
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));

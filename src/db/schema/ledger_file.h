@@ -34,8 +34,10 @@ enum class Access { kRead, kWrite };
 
 // Opens the ledger `db` names (a file path or a server URL) after checking it is one this build
 // understands; `isolation` applies on servers only.
+// `wait_in_process`: ConnectionOptions::wait_in_process (a server's pool of connections).
 Result<Connection> open_ledger(const std::string& db, Access access, int busy_timeout_ms,
-                               Isolation isolation = Isolation::kDefault);
+                               Isolation isolation = Isolation::kDefault,
+                               bool wait_in_process = false);
 
 // Reads the file's header without SQLite: the magic string, a possible page size, the
 // application id, and a size that holds every page the header counts. Cheap; run before any

@@ -123,7 +123,12 @@ Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& pa
   }
   connection->path_ = path;
   sqlite3_extended_result_codes(connection->db_, 1);
-  sqlite3_busy_timeout(connection->db_, options.busy_timeout_ms);
+  if (options.wait_in_process) {
+    connection->writer_turn_ = std::make_unique<WriterTurn>(options.busy_timeout_ms);
+    sqlite3_busy_handler(connection->db_, WriterTurn::on_busy, connection->writer_turn_.get());
+  } else {
+    sqlite3_busy_timeout(connection->db_, options.busy_timeout_ms);
+  }
   const char* pragmas = options.synchronous_off
                             ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = OFF;"
                             : "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;";
@@ -137,7 +142,9 @@ Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& pa
 
 Status SqliteBackend::exec_script(const char* sql) {
   char* message = nullptr;
+  before_statement();
   int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
+  after_statement();
   if (rc == SQLITE_OK) return Status::ok();
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
@@ -222,6 +229,7 @@ StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const 
   }
   StepResult result;
   int rc;
+  before_statement();
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     if (on_row || !result.row) {
       Row row;
@@ -232,6 +240,7 @@ StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const 
       if (!result.row) result.row = std::move(row);
     }
   }
+  after_statement();
   if (rc != SQLITE_DONE) {
     result.code = classify(rc, db_);
     damaged_ |= result.code == StepCode::kDamaged;
@@ -280,6 +289,11 @@ bool SqliteBackend::in_transaction() const {
 
 void SqliteBackend::rollback_if_open() {
   if (in_transaction()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  after_statement();
+}
+
+bool SqliteBackend::autocommit(sqlite3* db) {
+  return sqlite3_get_autocommit(db) != 0;
 }
 
 void SqliteBackend::set_trace(TraceSink sink) {

@@ -10,6 +10,7 @@
 
 #include "db/backend.h"
 #include "db/connection.h"
+#include "db/sqlite/writer_turns.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -64,6 +65,16 @@ class SqliteBackend final : public Backend {
   std::array<std::vector<std::pair<const char*, int>>, static_cast<size_t>(Stmt::kCount)>
       parameters_{};
   std::unique_ptr<TraceSink> trace_;
+  std::unique_ptr<WriterTurn> writer_turn_;  // ConnectionOptions::wait_in_process
+
+  // Around every statement, for writer_turn_.
+  void before_statement() {
+    if (writer_turn_) writer_turn_->before_statement();
+  }
+  void after_statement() {
+    if (writer_turn_ && autocommit(db_)) WriterTurn::transaction_ended();
+  }
+  static bool autocommit(sqlite3* db);
 };
 
 }  // namespace idemlab

@@ -1,5 +1,5 @@
 // Loading a server's C client on demand.
-#include "db/server/client_library.h"
+#include "core/client_library.h"
 
 #include <dlfcn.h>
 #include <fmt/format.h>

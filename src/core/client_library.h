@@ -1,7 +1,8 @@
-// ClientLibrary: a server's C client (libpq, libmariadb), loaded the first time a ledger on that
-// server is opened. Linked at build time, the two clients and the 27 libraries they pull in
-// (TLS, Kerberos, LDAP) cost every process 8 ms at startup (hyperfine, 300 runs), more than a
-// whole one-attempt transfer on SQLite; loaded on demand, SQLite users never pay for them.
+// ClientLibrary: a C library idemlab talks to a server or a client through (libpq, libmariadb,
+// hiredis, libmicrohttpd, librabbitmq), loaded the first time it is needed. Linked at build
+// time, the database clients and the 27 libraries they pull in (TLS, Kerberos, LDAP) cost every
+// process 8 ms at startup (hyperfine, 300 runs), more than a whole one-attempt transfer on
+// SQLite; loaded on demand, a command that needs none of them never pays for them.
 #pragma once
 
 #include <string>

@@ -1,0 +1,188 @@
+// `idemlab serve`: the transfer endpoint over real HTTP (http/transfer_server.h), until SIGINT or
+// SIGTERM: then it stops accepting, lets the attempts in flight finish (for at most
+// --drain-ms), and exits 0.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/errors.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
+#include "core/parse.h"
+#include "db/redis/redis_locator.h"
+#include "db/schema/ledger_file.h"
+#include "http/transfer_server.h"
+
+namespace idemlab {
+
+namespace {
+
+struct ServeOptions {
+  std::string db = "idemlab.db";
+  std::string strategy;
+  std::optional<std::string> pitfall;
+  std::string redis;
+  std::string listen = "127.0.0.1:8080";
+  bool require_key = false;
+  bool unique_index = false;
+  std::vector<std::string> faults;
+  int64_t seed = 1;
+  std::string isolation;
+  int64_t lock_ttl_ms = 30000;
+  int64_t token_ttl_ms = 600000;
+  int64_t pool = 0;  // 0: 8 on a SQLite file, 32 on a server
+  ListenerOptions listener;
+  int64_t timeout_ms = 10000;
+  int64_t drain_ms = 10000;
+};
+
+// HOST:PORT, [IPV6]:PORT.
+void parse_listen(const std::string& text, ListenerOptions* out) {
+  const size_t colon = text.rfind(':');
+  int64_t port = 0;
+  if (colon == std::string::npos || !parse_whole(text.substr(colon + 1), 0, 65535, &port))
+    throw_if_error(
+        Status::usage(fmt::format("--listen {}: write HOST:PORT, e.g. 127.0.0.1:0", text)));
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty()) throw_if_error(Status::usage(fmt::format("--listen {}: no host", text)));
+  out->host = host;
+  out->port = static_cast<int>(port);
+}
+
+TransferServer make_server(const ServeOptions& options) {
+  ServeSettings settings;
+  settings.strategy = find_strategy(options.strategy);
+  settings.pitfall = pitfall_option(settings.strategy->info(), options.pitfall);
+  settings.require_key = options.require_key;
+  settings.unique_index = options.unique_index;
+  if (options.unique_index && !settings.strategy->info().offers_unique_index)
+    throw_if_error(Status::usage(fmt::format(
+        "--unique-index is for select-for-update; {} keeps its own guard", options.strategy)));
+  settings.lock_ttl_ms = options.lock_ttl_ms;
+  settings.token_ttl_ms = options.token_ttl_ms;
+  std::vector<FaultSpec> faults;
+  throw_if_error(parse_faults(options.faults, &faults));
+  settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
+  throw_if_error(settings.faults.check(*settings.strategy, settings.pitfall));
+  LedgerPoolOptions pool;
+  pool.db = options.db;
+  pool.isolation = isolation_option(options.db, options.isolation);
+  if (!options.redis.empty()) {
+    RedisLocator redis;
+    throw_if_error(parse_redis_locator(options.redis, &redis));
+    pool.redis = redis;
+  }
+  Locator locator;
+  throw_if_error(parse_locator(options.db, &locator));
+  pool.size = static_cast<int>(options.pool ? options.pool : is_server(locator.engine) ? 32 : 8);
+  return TransferServer(std::move(settings), std::move(pool));
+}
+
+// Waits for SIGINT or SIGTERM, then for the attempts in flight, at most `drain_ms`.
+void serve_until_stopped(Listener& listener, int64_t drain_ms) {
+  while (interrupt_signal() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  listener.stop_accepting();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(drain_ms);
+  while (listener.in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  listener.stop();
+}
+
+ExitCode run_serve(const ServeOptions& options) {
+  ListenerOptions listen = options.listener;
+  parse_listen(options.listen, &listen);
+  listen.timeout_s = static_cast<int>(std::max<int64_t>(1, (options.timeout_ms + 999) / 1000));
+  TransferServer server = make_server(options);
+  // The ledger is checked before the first request: a missing or foreign one stops here.
+  throw_if_error(server.pool().acquire().status());
+  install_interrupt_handlers();
+  Listener listener;
+  throw_if_error(listener.start(
+      listen, [&server](const HttpMessage& message) { return server.handle(message); }));
+  const bool ipv6 = listen.host.find(':') != std::string::npos;
+  fmt::print("listening on http://{}{}{}:{} (strategy {}{}, ledger {}; Ctrl-C stops)\n",
+             ipv6 ? "[" : "", listen.host, ipv6 ? "]" : "", listener.port(), options.strategy,
+             pitfall_argument(server.settings().pitfall), server.pool().options().db);
+  std::fflush(stdout);
+  serve_until_stopped(listener, options.drain_ms);
+  fmt::print("stopped: {}\n", interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+  return ExitCode::kOk;
+}
+
+void add_limit_options(CLI::App* command, ServeOptions* options) {
+  command
+      ->add_option("--max-body-bytes", options->listener.max_body_bytes,
+                   "a body longer than this is refused, 413 (default 65536)")
+      ->check(whole_number(256, 16 << 20));
+  command
+      ->add_option("--max-header-bytes", options->listener.max_header_bytes,
+                   "the request line and headers may take this much, else 431 (default 16384)")
+      ->check(whole_number(1024, 1 << 20));
+  command
+      ->add_option("--timeout-ms", options->timeout_ms,
+                   "a connection that sends or reads nothing this long is closed, whole "
+                   "seconds (default 10000)")
+      ->check(whole_number(1000, limits::kMaxDurationMs));
+  command
+      ->add_option("--max-connections", options->listener.max_connections,
+                   "connections at once, each a thread; more are refused (default 256)")
+      ->check(whole_number(1, 10000));
+  command
+      ->add_option("--pool", options->pool,
+                   "ledger connections at once (default 8 on a SQLite file, 32 on a server)")
+      ->check(whole_number(1, 1000));
+  command
+      ->add_option("--drain-ms", options->drain_ms,
+                   "on SIGINT or SIGTERM, how long attempts in flight may finish (default "
+                   "10000)")
+      ->check(whole_number(0, limits::kMaxDurationMs));
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ServeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "serve", "the transfer endpoint over HTTP, with Idempotency-Key, for curl and browsers");
+  add_db_option(command, &options->db);
+  command->add_option("--strategy", options->strategy, "the strategy POST /transfers runs")
+      ->required()
+      ->check(CLI::IsMember(strategy_names()));
+  add_pitfall_option(command, &options->pitfall);
+  add_redis_option(command, &options->redis);
+  add_isolation_option(command, &options->isolation);
+  command->add_option("--listen", options->listen,
+                      "HOST:PORT (default 127.0.0.1:8080, loopback; port 0: a free one)");
+  command->add_flag("--unique-index", options->unique_index,
+                    "select-for-update: insert the flow row under the unique index too (on "
+                    "PostgreSQL FOR UPDATE locks no missing row, so twins both insert without it)");
+  command->add_flag("--require-key", options->require_key,
+                    "a POST /transfers without an Idempotency-Key is refused, 400");
+  command->add_option("--fault", options->faults,
+                      "request-lost, response-lost, slow[:ms=,at=], crash:after=STEP, each with "
+                      "p= or nth= per request; repeatable");
+  command->add_option("--seed", options->seed, "seed of the faults' draws (default 1)")
+      ->check(whole_number(0, limits::kMaxSeed));
+  command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "lock-table TTL (default 30000)")
+      ->check(whole_number(1, limits::kMaxDurationMs));
+  command
+      ->add_option("--token-ttl-ms", options->token_ttl_ms,
+                   "tokens from POST /tokens and the payment page (default 600000)")
+      ->check(whole_number(1, limits::kMaxDurationMs));
+  add_limit_options(command, options.get());
+  command->footer(
+      "Resources: POST /transfers (JSON or a form: from, to, amount; Idempotency-Key), POST "
+      "/tokens, GET /transfers/ID, GET /accounts/NAME, PUT and DELETE /accounts/NAME/limit, GET "
+      "/pay and /pay?guard=token (the classroom's page), GET /problems (the error types).\n"
+      "The first line on standard output says where it listens. SIGINT or SIGTERM: stop "
+      "accepting, let attempts in flight finish, exit 0.");
+  command->callback([options, &result] { result.exit_code = run_serve(*options); });
+}
+
+}  // namespace idemlab

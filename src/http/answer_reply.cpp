@@ -1,0 +1,119 @@
+// From an attempt's answer, or an error, to what the client is told: a status, headers and a
+// body (the transfer as JSON, or a problem).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "http/problem.h"
+#include "http/secret.h"
+#include "http/transfer_server.h"
+#include "ledger/money.h"
+
+namespace idemlab {
+
+namespace {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// Seconds a client waits before it retries: what is left of a lock's lease, at least 1.
+std::string retry_after(const AttemptReport& report) {
+  const int64_t ms = report.holder.by.empty() ? 1000 : report.holder.retry_after_ms;
+  return std::to_string(std::max<int64_t>(1, (ms + 999) / 1000));
+}
+
+Problem rejection_problem(const std::string& why) {
+  if (why == reason::kInsufficientFunds) return Problem::kInsufficientFunds;
+  if (why == reason::kUnknownAccount) return Problem::kUnknownAccount;
+  if (why == reason::kSameAccount) return Problem::kSameAccount;
+  if (why == reason::kOverLimit) return Problem::kOverLimit;
+  return Problem::kInvalidField;  // missing_key: the key the guard needs was left out
+}
+
+HttpReply created(const TransferRequest& request, Headers headers) {
+  const nlohmann::ordered_json body{{"id", request.biz_seq},
+                                    {"from", request.from},
+                                    {"to", request.to},
+                                    {"amount", format_amount(request.amount_minor)},
+                                    {"outcome", "applied"}};
+  HttpReply reply;
+  reply.status = 201;
+  reply.headers = std::move(headers);
+  reply.headers.emplace_back("Location", "/transfers/" + request.biz_seq);
+  reply.headers.emplace_back("Content-Type", "application/json");
+  reply.body = json_body(body);
+  return reply;
+}
+
+HttpReply refusal(const TransferRequest& request, const AttemptReport& report, Headers headers) {
+  const Answer& answer = report.answer;
+  switch (answer.outcome) {
+    case Outcome::kRejected:
+      return problem_reply(rejection_problem(answer.reason),
+                           fmt::format("transfer {}: {}", request.biz_seq, answer.reason),
+                           std::move(headers));
+    case Outcome::kMismatch:
+      return problem_reply(
+          Problem::kIdempotencyKeyReused,
+          answer.reason == reason::kStrategySwitch
+              ? fmt::format("{} was first served by {}", request.biz_seq, report.served_by)
+              : fmt::format("{} was first sent with another payload", request.biz_seq),
+          std::move(headers));
+    case Outcome::kTokenUnknown:
+      return problem_reply(Problem::kTokenUnknown, answer.reason, std::move(headers));
+    case Outcome::kTokenUsed:
+      return problem_reply(Problem::kTokenUsed, "", std::move(headers));
+    case Outcome::kTokenExpired:
+      return problem_reply(Problem::kTokenExpired, "", std::move(headers));
+    default:
+      return problem_reply(Problem::kInternal, answer.reason, std::move(headers));
+  }
+}
+
+}  // namespace
+
+std::string new_transfer_id() {
+  return "auto-" + secret_hex(16);
+}
+
+HttpReply answer_reply(const TransferRequest& request, const AttemptReport& report) {
+  const Answer& answer = report.answer;
+  Headers headers;
+  if (answer.replayed) headers.emplace_back("Idempotent-Replayed", "true");
+  switch (answer.outcome) {
+    case Outcome::kApplied:
+      return created(request, std::move(headers));
+    case Outcome::kInProgress:
+      headers.emplace_back("Retry-After", retry_after(report));
+      return problem_reply(Problem::kRequestInProgress,
+                           report.holder.by.empty()
+                               ? fmt::format("{} is held by another attempt", request.biz_seq)
+                               : fmt::format("{} is held by {}", request.biz_seq, report.holder.by),
+                           std::move(headers));
+    case Outcome::kBusy:
+      headers.emplace_back("Retry-After", "1");
+      return problem_reply(Problem::kServerBusy, answer.reason, std::move(headers));
+    case Outcome::kTimeout:
+      headers.emplace_back("Retry-After", "1");
+      return problem_reply(Problem::kOutcomeUnknown,
+                           report.lost_connection.empty() ? answer.reason : report.lost_connection,
+                           std::move(headers));
+    default:
+      return refusal(request, report, std::move(headers));
+  }
+}
+
+HttpReply status_reply(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kBusy:
+    case StatusCode::kUnavailable:
+      return problem_reply(Problem::kServerBusy, status.message(), {{"Retry-After", "1"}});
+    case StatusCode::kLedger:
+      return problem_reply(Problem::kLedgerUnavailable, status.message());
+    case StatusCode::kUsage:
+      return problem_reply(Problem::kInvalidField, status.message());
+    default:
+      return problem_reply(Problem::kInternal, status.message());
+  }
+}
+
+}  // namespace idemlab

@@ -1,0 +1,71 @@
+// LedgerPool: the ledger connections a server lends to the requests it serves at once, each
+// with a guard store of its own when tokens and locks live in Redis (a hiredis connection
+// serves one thread). Opened on first need, kept, and lent out one per request: on a database
+// server requests run side by side; on a SQLite file they meet at its one writer and take it in
+// turn (ConnectionOptions::wait_in_process).
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/connection.h"
+#include "db/guard_store.h"
+#include "db/redis/redis_locator.h"
+
+namespace idemlab {
+
+struct LedgerPoolOptions {
+  std::string db;
+  Isolation isolation = Isolation::kDefault;
+  int busy_timeout_ms = 5000;
+  std::optional<RedisLocator> redis;
+  int size = 16;  // connections at most; a request beyond them waits for one
+};
+
+class LedgerPool {
+ public:
+  explicit LedgerPool(LedgerPoolOptions options) : options_(std::move(options)) {}
+
+  struct Slot {
+    Connection ledger;
+    std::unique_ptr<GuardStore> guards;  // nullptr: the ledger keeps them
+  };
+
+  // A slot lent to one request, given back when it goes. A slot whose connection broke is
+  // dropped instead, and the next request opens a new one.
+  class Lease {
+   public:
+    Lease(LedgerPool* pool, std::unique_ptr<Slot> slot) : pool_(pool), slot_(std::move(slot)) {}
+    Lease(Lease&& other) noexcept
+        : pool_(std::exchange(other.pool_, nullptr)), slot_(std::move(other.slot_)) {}
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    Slot& operator*() { return *slot_; }
+    Slot* operator->() { return slot_.get(); }
+    void discard() { slot_.reset(); }  // its connection broke: do not lend it again
+
+   private:
+    LedgerPool* pool_;
+    std::unique_ptr<Slot> slot_;
+  };
+
+  // A slot; waits while all are lent. Opening one can fail (a server full or gone).
+  Result<Lease> acquire();
+  const LedgerPoolOptions& options() const { return options_; }
+
+ private:
+  void give_back(std::unique_ptr<Slot> slot);
+  Result<std::unique_ptr<Slot>> open_slot() const;
+
+  LedgerPoolOptions options_;
+  std::mutex mutex_;
+  std::condition_variable returned_;
+  std::vector<std::unique_ptr<Slot>> idle_;
+  int lent_or_opening_ = 0;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,67 @@
+// Problem details (RFC 9457): every error `idemlab serve` answers is application/problem+json,
+// with a `type` naming its kind, documented at that address (GET /problems/NAME), so that a
+// client branches on the type, never on the words.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "http/listener.h"
+
+namespace idemlab {
+
+enum class Problem {
+  kMissingIdempotencyKey,
+  kInvalidIdempotencyKey,
+  kIdempotencyKeyReused,
+  kRequestInProgress,
+  kUnsupportedMediaType,
+  kMalformedBody,
+  kInvalidField,
+  kPayloadTooLarge,
+  kNotFound,
+  kMethodNotAllowed,
+  kInsufficientFunds,
+  kUnknownAccount,
+  kSameAccount,
+  kOverLimit,
+  kTokenRequired,
+  kTokenUnknown,
+  kTokenUsed,
+  kTokenExpired,
+  kServerBusy,
+  kOutcomeUnknown,
+  kLedgerUnavailable,
+  kInternal,
+};
+
+struct ProblemInfo {
+  Problem problem;
+  std::string_view name;  // its type is /problems/NAME
+  int status;
+  std::string_view title;
+  std::string_view means;  // what happened and what a client does, for GET /problems/NAME
+};
+std::span<const ProblemInfo> problem_table();
+const ProblemInfo& problem_info(Problem problem);
+const ProblemInfo* find_problem(std::string_view name);
+
+// The reply: its status, the problem+json body with `detail`, and `headers` besides.
+HttpReply problem_reply(Problem problem, std::string_view detail,
+                        std::vector<std::pair<std::string, std::string>> headers = {});
+
+// GET /problems and GET /problems/NAME: what each type means, as text.
+HttpReply problem_page(std::string_view name);
+
+// A JSON body, one line. Text the client sent that is not UTF-8 (echoed in a detail) is
+// written with U+FFFD in its place, never thrown at.
+template <class Json>
+std::string json_body(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace idemlab
