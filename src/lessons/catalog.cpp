@@ -223,6 +223,7 @@ std::vector<Lesson> build() {
   out.push_back(redelivery());
   out.push_back(interleavings());
   out.push_back(one_strategy_three_engines());
+  out.push_back(client_retries_over_http());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -155,6 +156,50 @@ Status run_twins(const std::string& binary, const std::string& folder,
     (*out)[i].output = contents(fmt::format("{}/twin.{}", folder, i));
   }
   return Status::ok();
+}
+
+std::string program_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream folders(path ? path : "/usr/bin:/bin");
+  for (std::string folder; std::getline(folders, folder, ':');) {
+    const std::string candidate = folder + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+Status start_background(const std::string& binary, const std::string& folder,
+                        const std::vector<std::string>& args, Background* out) {
+  out->output_path = folder + "/background.out";
+  pid_t child = -1;
+  RETURN_IF_ERROR(spawn_twin(binary, folder, args, out->output_path, &child));
+  out->pid = child;
+  return Status::ok();
+}
+
+Status wait_for_line(const Background& server, const std::string& prefix, std::string* line) {
+  const auto deadline = std::chrono::steady_clock::now() + kGateBound;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::stringstream output(contents(server.output_path));
+    for (std::string read; std::getline(output, read);)
+      if (read.starts_with(prefix)) {
+        *line = read;
+        return Status::ok();
+      }
+    int status = 0;
+    if (::waitpid(server.pid, &status, WNOHANG) == server.pid)
+      return Status::internal("the server ended: " + contents(server.output_path));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return Status::internal("the server never said '" + prefix + "'");
+}
+
+void stop_background(Background* server) {
+  if (server->pid <= 0) return;
+  ::kill(server->pid, SIGTERM);
+  int status = 0;
+  ::waitpid(server->pid, &status, 0);
+  server->pid = -1;
 }
 
 }  // namespace idemlab

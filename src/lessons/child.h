@@ -23,4 +23,20 @@ Status run_command(const std::string& binary, const std::string& folder,
 Status run_twins(const std::string& binary, const std::string& folder,
                  const std::vector<std::string>& args, int count, std::vector<Ran>* out);
 
+// A program a step runs other than idemlab (curl), found on PATH; empty if it is not there.
+std::string program_path(const std::string& name);
+
+// A server a lesson starts (idemlab serve): it runs in its folder with its output in a file,
+// until the lesson stops it.
+struct Background {
+  int pid = -1;
+  std::string output_path;
+};
+Status start_background(const std::string& binary, const std::string& folder,
+                        const std::vector<std::string>& args, Background* out);
+// The first line of its output that starts with `prefix`, once written (at most 60 s).
+Status wait_for_line(const Background& server, const std::string& prefix, std::string* line);
+// SIGTERM, then waits for it.
+void stop_background(Background* server);
+
 }  // namespace idemlab

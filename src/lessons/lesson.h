@@ -20,7 +20,14 @@ struct LessonStep {
   // must then be `twin_exits` (and `expect_exit` is not used).
   int twins = 0;
   std::vector<int> twin_exits = {};
+  // Another program than idemlab, found on PATH (curl): run as it is, without --width.
+  std::string program = {};
+  // idemlab serve --listen 127.0.0.1:0, left running until the lesson ends; in later steps'
+  // args and in every output, kBasePlaceholder stands for where it listens.
+  bool background = false;
 };
+
+inline constexpr std::string_view kBasePlaceholder = "$BASE";
 
 // In a step's args, where the URL of a server the teacher gave goes: `idemlab lesson N
 // --postgres URL --mariadb URL`. Without it, the step is skipped, and says so.

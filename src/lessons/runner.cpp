@@ -44,15 +44,17 @@ std::string indented(const std::string& text, size_t spaces) {
 // An argument as a shell reads it back: quoted when it holds anything but plain characters.
 // A server's placeholder stays a variable the shell expands.
 std::string shell_word(const std::string& arg) {
-  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder) return "\"" + arg + "\"";
+  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder ||
+      arg.find(kBasePlaceholder) != std::string::npos)
+    return "\"" + arg + "\"";
   const bool plain = !arg.empty() && arg.find_first_not_of(
                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                          "0123456789_./:=,@%+-") == std::string::npos;
   return plain ? arg : "'" + arg + "'";
 }
 
-std::string command_line(const std::vector<std::string>& args) {
-  std::string out = "idemlab";
+std::string command_line(const std::vector<std::string>& args, const std::string& program = "") {
+  std::string out = program.empty() ? "idemlab" : program;
   for (const std::string& arg : args) out += " " + shell_word(arg);
   return out;
 }
@@ -134,42 +136,86 @@ Status run_twin_step(const LessonStep& step, const std::string& binary, const st
                                       fmt::join(step.twin_exits, ",")));
 }
 
-Status run_step(const LessonStep& step, const std::string& binary, const std::string& folder,
-                const LessonServers& servers) {
+// What the steps of one lesson share: where they run, the servers given, and the server a step
+// started in the background.
+struct LessonRun {
+  std::string binary;
+  std::string folder;
+  LessonServers servers;
+  Background served;
+  std::string base;  // where it listens: http://127.0.0.1:PORT
+};
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// Starts `idemlab serve` and shows its first line, with where it listens as $BASE.
+Status start_serve(LessonRun& run, const std::vector<std::string>& args) {
+  RETURN_IF_ERROR(start_background(run.binary, run.folder, args, &run.served));
+  std::string line;
+  RETURN_IF_ERROR(wait_for_line(run.served, "listening on ", &line));
+  const size_t start = line.find("http://");
+  run.base = line.substr(start, line.find(' ', start) - start);
+  fmt::print("{}\n", indented(replaced(line, run.base, kBasePlaceholder), 4));
+  return Status::ok();
+}
+
+Status run_step(const LessonStep& step, LessonRun& run) {
   std::vector<std::string> args;
-  const bool runs = with_servers(step.args, servers, &args);
+  const bool runs = with_servers(step.args, run.servers, &args);
+  for (std::string& arg : args) arg = replaced(arg, kBasePlaceholder, run.base);
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
-  fmt::print("{}", wrap_command("$ " + command_line(step.args), 2));
+  fmt::print("{}", wrap_command("$ " + command_line(step.args, step.program), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
   if (!runs) {
     fmt::print("{}\n", wrap("(skipped: give this lesson --postgres and --mariadb URLs)", 4));
     return Status::ok();
   }
-  // The child's output is shown indented by 4: it is told to fit in what remains.
-  args.push_back("--width");
-  args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
-  if (step.twins > 0) return run_twin_step(step, binary, folder, args, servers);
+  if (step.background) return start_serve(run, args);
+  std::string binary = run.binary;
+  if (!step.program.empty()) {
+    binary = program_path(step.program);
+    if (binary.empty()) return Status::internal(step.program + " is not installed");
+  } else {
+    // The child's output is shown indented by 4: it is told to fit in what remains.
+    args.push_back("--width");
+    args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
+  }
+  if (step.twins > 0) return run_twin_step(step, binary, run.folder, args, run.servers);
   Ran ran;
-  RETURN_IF_ERROR(run_command(binary, folder, args, &ran));
-  ran.output = with_placeholders(std::move(ran.output), servers);
+  RETURN_IF_ERROR(run_command(binary, run.folder, args, &ran));
+  ran.output =
+      replaced(with_placeholders(std::move(ran.output), run.servers), run.base, kBasePlaceholder);
   fmt::print("{}{}\n", indented(ran.output, 4), exit_note(ran.exit_code));
   if (ran.exit_code == step.expect_exit) return Status::ok();
   return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}",
-                                      command_line(step.args), ran.exit_code, step.expect_exit));
+                                      command_line(step.args, step.program), ran.exit_code,
+                                      step.expect_exit));
 }
 
-// The lesson's commands, to paste into a shell; twins as background jobs and their gate.
+// The lesson's commands, to paste into a shell; twins as background jobs and their gate, a
+// server in the background with $BASE set from its first line.
 void print_replay(const Lesson& lesson) {
+  bool served = false;
   for (const LessonStep& step : lesson.steps) {
-    if (step.twins == 0) {
-      fmt::print("{}", wrap_command(command_line(step.args), 2));
-      continue;
+    if (step.background) {
+      fmt::print("{}", wrap_command(command_line(step.args) + " >serve.out &", 2));
+      fmt::print("  sleep 1; BASE=$(grep -o 'http://[^ ]*' serve.out)\n");
+      served = true;
+    } else if (step.twins == 0) {
+      fmt::print("{}", wrap_command(command_line(step.args, step.program), 2));
+    } else {
+      fmt::print("  rm -rf gate; mkdir gate\n");
+      for (int i = 0; i < step.twins; ++i)
+        fmt::print("{}", wrap_command(command_line(step.args) + " &", 2));
+      fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
     }
-    fmt::print("  rm -rf gate; mkdir gate\n");
-    for (int i = 0; i < step.twins; ++i)
-      fmt::print("{}", wrap_command(command_line(step.args) + " &", 2));
-    fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
   }
+  if (served) fmt::print("  kill %1\n");
 }
 
 }  // namespace
@@ -179,11 +225,13 @@ Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonS
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
   fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
+  LessonRun run{binary, folder, servers, {}, ""};
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
-    result = run_step(step, binary, folder, servers);
+    result = run_step(step, run);
     if (!result.is_ok()) break;
   }
+  stop_background(&run.served);
   std::filesystem::remove_all(folder);
   if (!result.is_ok())
     return Status::internal(fmt::format("lesson {}: {}", lesson.number, result.message()));

@@ -32,6 +32,22 @@ inline LessonStep twins(std::string say, std::string_view command, std::vector<i
   return out;
 }
 
+// A step that runs `program` (found on PATH) instead of idemlab.
+inline LessonStep run_program(std::string say, std::string program, std::string_view command,
+                              int expect_exit = 0) {
+  LessonStep out{std::move(say), words(command), expect_exit};
+  out.program = std::move(program);
+  return out;
+}
+
+// `idemlab serve ...` left running until the lesson ends; later steps reach it at $BASE.
+inline LessonStep in_background(std::string say, std::string_view command) {
+  LessonStep out{std::move(say), words(command)};
+  out.background = true;
+  return out;
+}
+
 Lesson one_strategy_three_engines();  // engines_lesson.cpp
+Lesson client_retries_over_http();    // http_lesson.cpp
 
 }  // namespace idemlab

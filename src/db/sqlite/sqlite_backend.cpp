@@ -87,6 +87,7 @@ std::string immutable_uri(const std::string& path) {
 
 SqliteBackend::~SqliteBackend() {
   for (sqlite3_stmt* stmt : statements_) sqlite3_finalize(stmt);
+  for (auto& [sql, stmt] : queries_) sqlite3_finalize(stmt);
   if (db_) sqlite3_close(db_);
 }
 
@@ -185,6 +186,8 @@ StepResult SqliteBackend::run(Stmt id, const Binds& binds) {
 }
 
 StepResult SqliteBackend::query(std::string_view sql, const Binds& binds, const RowSink* on_row) {
+  for (auto& [kept, stmt] : queries_)
+    if (kept == sql) return execute(stmt, binds, on_row, nullptr);
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
       SQLITE_OK) {
@@ -193,7 +196,10 @@ StepResult SqliteBackend::query(std::string_view sql, const Binds& binds, const 
     return {code, 0, std::nullopt, sqlite3_errmsg(db_)};
   }
   StepResult result = execute(stmt, binds, on_row, nullptr);
-  sqlite3_finalize(stmt);
+  if (queries_.size() < kQueriesKept)
+    queries_.emplace_back(std::string(sql), stmt);  // execute() left it reset
+  else
+    sqlite3_finalize(stmt);
   return result;
 }
 

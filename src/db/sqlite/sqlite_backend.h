@@ -60,6 +60,11 @@ class SqliteBackend final : public Backend {
   std::string path_;
   bool damaged_ = false;
   std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> statements_{};
+  // query()'s statements by their text, the first kQueriesKept of them: serve's resources read
+  // the same few queries thousands of times a second, and preparing each anew was the most
+  // of SQLite's share of a GET (perf: sqlite3Parser on top).
+  static constexpr size_t kQueriesKept = 32;
+  std::vector<std::pair<std::string, sqlite3_stmt*>> queries_;
   // Per named statement: bind name -> parameter index (0: unused). Looking names up in SQLite
   // on every bind was a quarter of a simulation's time.
   std::array<std::vector<std::pair<const char*, int>>, static_cast<size_t>(Stmt::kCount)>
