@@ -79,5 +79,7 @@ void register_http(CLI::App& app, CommandResult& result);
 void register_lesson(CLI::App& app, CommandResult& result);
 void register_report(CLI::App& app, CommandResult& result);
 void register_serve(CLI::App& app, CommandResult& result);
+void register_publish(CLI::App& app, CommandResult& result);
+void register_consume(CLI::App& app, CommandResult& result);
 
 }  // namespace idemlab

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "attempt/direct.h"
+#include "attempt/request_faults.h"
 #include "http/ledger_pool.h"
 #include "http/listener.h"
-#include "http/request_faults.h"
 
 namespace idemlab {
 

@@ -1,5 +1,5 @@
 // Per-request faults, drawn from the seed.
-#include "http/request_faults.h"
+#include "attempt/request_faults.h"
 
 #include <fmt/format.h>
 

@@ -1,0 +1,57 @@
+// Broker: one AMQP 0-9-1 connection to RabbitMQ (rabbitmq-c), on channel 1, with what a
+// producer and a consumer of transfer messages need: a durable queue, persistent messages
+// published with `mandatory` and waited on for the broker's confirm (a basic.ack alone does not
+// mean stored: an unroutable message is returned first, then acked), and deliveries taken with
+// a prefetch, acked or rejected one by one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "amqp/librabbitmq.h"
+
+namespace idemlab {
+
+struct Delivery {
+  uint64_t tag = 0;
+  std::string body;
+  std::string message_id;  // empty if the producer set none
+  bool redelivered = false;
+};
+
+enum class Confirm { kStored, kReturned, kNacked, kNoConfirm };
+
+class Broker {
+ public:
+  // amqp://USER:PASSWORD@HOST:PORT/VHOST. Unreachable or refused: Status::ledger (exit 8).
+  static Result<Broker> connect(const std::string& url);
+  Broker(Broker&& other) noexcept;
+  Broker& operator=(Broker&&) = delete;
+  ~Broker();
+
+  Status declare_queue(const std::string& queue);  // durable, idempotent
+  Status enable_confirms();
+  // A persistent message, `mandatory`; then the broker's answer, waited on at most `wait_ms`.
+  Result<Confirm> publish(const std::string& queue, const std::string& body,
+                          const std::string& message_id, int wait_ms);
+  Status start_consuming(const std::string& queue, int prefetch);
+  // The next delivery, or nullopt when none came within `wait_ms`.
+  Result<std::optional<Delivery>> next(int wait_ms);
+  Status ack(uint64_t tag);
+  Status reject(uint64_t tag, bool requeue);
+  const std::string& location() const { return location_; }
+
+ private:
+  Broker() = default;
+  Status check(const amqp_rpc_reply_t& reply, const char* doing) const;
+  Status lost(const std::string& doing, const std::string& why) const;
+  Status skip_other_frame();
+
+  const LibRabbitmq* lib_ = nullptr;
+  amqp_connection_state_t connection_ = nullptr;
+  std::string location_;  // the URL without its password, for messages
+};
+
+}  // namespace idemlab

@@ -1,0 +1,102 @@
+// One delivery at a time: read, attempt, ack or requeue.
+#include "amqp/consumer.h"
+
+#include <fmt/format.h>
+
+#include "amqp/transfer_message.h"
+#include "core/clock.h"
+#include "core/interrupt.h"
+#include "ledger/money.h"
+#include "ledger/request.h"
+
+namespace idemlab {
+
+namespace {
+
+bool definitive(const Answer& answer) {
+  return answer.outcome != Outcome::kBusy && answer.outcome != Outcome::kTimeout &&
+         answer.outcome != Outcome::kInProgress;
+}
+
+std::string answer_text(const Answer& answer) {
+  std::string out(outcome_name(answer.outcome));
+  if (answer.replayed) out += " (replayed)";
+  if (!answer.reason.empty() && answer.outcome != Outcome::kApplied) out += ": " + answer.reason;
+  return out;
+}
+
+// The attempt a delivery makes; its faults drawn for delivery `number`.
+AttemptSetup setup_for(const ConsumeSettings& settings, const Delivery& delivery,
+                       TransferRequest request, uint64_t number, GuardStore* guards) {
+  AttemptSetup setup;
+  setup.strategy = settings.strategy;
+  setup.options = settings.options;
+  if (settings.key_by_message_id) request.biz_seq = delivery.message_id;
+  setup.request = std::move(request);
+  setup.faults = settings.faults.draw(number);
+  setup.guard_store = guards;
+  return setup;
+}
+
+Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
+              const ConsumeSettings& settings, const Delivery& delivery, ConsumeTally* tally,
+              const std::function<void(const std::string&)>& say) {
+  const uint64_t number = static_cast<uint64_t>(++tally->deliveries);
+  tally->redelivered += delivery.redelivered;
+  const std::string head =
+      fmt::format("delivery {}{} ({})", number, delivery.redelivered ? ", redelivered" : "",
+                  delivery.message_id);
+  TransferRequest request;
+  std::string why;
+  if (!read_message_body(delivery.body, &request, &why) ||
+      (settings.key_by_message_id && !validate_biz_seq(delivery.message_id).is_ok())) {
+    ++tally->dropped;
+    say(fmt::format("{}: not a transfer ({}), dropped", head,
+                    why.empty() ? "no usable message id" : why));
+    return broker.reject(delivery.tag, /*requeue=*/false);
+  }
+  if (settings.ack_on_receipt) RETURN_IF_ERROR(broker.ack(delivery.tag));
+  AttemptSetup setup = setup_for(settings, delivery, std::move(request), number, guards);
+  AttemptReport report;
+  WallClock clock;
+  RETURN_IF_ERROR(run_direct_attempt(ledger, clock, setup, &report));
+  const std::string answer = answer_text(report.answer);
+  ++tally->answers[answer];
+  std::string then = "acked on receipt";
+  if (!settings.ack_on_receipt) {
+    const bool done = definitive(report.answer);
+    RETURN_IF_ERROR(done ? broker.ack(delivery.tag) : broker.reject(delivery.tag, true));
+    ++(done ? tally->acked : tally->requeued);
+    then = done ? "acked" : "left for redelivery";
+  } else {
+    ++tally->acked;
+  }
+  say(fmt::format("{}: {} {}→{} {}: {}, {}", head, setup.request.biz_seq, setup.request.from,
+                  setup.request.to, format_amount(setup.request.amount_minor), answer, then));
+  return Status::ok();
+}
+
+}  // namespace
+
+Status consume_transfers(Broker& broker, Connection& ledger, GuardStore* guards,
+                         const ConsumeSettings& settings, ConsumeTally* tally,
+                         const std::function<void(const std::string&)>& say) {
+  constexpr int kSliceMs = 200;  // how often an endless consumer looks up
+  int idle_ms = 0;
+  while ((settings.until_idle_ms == 0 || idle_ms < settings.until_idle_ms) &&
+         interrupt_signal() == 0) {
+    const int wait = settings.until_idle_ms == 0
+                         ? kSliceMs
+                         : std::min(kSliceMs, settings.until_idle_ms - idle_ms);
+    ASSIGN_OR_RETURN(std::optional<Delivery> delivery, broker.next(wait));
+    if (!delivery) {
+      idle_ms += wait;
+      continue;
+    }
+    idle_ms = 0;
+    RETURN_IF_ERROR(handle(broker, ledger, guards, settings, *delivery, tally, say));
+  }
+  return Status::ok();
+}
+
+}  // namespace idemlab

@@ -1,0 +1,145 @@
+// `idemlab consume`: transfer messages from a RabbitMQ queue, each one attempt of a strategy on
+// the ledger, acked after its commit (or on receipt), until the queue stays idle.
+#include <fmt/format.h>
+
+#include "amqp/consumer.h"
+#include "cli/command.h"
+#include "cli/errors.h"
+#include "core/interrupt.h"
+#include "core/limits.h"
+#include "db/schema/ledger_file.h"
+
+namespace idemlab {
+
+namespace {
+
+struct ConsumeOptions {
+  std::string broker;
+  std::string queue;
+  std::string db = "idemlab.db";
+  std::string strategy;
+  std::optional<std::string> pitfall;
+  std::string redis;
+  std::string isolation;
+  int64_t prefetch = 1;
+  std::string ack = "after-commit";
+  std::string key = "business";
+  std::vector<std::string> faults;
+  int64_t seed = 1;
+  int64_t until_idle_ms = 0;
+  bool unique_index = false;
+  bool json = false;
+};
+
+ConsumeSettings settings_of(const ConsumeOptions& options) {
+  ConsumeSettings settings;
+  settings.strategy = find_strategy(options.strategy);
+  settings.options.pitfall = pitfall_option(settings.strategy->info(), options.pitfall);
+  settings.options.unique_index =
+      options.unique_index && settings.strategy->info().offers_unique_index;
+  settings.options.owner = fmt::format("consume-{}", ::getpid());
+  if (settings.strategy->info().needs_token)
+    throw_if_error(
+        Status::usage("consume runs strategies whose key is the request: the token "
+                      "strategy needs a token per request, which a queue never carries"));
+  settings.ack_on_receipt = options.ack == "on-receipt";
+  settings.key_by_message_id = options.key == "message-id";
+  std::vector<FaultSpec> faults;
+  throw_if_error(parse_faults(options.faults, &faults));
+  for (const FaultSpec& fault : faults)
+    if (fault.kind != FaultKind::kCrash && fault.kind != FaultKind::kSlow)
+      throw_if_error(Status::usage(fmt::format(
+          "fault {}: consume takes crash:after=STEP and slow (a lost ack is a crash after "
+          "commit)",
+          fault.text)));
+  settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
+  throw_if_error(settings.faults.check(*settings.strategy, settings.options.pitfall));
+  settings.until_idle_ms = static_cast<int>(options.until_idle_ms);
+  return settings;
+}
+
+void print_tally(const ConsumeOptions& options, const ConsumeTally& tally) {
+  if (options.json) {
+    nlohmann::ordered_json answers = nlohmann::ordered_json::object();
+    for (const auto& [answer, count] : tally.answers) answers[answer] = count;
+    print_json({{"deliveries", tally.deliveries},
+                {"redelivered", tally.redelivered},
+                {"acked", tally.acked},
+                {"requeued", tally.requeued},
+                {"dropped", tally.dropped},
+                {"answers", answers}});
+    return;
+  }
+  std::string answers;
+  for (const auto& [answer, count] : tally.answers)
+    answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", count, answer);
+  fmt::print("{} deliveries ({} redelivered): {}; {} acked, {} left for redelivery, {} dropped\n",
+             tally.deliveries, tally.redelivered, answers.empty() ? "none" : answers, tally.acked,
+             tally.requeued, tally.dropped);
+}
+
+ExitCode run_consume(const ConsumeOptions& options) {
+  const ConsumeSettings settings = settings_of(options);
+  Connection ledger = value_or_throw(open_ledger(options.db, Access::kWrite, 5000,
+                                                 isolation_option(options.db, options.isolation)));
+  std::unique_ptr<GuardStore> guards = open_guard_store(options.redis);
+  Broker broker = value_or_throw(Broker::connect(options.broker));
+  throw_if_error(broker.declare_queue(options.queue));
+  throw_if_error(broker.start_consuming(options.queue, static_cast<int>(options.prefetch)));
+  install_interrupt_handlers();
+  ConsumeTally tally;
+  const Status consumed = consume_transfers(broker, ledger, guards.get(), settings, &tally,
+                                            [&](const std::string& line) {
+                                              if (!options.json) fmt::print("{}\n", line);
+                                            });
+  throw_if_error(consumed);
+  print_tally(options, tally);
+  return ExitCode::kOk;
+}
+
+}  // namespace
+
+void register_consume(CLI::App& app, CommandResult& result) {
+  auto options = std::make_shared<ConsumeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "consume", "transfer messages from a RabbitMQ queue, each an attempt of a strategy");
+  command->add_option("--broker", options->broker, "amqp://USER:PASSWORD@HOST:PORT/")
+      ->required()
+      ->envname("IDEMLAB_BROKER");
+  command->add_option("--queue", options->queue, "a durable queue")->required();
+  add_db_option(command, &options->db);
+  command->add_option("--strategy", options->strategy, "the strategy each message runs")
+      ->required()
+      ->check(CLI::IsMember(strategy_names()));
+  add_pitfall_option(command, &options->pitfall);
+  add_redis_option(command, &options->redis);
+  add_isolation_option(command, &options->isolation);
+  command->add_flag("--unique-index", options->unique_index,
+                    "select-for-update: the flow row under the unique index too");
+  command
+      ->add_option("--prefetch", options->prefetch,
+                   "unacked messages the broker may hand over at once (default 1)")
+      ->check(whole_number(1, 65535));
+  command
+      ->add_option("--ack", options->ack,
+                   "after-commit (default): ack once the answer is definitive; on-receipt: "
+                   "ack first (a consumer that dies mid-work loses the message)")
+      ->check(CLI::IsMember({"after-commit", "on-receipt"}));
+  command
+      ->add_option("--key", options->key,
+                   "business (default): the request's biz_seq; message-id: the broker's "
+                   "message id, which a producer's second copy does not share")
+      ->check(CLI::IsMember({"business", "message-id"}));
+  command->add_option("--fault", options->faults,
+                      "crash:after=STEP or slow, with p= or nth= per delivery; repeatable");
+  command->add_option("--seed", options->seed, "seed of the faults' draws (default 1)")
+      ->check(whole_number(0, limits::kMaxSeed));
+  command
+      ->add_option("--until-idle", options->until_idle_ms,
+                   "MS: stop once no message came this long (default: run until SIGINT)")
+      ->check(whole_number(1, limits::kMaxDurationMs));
+  add_json_flag(command, &options->json);
+  command->callback([options, &result] { result.exit_code = run_consume(*options); });
+}
+
+}  // namespace idemlab
