@@ -190,6 +190,25 @@ Result<std::optional<Delivery>> Broker::next(int wait_ms) {
   return std::optional<Delivery>(std::move(delivery));
 }
 
+Status Broker::set_aside(const std::string& queue, const Delivery& delivery,
+                         const std::string& reason) {
+  RETURN_IF_ERROR(declare_queue(queue));
+  amqp_table_entry_t entry{};
+  entry.key = lib_->cstring_bytes("x-idemlab-reason");
+  entry.value.kind = AMQP_FIELD_KIND_UTF8;
+  entry.value.value.bytes = bytes_of(reason);
+  amqp_basic_properties_t properties{};
+  properties._flags =
+      AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG;
+  properties.delivery_mode = AMQP_DELIVERY_PERSISTENT;
+  properties.headers = amqp_table_t{1, &entry};
+  properties.message_id = bytes_of(delivery.message_id);
+  const int sent = lib_->basic_publish(connection_, kChannel, kEmptyBytes, bytes_of(queue), 0, 0,
+                                       &properties, bytes_of(delivery.body));
+  return sent == AMQP_STATUS_OK ? Status::ok()
+                                : lost("setting a message aside", lib_->error_string2(sent));
+}
+
 Status Broker::ack(uint64_t tag) {
   const int sent = lib_->basic_ack(connection_, kChannel, tag, 0);
   return sent == AMQP_STATUS_OK ? Status::ok() : lost("acking", lib_->error_string2(sent));

@@ -39,6 +39,10 @@ class Broker {
   Status start_consuming(const std::string& queue, int prefetch);
   // The next delivery, or nullopt when none came within `wait_ms`.
   Result<std::optional<Delivery>> next(int wait_ms);
+  // A message set aside on `queue` (declared durable here) with the reason in its headers
+  // (x-idemlab-reason), published without waiting for a confirm: the caller acks the original
+  // after it, so a crash in between sets it aside twice, never loses it.
+  Status set_aside(const std::string& queue, const Delivery& delivery, const std::string& reason);
   Status ack(uint64_t tag);
   Status reject(uint64_t tag, bool requeue);
   const std::string& location() const { return location_; }

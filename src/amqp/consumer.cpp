@@ -41,7 +41,7 @@ AttemptSetup setup_for(const ConsumeSettings& settings, const Delivery& delivery
 Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
               const ConsumeSettings& settings, const Delivery& delivery, ConsumeTally* tally,
               const std::function<void(const std::string&)>& say) {
-  const uint64_t number = static_cast<uint64_t>(++tally->deliveries);
+  const uint64_t number = static_cast<uint64_t>(++tally->delivered);
   tally->redelivered += delivery.redelivered;
   const std::string head =
       fmt::format("delivery {}{} ({})", number, delivery.redelivered ? ", redelivered" : "",
@@ -50,10 +50,12 @@ Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
   std::string why;
   if (!read_message_body(delivery.body, &request, &why) ||
       (settings.key_by_message_id && !validate_biz_seq(delivery.message_id).is_ok())) {
-    ++tally->dropped;
-    say(fmt::format("{}: not a transfer ({}), dropped", head,
-                    why.empty() ? "no usable message id" : why));
-    return broker.reject(delivery.tag, /*requeue=*/false);
+    if (why.empty()) why = "no usable message id";
+    ++tally->dead_lettered;
+    say(fmt::format("{}: not a transfer ({}), set aside on {}", head, why,
+                    settings.dead_letter_queue));
+    RETURN_IF_ERROR(broker.set_aside(settings.dead_letter_queue, delivery, why));
+    return broker.ack(delivery.tag);
   }
   if (settings.ack_on_receipt) RETURN_IF_ERROR(broker.ack(delivery.tag));
   AttemptSetup setup = setup_for(settings, delivery, std::move(request), number, guards);
@@ -66,7 +68,7 @@ Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
   if (!settings.ack_on_receipt) {
     const bool done = definitive(report.answer);
     RETURN_IF_ERROR(done ? broker.ack(delivery.tag) : broker.reject(delivery.tag, true));
-    ++(done ? tally->acked : tally->requeued);
+    ++(done ? tally->acked : tally->rejected);
     then = done ? "acked" : "left for redelivery";
   } else {
     ++tally->acked;

@@ -26,16 +26,17 @@ struct ConsumeSettings {
   StrategyOptions options;  // pitfall, lock TTL, unique index
   bool ack_on_receipt = false;
   bool key_by_message_id = false;
-  RequestFaults faults;   // crash and slow, drawn per delivery
-  int until_idle_ms = 0;  // stop once no delivery came this long; 0: never
+  RequestFaults faults;           // crash and slow, drawn per delivery
+  int until_idle_ms = 0;          // stop once no delivery came this long; 0: never
+  std::string dead_letter_queue;  // where a message that is not a transfer goes
 };
 
 struct ConsumeTally {
-  int64_t deliveries = 0;
-  int64_t redelivered = 0;
+  int64_t delivered = 0;
+  int64_t redelivered = 0;  // delivered with the broker's redelivered flag
   int64_t acked = 0;
-  int64_t requeued = 0;
-  int64_t dropped = 0;                     // malformed: rejected without requeue
+  int64_t rejected = 0;       // back to the queue: the answer was not definitive
+  int64_t dead_lettered = 0;  // not a transfer: set aside on QUEUE.dead with the reason, acked
   std::map<std::string, int64_t> answers;  // "applied", "applied (replayed)", "rejected", ...
 };
 

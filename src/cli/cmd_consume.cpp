@@ -5,9 +5,11 @@
 #include "amqp/consumer.h"
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
+#include "ledger/audit.h"
 
 namespace idemlab {
 
@@ -55,27 +57,44 @@ ConsumeSettings settings_of(const ConsumeOptions& options) {
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
   throw_if_error(settings.faults.check(*settings.strategy, settings.options.pitfall));
   settings.until_idle_ms = static_cast<int>(options.until_idle_ms);
+  settings.dead_letter_queue = options.queue + ".dead";
   return settings;
 }
 
-void print_tally(const ConsumeOptions& options, const ConsumeTally& tally) {
+// The counters, and the audit's verdict on the ledger they left.
+void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
+                 const AuditReport& audit) {
   if (options.json) {
     nlohmann::ordered_json answers = nlohmann::ordered_json::object();
     for (const auto& [answer, count] : tally.answers) answers[answer] = count;
-    print_json({{"deliveries", tally.deliveries},
+    nlohmann::ordered_json kinds = nlohmann::ordered_json::array();
+    for (const Violation& violation : audit.violations) kinds.push_back(violation.kind);
+    print_json({{"delivered", tally.delivered},
                 {"redelivered", tally.redelivered},
                 {"acked", tally.acked},
-                {"requeued", tally.requeued},
-                {"dropped", tally.dropped},
-                {"answers", answers}});
+                {"rejected", tally.rejected},
+                {"dead_lettered", tally.dead_lettered},
+                {"answers", answers},
+                {"audit",
+                 {{"ok", audit.ok()},
+                  {"violations", kinds},
+                  {"requests_applied", audit.requests_applied},
+                  {"times_money_moved", audit.times_money_moved}}}});
     return;
   }
   std::string answers;
   for (const auto& [answer, count] : tally.answers)
     answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", count, answer);
-  fmt::print("{} deliveries ({} redelivered): {}; {} acked, {} left for redelivery, {} dropped\n",
-             tally.deliveries, tally.redelivered, answers.empty() ? "none" : answers, tally.acked,
-             tally.requeued, tally.dropped);
+  fmt::print(
+      "{} delivered ({} redelivered): {}; {} acked, {} rejected back to the queue, {} "
+      "dead-lettered\n",
+      tally.delivered, tally.redelivered, answers.empty() ? "none" : answers, tally.acked,
+      tally.rejected, tally.dead_lettered);
+  fmt::print("audit: {} ({} requests applied, money moved {} times)\n",
+             audit.ok() ? "ok"
+                        : fmt::format("{} violations, the first {}", audit.violations.size(),
+                                      audit.violations.front().kind),
+             audit.requests_applied, audit.times_money_moved);
 }
 
 ExitCode run_consume(const ConsumeOptions& options) {
@@ -93,7 +112,11 @@ ExitCode run_consume(const ConsumeOptions& options) {
                                               if (!options.json) fmt::print("{}\n", line);
                                             });
   throw_if_error(consumed);
-  print_tally(options, tally);
+  AuditSettings audit_settings;
+  audit_settings.now_ms = WallClock().now_ms();
+  AuditReport audit;
+  throw_if_error(audit_ledger(ledger, audit_settings, &audit));
+  print_tally(options, tally, audit);
   return ExitCode::kOk;
 }
 
