@@ -81,6 +81,11 @@ void register_lesson(CLI::App& app, CommandResult& result) {
                       "they drop and re-create idemlab's tables there ($POSTGRES in the steps)");
   command->add_option("--mariadb", options->servers.mariadb,
                       "the same, a scratch MariaDB database ($MARIADB in the steps)");
+  command
+      ->add_option("--broker", options->servers.broker,
+                   "a RabbitMQ broker, amqp://USER:PASSWORD@HOST:PORT, for the lessons on a "
+                   "queue: each uses a queue of its own there ($BROKER in the steps)")
+      ->envname("IDEMLAB_BROKER");
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_lesson_command(*options); });
 }

@@ -62,8 +62,9 @@ ExitCode run_publish(PublishOptions& options) {
                 {"messages", tally.messages},
                 {"copies", tally.copies}});
   } else {
-    fmt::print("published {} requests to {} as {} messages ({} copies after lost confirms)\n",
-               tally.requests, settings.queue, tally.messages, tally.copies);
+    fmt::print("published {} requests to {} as {} messages ({} {} after lost confirms)\n",
+               tally.requests, settings.queue, tally.messages, tally.copies,
+               tally.copies == 1 ? "copy" : "copies");
   }
   return ExitCode::kOk;
 }

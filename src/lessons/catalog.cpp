@@ -224,6 +224,8 @@ std::vector<Lesson> build() {
   out.push_back(interleavings());
   out.push_back(one_strategy_three_engines());
   out.push_back(client_retries_over_http());
+  out.push_back(offset_is_not_a_key());
+  out.push_back(queue_redelivers());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

@@ -33,10 +33,14 @@ inline constexpr std::string_view kBasePlaceholder = "$BASE";
 // --postgres URL --mariadb URL`. Without it, the step is skipped, and says so.
 inline constexpr std::string_view kPostgresPlaceholder = "$POSTGRES";
 inline constexpr std::string_view kMariadbPlaceholder = "$MARIADB";
+// A RabbitMQ broker the teacher gave (`--broker URL`), and a queue of the lesson's own there.
+inline constexpr std::string_view kBrokerPlaceholder = "$BROKER";
+inline constexpr std::string_view kQueuePlaceholder = "$QUEUE";
 
 struct LessonServers {
   std::string postgres;  // a scratch PostgreSQL database: the lesson re-creates its tables there
   std::string mariadb;   // the same, on MariaDB
+  std::string broker;    // a RabbitMQ broker: the lesson uses a queue of its own there
 };
 
 struct Lesson {

@@ -44,8 +44,8 @@ std::string indented(const std::string& text, size_t spaces) {
 // An argument as a shell reads it back: quoted when it holds anything but plain characters.
 // A server's placeholder stays a variable the shell expands.
 std::string shell_word(const std::string& arg) {
-  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder ||
-      arg.find(kBasePlaceholder) != std::string::npos)
+  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder || arg == kBrokerPlaceholder ||
+      arg == kQueuePlaceholder || arg.find(kBasePlaceholder) != std::string::npos)
     return "\"" + arg + "\"";
   const bool plain = !arg.empty() && arg.find_first_not_of(
                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -88,6 +88,7 @@ bool with_servers(const std::vector<std::string>& args, const LessonServers& ser
   for (const std::string& arg : args) {
     const std::string* url = arg == kPostgresPlaceholder  ? &servers.postgres
                              : arg == kMariadbPlaceholder ? &servers.mariadb
+                             : arg == kBrokerPlaceholder  ? &servers.broker
                                                           : nullptr;
     if (url && url->empty()) return false;
     out->push_back(url ? *url : arg);
@@ -99,7 +100,8 @@ bool with_servers(const std::vector<std::string>& args, const LessonServers& ser
 // placeholder: shorter, the same bytes on every machine, and no user name or socket path.
 std::string with_placeholders(std::string output, const LessonServers& servers) {
   for (const auto& [url, placeholder] : {std::pair{&servers.postgres, kPostgresPlaceholder},
-                                         std::pair{&servers.mariadb, kMariadbPlaceholder}}) {
+                                         std::pair{&servers.mariadb, kMariadbPlaceholder},
+                                         std::pair{&servers.broker, kBrokerPlaceholder}}) {
     if (url->empty()) continue;
     const std::string shown = redact_locator(*url);
     for (size_t at = 0; (at = output.find(shown, at)) != std::string::npos;) {
@@ -143,7 +145,8 @@ struct LessonRun {
   std::string folder;
   LessonServers servers;
   Background served;
-  std::string base;  // where it listens: http://127.0.0.1:PORT
+  std::string base;   // where it listens: http://127.0.0.1:PORT
+  std::string queue;  // the lesson's queue on the broker: idemlab-lesson-PID
 };
 
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
@@ -167,12 +170,15 @@ Status start_serve(LessonRun& run, const std::vector<std::string>& args) {
 Status run_step(const LessonStep& step, LessonRun& run) {
   std::vector<std::string> args;
   const bool runs = with_servers(step.args, run.servers, &args);
-  for (std::string& arg : args) arg = replaced(arg, kBasePlaceholder, run.base);
+  for (std::string& arg : args)
+    arg = replaced(replaced(arg, kBasePlaceholder, run.base), kQueuePlaceholder, run.queue);
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
   fmt::print("{}", wrap_command("$ " + command_line(step.args, step.program), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
   if (!runs) {
-    fmt::print("{}\n", wrap("(skipped: give this lesson --postgres and --mariadb URLs)", 4));
+    fmt::print("{}\n", wrap("(skipped: give this lesson --postgres and --mariadb URLs, or "
+                            "--broker for a queue)",
+                            4));
     return Status::ok();
   }
   if (step.background) return start_serve(run, args);
@@ -188,8 +194,9 @@ Status run_step(const LessonStep& step, LessonRun& run) {
   if (step.twins > 0) return run_twin_step(step, binary, run.folder, args, run.servers);
   Ran ran;
   RETURN_IF_ERROR(run_command(binary, run.folder, args, &ran));
-  ran.output =
-      replaced(with_placeholders(std::move(ran.output), run.servers), run.base, kBasePlaceholder);
+  ran.output = replaced(
+      replaced(with_placeholders(std::move(ran.output), run.servers), run.base, kBasePlaceholder),
+      run.queue, kQueuePlaceholder);
   fmt::print("{}{}\n", indented(ran.output, 4), exit_note(ran.exit_code));
   if (ran.exit_code == step.expect_exit) return Status::ok();
   return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}",
@@ -225,7 +232,7 @@ Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonS
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
   fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
-  LessonRun run{binary, folder, servers, {}, ""};
+  LessonRun run{binary, folder, servers, {}, "", fmt::format("idemlab-lesson-{}", ::getpid())};
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
     result = run_step(step, run);

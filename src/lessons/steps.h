@@ -49,5 +49,7 @@ inline LessonStep in_background(std::string say, std::string_view command) {
 
 Lesson one_strategy_three_engines();  // engines_lesson.cpp
 Lesson client_retries_over_http();    // http_lesson.cpp
+Lesson offset_is_not_a_key();         // queue_lessons.cpp
+Lesson queue_redelivers();            // queue_lessons.cpp
 
 }  // namespace idemlab

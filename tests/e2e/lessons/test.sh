@@ -24,6 +24,22 @@ expect_contains "$out" "rejected: over_limit (n2)"
 expect_exit 0 "$IDEMLAB" lesson http-methods
 expect_contains "$out" "Location: /transfers/p2"
 expect_contains "$out" "Idempotent-Replayed: true"
+# The client retries over HTTP: without a key the retry pays again, with one it is a replay.
+expect_exit 0 "$IDEMLAB" lesson client-retries-over-http
+expect_contains "$out" "alice     980.00"
+expect_contains "$out" "alice     970.00"
+expect_contains "$out" "pay-1    dedup-table  applied          yes"
+# The queue lessons, on the test broker when there is one (scripts/test starts it).
+if [ -n "${IDEMLAB_TEST_AMQP:-}" ]; then
+  expect_exit 0 "$IDEMLAB" lesson offset-is-not-a-key --broker "$IDEMLAB_TEST_AMQP"
+  expect_contains "$out" "alice     995.00"
+  expect_contains "$out" "alice     991.00"
+  expect_exit 0 "$IDEMLAB" lesson queue-redelivers --broker "$IDEMLAB_TEST_AMQP"
+  expect_contains "$out" "redelivered (c-2.1): c-2 alice→bob 1.00: applied (replayed), acked"
+  first=$out
+  expect_exit 0 "$IDEMLAB" lesson queue-redelivers --broker "$IDEMLAB_TEST_AMQP"
+  expect_equal "$out" "$first" "lesson queue-redelivers twice"
+fi
 # Every lesson fits a projector's 80 columns (characters, not bytes).
 for n in $(seq 1 "$count"); do
   expect_exit 0 "$IDEMLAB" lesson "$n" --width 80
