@@ -1,0 +1,36 @@
+# Starting a throwaway RabbitMQ from Debian's package, as root without systemd: sourced by
+# scripts/servers and by the tests that kill and restart a broker of their own.
+#
+# start_rabbitmq_in DIR AMQP_PORT EPMD_PORT DIST_PORT NODE LOG: starts the broker in the
+# background with its HOME (the Erlang cookie) and data in DIR, on 127.0.0.1 only, and sets
+# rabbitmq_pid to it (a shell that forwards SIGTERM to the Erlang VM; /usr/lib/rabbitmq/bin, as
+# the /usr/sbin wrappers switch to a rabbitmq user). The same DIR, ports and NODE start it again
+# on the data it left (durable queues, persistent messages).
+start_rabbitmq_in() {
+  local base=$1 amqp_port=$2 epmd_port=$3 dist_port=$4 node=$5 log=$6
+  mkdir -p "$base"
+  HOME=$base RABBITMQ_MNESIA_BASE=$base/mnesia RABBITMQ_LOG_BASE=$base/log RABBITMQ_LOGS=- \
+    RABBITMQ_NODENAME=$node@localhost RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+    RABBITMQ_NODE_PORT=$amqp_port RABBITMQ_DIST_PORT=$dist_port \
+    RABBITMQ_CONFIG_FILE=$base/rabbitmq RABBITMQ_ENABLED_PLUGINS_FILE=$base/enabled_plugins \
+    RABBITMQ_CONF_ENV_FILE=/dev/null ERL_EPMD_PORT=$epmd_port ERL_EPMD_ADDRESS=127.0.0.1 \
+    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
+    /usr/lib/rabbitmq/bin/rabbitmq-server >"$log" 2>&1 </dev/null &
+  rabbitmq_pid=$!
+}
+# rabbitmq_ready LOG: whether the broker that writes LOG finished starting (about 5 s on 2 cores).
+rabbitmq_ready() {
+  grep -q 'Server startup complete' "$1"
+}
+# epmd_pids EPMD_PORT: the epmd daemon the Erlang VM started on that port: it outlives the broker,
+# and is stopped by its pid too.
+epmd_pids() {
+  local pid
+  for pid in $(pgrep -x epmd); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "ERL_EPMD_PORT=$1" && echo "$pid"
+  done
+  return 0
+}
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
