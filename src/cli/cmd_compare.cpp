@@ -27,6 +27,7 @@ struct CompareOptions {
   std::vector<std::string> backends;    // "sqlite" or server URLs; none: SQLite, no backend column
   std::vector<std::string> isolations;  // each server's levels; none: its default
   std::string redis;                    // token and lock-table: where tokens and locks go
+  std::string db;  // as simulate and explore say it: one server, the same as --backend URL
 };
 
 std::vector<const Strategy*> chosen(const std::string& list) {
@@ -65,7 +66,13 @@ Backend parse_backend(const std::string& text) {
 
 std::vector<Backend> chosen_backends(const CompareOptions& options) {
   std::vector<Backend> out;
-  for (const std::string& text : options.backends) {
+  std::vector<std::string> texts = options.backends;
+  if (!options.db.empty()) {
+    // The same word as simulate and explore, with the same answer for a SQLite file.
+    (void)scratch_server_choice("compare", options.db, "");
+    texts.push_back(options.db);
+  }
+  for (const std::string& text : texts) {
     Backend backend = parse_backend(text);
     for (const Backend& earlier : out)
       if (earlier.shown == backend.shown)
@@ -192,6 +199,9 @@ void register_compare(CLI::App& app, CommandResult& result) {
                    "the output is the same bytes for any value")
       ->check(whole_number(1, 64))
       ->capture_default_str();
+  command->add_option("--db", options->db,
+                      "compare on this PostgreSQL or MariaDB server, as simulate and explore "
+                      "do: the same as --backend URL");
   command->add_option("--backend", options->backends,
                       "run every row on this backend too: sqlite, or a postgresql:// or "
                       "mariadb:// URL, where each run gets a scratch schema or database "

@@ -131,7 +131,7 @@ void register_report(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app.add_subcommand(
       "report", "one self-contained HTML page: strategy cards with diagrams, the matrix, lessons");
-  command->add_option("--out", options->out, "the HTML file to write")->required();
+  command->add_option("-o,--out", options->out, "the HTML file to write")->required();
   command->add_option("--scenarios", options->scenarios, "comma-separated built-in names, or all")
       ->capture_default_str();
   command->add_option("--strategies", options->strategies, "comma-separated names, or all")

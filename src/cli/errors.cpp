@@ -37,6 +37,43 @@ bool wants_json(int argc, char** argv) {
   return false;
 }
 
+namespace {
+
+// The commands argv names, outermost first: idemlab, then e.g. token, then issue.
+std::vector<CLI::App*> command_chain(CLI::App& app, int argc, char** argv) {
+  std::vector<CLI::App*> chain{&app};
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    CLI::App* next = nullptr;
+    for (CLI::App* command : chain.back()->get_subcommands({}))
+      if (command->get_name() == argv[i]) next = command;
+    if (!next) break;
+    chain.push_back(next);
+  }
+  return chain;
+}
+
+// An unknown --option is named before anything else CLI11 would say (a required option
+// missing, a value out of range): it is most often the cause.
+Status check_long_options(CLI::App& app, int argc, char** argv) {
+  const std::vector<CLI::App*> chain = command_chain(app, argc, argv);
+  std::string path = "idemlab";
+  for (size_t i = 1; i < chain.size(); ++i) path += " " + chain[i]->get_name();
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!arg.starts_with("--") || arg.size() == 2) continue;
+    const std::string name(arg.substr(0, arg.find('=')));
+    bool known = false;
+    for (const CLI::App* command : chain) known |= command->get_option_no_throw(name) != nullptr;
+    if (!known)
+      return Status::usage(
+          fmt::format("unknown option {} for {} (see: {} --help)", name, path, path));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
 Status check_command_line(CLI::App& app, int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
@@ -55,7 +92,7 @@ Status check_command_line(CLI::App& app, int argc, char** argv) {
     if (flags.count(name))
       return Status::usage(fmt::format("--{} is a flag and takes no value", name));
   }
-  return Status::ok();
+  return check_long_options(app, argc, argv);
 }
 
 int report_error(const Status& status, bool json) {

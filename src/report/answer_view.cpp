@@ -5,6 +5,7 @@
 
 #include "ledger/money.h"
 #include "report/json.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -64,8 +65,8 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
       if (report.holder.until_ms < 0)
         return fmt::format("in_progress: {} is held by {} since {} ms; retry later", biz,
                            report.holder.by, report.holder.since_ms);
-      return fmt::format("in_progress: {} is held by {} until {} ms; retry after {} ms", biz,
-                         report.holder.by, report.holder.until_ms, report.holder.retry_after_ms);
+      return fmt::format("in_progress: {} is held by {} for another {}; retry after that", biz,
+                         report.holder.by, duration_text(report.holder.retry_after_ms));
     case Outcome::kTokenUnknown:
       if (answer.reason == reason::kStoreLostOrNeverIssued)
         return "token_unknown: the guard store has no such token: it was never issued, or the "

@@ -105,4 +105,13 @@ std::string count_of(int64_t count, std::string_view noun, std::string_view plur
   return fmt::format("{} {}", count, plural_form);
 }
 
+std::string duration_text(int64_t ms) {
+  if (ms < 1000) return fmt::format("{} ms", ms);
+  const double seconds = static_cast<double>(ms) / 1000;
+  if (seconds < 60) return fmt::format("{:.1f} s", seconds);
+  if (seconds < 3600) return fmt::format("{:.0f} min", seconds / 60);
+  if (seconds < 86400) return fmt::format("{:.1f} h", seconds / 3600);
+  return count_of(static_cast<int64_t>(seconds / 86400), "day");
+}
+
 }  // namespace idemlab

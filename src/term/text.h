@@ -21,6 +21,9 @@ struct TextTable {
 // defaults to the noun with an "s".
 std::string count_of(int64_t count, std::string_view noun, std::string_view plural_form = {});
 
+// A span of time as a person reads it: "750 ms", "29.5 s", "12 min", "3.5 h", "41 days".
+std::string duration_text(int64_t ms);
+
 // Wraps `text` at `width` columns (0: output_width()), every line indented by `indent` spaces.
 // A word longer than a line is cut, so no line is ever wider than `width`.
 std::string wrap(std::string_view text, size_t indent, size_t width = 0);

@@ -97,4 +97,15 @@ for url in 'postgresql://ann:hunter2@h/ledger?host=/nowhere' \
 done
 [ -z "$(find "$work" -name '*hunter2*' -o -name 'postgres*' -o -name 'mariadb*' -o -name 'mysql*')" ] ||
   fail "a --db URL was taken for a file name"
+# An unknown option is named, before a required one is missed; -o is --out; compare takes --db
+# as simulate and explore do, with the same answer for a SQLite file.
+expect_exit 2 "$IDEMLAB" report --bogus
+expect_one_error_line
+expect_contains "$err" "unknown option --bogus for idemlab report"
+expect_exit 2 "$IDEMLAB" token issue --db "$work/none.db" --nope=1
+expect_contains "$err" "unknown option --nope for idemlab token issue"
+expect_exit 0 "$IDEMLAB" report -o "$work/r.html" --requests 10 --scenarios double-click
+[ -s "$work/r.html" ] || fail "report -o wrote nothing"
+expect_exit 2 "$IDEMLAB" compare --db "$work/c.db" --requests 10
+expect_contains "$err" "compare runs on SQLite in a scratch ledger of its own; --db takes a postgresql://"
 finish

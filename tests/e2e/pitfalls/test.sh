@@ -63,5 +63,5 @@ expect_exit 3 "$IDEMLAB" direct-insert --db "$work/s.db" --biz-seq s1 --from ali
 sqlite3 "$work/l.db" "INSERT INTO lock VALUES ('transfer:api:l1', 9000000000000, 1, 'pid-7')"
 expect_exit 5 "$IDEMLAB" lock-table --db "$work/l.db" --biz-seq l1 --from alice --to bob --amount 1 --json
 expect_contains "$out" '"holder":{"by":"lock owner pid-7","since_ms":1,"until_ms":9000000000000'
-expect_contains "$err" "held by lock owner pid-7 until 9000000000000 ms"
+expect_contains "$err" "held by lock owner pid-7 for another "
 finish
