@@ -39,15 +39,18 @@ bool wants_json(int argc, char** argv) {
 
 namespace {
 
-// The commands argv names, outermost first: idemlab, then e.g. token, then issue.
+// The commands argv names, outermost first: idemlab, then e.g. token, then issue. Options
+// may come before a command (idemlab --width 100 simulate ...): each word is looked up among
+// the subcommands of the last command found.
 std::vector<CLI::App*> command_chain(CLI::App& app, int argc, char** argv) {
   std::vector<CLI::App*> chain{&app};
-  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
-    CLI::App* next = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") break;
     for (CLI::App* command : chain.back()->get_subcommands({}))
-      if (command->get_name() == argv[i]) next = command;
-    if (!next) break;
-    chain.push_back(next);
+      if (command->get_name() == argv[i]) {
+        chain.push_back(command);
+        break;
+      }
   }
   return chain;
 }
