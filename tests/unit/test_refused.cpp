@@ -16,6 +16,10 @@ TEST_CASE("PostgreSQL's full, starting and stopping servers are busy, by their o
             .has_value());
   CHECK(postgres_refusal("FATAL:  the database system is starting up").value() ==
         "it is starting up");
+  CHECK(postgres_refusal("connection to server on socket \"/x/.s.PGSQL.5432\" failed: timeout "
+                         "expired")
+            .value()
+            .find("connect_timeout") != std::string::npos);
   CHECK(postgres_refusal("FATAL:  the database system is shutting down").value() ==
         "it is shutting down");
 }
