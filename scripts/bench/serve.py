@@ -128,27 +128,40 @@ def pgbench_script(lines):
     return "\n".join(out) + "\n"
 
 
-def pgbench_ratio(bench):
-    url = bench.o.engines["postgresql"]
-    print("\nPostgreSQL, 32 connections, unique keys: serve against pgbench running its statements")
+def ratio_table(bench, engine, title, yardstick_name, yardstick):
+    """serve's rate at 32 connections with unique keys, per strategy, against `yardstick`
+    (strategy, traced ledger, traced statements -> requests/s); prints the worst ratio."""
+    print(f"\n{title}")
     worst = None
     for strategy in bench.o.strategies:
         if strategy == "token":
             print(f"  {'token':18} not compared: each transaction needs a token issued before it")
             continue
-        db, lines = bench.trace("postgresql", strategy)
+        db, lines = bench.trace(engine, strategy)
+        theirs = yardstick(strategy, db, lines)
+        rate = bench.rates[(engine, strategy, 32, 1)]
+        worst = rate / theirs if worst is None else min(worst, rate / theirs)
+        print(f"  {strategy:18} serve {rate:8.0f}/s  {yardstick_name} {theirs:8.0f}/s  "
+              f"ratio {rate / theirs:.2f}")
+    label = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}[engine]
+    print(f"{label} worst ratio: {worst:.2f} (target >= 0.7)")
+
+
+def pgbench_ratio(bench):
+    url = bench.o.engines["postgresql"]
+
+    def pgbench(strategy, db, lines):
         script = f"{bench.o.work}/{strategy}.pgbench"
         open(script, "w").write(pgbench_script(lines))
         out = subprocess.run(["pgbench", "-n", "-c", "32", "-j", "2", "-T", str(bench.o.seconds),
                               "-f", script, url], capture_output=True, text=True)
         if out.returncode != 0:
             sys.exit(f"pgbench {strategy}: {out.stderr[-600:]}")
-        tps = float(re.search(r"tps = ([\d.]+)", out.stdout).group(1))
-        rate = bench.rates[("postgresql", strategy, 32, 1)]
-        ratio = rate / tps
-        worst = ratio if worst is None else min(worst, ratio)
-        print(f"  {strategy:18} serve {rate:8.0f}/s  pgbench {tps:8.0f}/s  ratio {ratio:.2f}")
-    print(f"PostgreSQL worst ratio: {worst:.2f} (target >= 0.7)")
+        return float(re.search(r"tps = ([\d.]+)", out.stdout).group(1))
+
+    ratio_table(bench, "postgresql",
+                "PostgreSQL, 32 connections, unique keys: serve against pgbench running its "
+                "statements", "pgbench", pgbench)
 
 
 LITERAL = re.compile(r"'(?:[^']|'')*'|(?<![\w.])-?\d+(?![\w.])")
@@ -194,19 +207,10 @@ def back_to_back(db, lines, seconds):
 
 
 def sqlite_ratio(bench):
-    print("\nSQLite, 32 connections, unique keys: serve against its statements back to back")
-    worst = None
-    for strategy in bench.o.strategies:
-        if strategy == "token":
-            print(f"  {'token':18} not compared: each transaction needs a token issued before it")
-            continue
-        db, lines = bench.trace("sqlite", strategy)
-        alone = back_to_back(db, lines, bench.o.seconds)
-        rate = bench.rates[("sqlite", strategy, 32, 1)]
-        ratio = rate / alone
-        worst = ratio if worst is None else min(worst, ratio)
-        print(f"  {strategy:18} serve {rate:8.0f}/s  back to back {alone:8.0f}/s  ratio {ratio:.2f}")
-    print(f"SQLite worst ratio: {worst:.2f} (target >= 0.7)")
+    ratio_table(bench, "sqlite",
+                "SQLite, 32 connections, unique keys: serve against its statements back to back",
+                "back to back", lambda strategy, db, lines: back_to_back(db, lines,
+                                                                           bench.o.seconds))
 
 
 def read_ratio(bench):

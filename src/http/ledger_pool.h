@@ -33,6 +33,12 @@ class LedgerPool {
   struct Slot {
     Connection ledger;
     std::unique_ptr<GuardStore> guards;  // nullptr: the ledger keeps them
+
+    // Where tokens are issued: Redis when the server keeps its guards there, else the ledger.
+    StatementRunner& token_store() {
+      return guards ? static_cast<StatementRunner&>(*guards)
+                    : static_cast<StatementRunner&>(ledger);
+    }
   };
 
   // A slot lent to one request, given back when it goes. A slot whose connection broke is

@@ -99,8 +99,7 @@ HttpReply show(TransferServer& server, const HttpMessage& message, bool guarded)
   const std::string form = "f" + secret_hex(12);
   std::string hidden = fmt::format("<input type=\"hidden\" name=\"form\" value=\"{}\">", form);
   if (guarded) {
-    StatementRunner& store = (*lease)->guards ? static_cast<StatementRunner&>(*(*lease)->guards)
-                                              : static_cast<StatementRunner&>(ledger);
+    StatementRunner& store = (*lease)->token_store();
     WallClock clock;
     IssuedToken token;
     if (Status status = issue_token(store, clock, secret_word(), secret_word(),

@@ -126,8 +126,7 @@ HttpReply TransferServer::post_token(const HttpMessage& message) {
     return problem_reply(Problem::kInvalidField, "count= takes a whole number from 1 to 10000");
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
-  StatementRunner& store =
-      (*lease)->guards ? static_cast<StatementRunner&>(*(*lease)->guards) : (*lease)->ledger;
+  StatementRunner& store = (*lease)->token_store();
   nlohmann::ordered_json tokens = nlohmann::ordered_json::array();
   WallClock clock;
   for (int64_t i = 0; i < count; ++i) {

@@ -69,23 +69,29 @@ keys_moved() {
   local where="FROM journal WHERE side = 'debit' AND biz_seq LIKE '$2-%'"
   echo "$(sql_on "$1" "SELECT count(DISTINCT biz_seq) $where") $(sql_on "$1" "SELECT count(*) $where")"
 }
+# retry_until_created KEY [BODY SUFFIX]: POST /transfers of 0.01 from alice to bob with
+# Idempotency-Key KEY, again until it is answered 201 (at most 20 times).
+retry_until_created() {
+  local key=$1 suffix=${2:-} code _
+  for _ in $(seq 1 20); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "Idempotency-Key: \"$key\"" \
+      -d "from=alice&to=bob&amount=0.01$suffix" "$base/transfers")
+    [ "$code" = 201 ] && return 0
+  done
+  fail "$key: $code after 20 tries"
+}
 # retry_unmoved DB PREFIX KEYS [TOKENS]: each key of a wrk run (run_wrk) that moved no money is
 # sent again, as a client retries an answer that was not definitive (503 busy or a deadlock,
 # 409 in progress), until it is 201. wrk itself never retries.
 retry_unmoved() {
-  local db=$1 prefix=$2 keys=$3 tokens=${4:-} thread n key code token= _
+  local db=$1 prefix=$2 keys=$3 tokens=${4:-} thread n key token=
   sql_on "$db" "SELECT DISTINCT biz_seq FROM journal WHERE biz_seq LIKE '$prefix-%'" | sort >"$work/moved-keys"
   for thread in 0 1; do
     for n in $(seq 0 $((keys - 1))); do
       key=$prefix-$thread-$n
       grep -qx "$key" "$work/moved-keys" && continue
       [ -n "$tokens" ] && token="&token=$(sed -n "$((thread * keys + n + 1))p" "$tokens")"
-      for _ in $(seq 1 20); do
-        code=$(curl -s -o /dev/null -w '%{http_code}' -H "Idempotency-Key: \"$key\"" \
-          -d "from=alice&to=bob&amount=0.01$token" "$base/transfers")
-        [ "$code" = 201 ] && break
-      done
-      [ "$code" = 201 ] || fail "$key: $code after 20 tries"
+      retry_until_created "$key" "$token"
     done
   done
 }

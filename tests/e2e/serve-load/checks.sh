@@ -19,7 +19,7 @@ duplicates_checks() {
 # killed_under_load_checks DB: serve dies by SIGKILL once half the requests were attempted;
 # after a restart each key is retried until its answer is definitive.
 killed_under_load_checks() {
-  local db=$1 keys=100 n thread code _
+  local db=$1 keys=100 n thread _
   [[ $db == *://* ]] || expect_exit 0 "$IDEMLAB" init --db "$db"
   start_serve --db "$db" --strategy dedup-table
   rm -rf "$work/wrk-done"; mkdir "$work/wrk-done"
@@ -34,14 +34,7 @@ killed_under_load_checks() {
   kill -INT "$wrk_pid"; wait "$wrk_pid"
   start_serve --db "$db" --strategy dedup-table
   for thread in 0 1; do
-    for n in $(seq 0 $((keys - 1))); do
-      for _ in $(seq 1 20); do
-        code=$(curl -s -o /dev/null -w '%{http_code}' -H "Idempotency-Key: \"kill-$thread-$n\"" \
-          -d 'from=alice&to=bob&amount=0.01' "$base/transfers")
-        [ "$code" = 201 ] && break
-      done
-      [ "$code" = 201 ] || fail "kill-$thread-$n: $code after 20 tries"
-    done
+    for n in $(seq 0 $((keys - 1))); do retry_until_created "kill-$thread-$n"; done
   done
   stop_serve
   expect_equal "$(keys_moved "$db" kill)" "$((2 * keys)) $((2 * keys))" "killed under load: each key moved once"
