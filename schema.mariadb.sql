@@ -21,7 +21,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 ) ENGINE = InnoDB;
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 4);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 5);
 
 CREATE TABLE account (
   name                  VARCHAR(32) PRIMARY KEY CHECK (char_length(name) BETWEEN 1 AND 32),
@@ -110,4 +110,17 @@ CREATE TABLE attempt (
   isolation VARCHAR(32),            -- the isolation level it ran at, e.g. 'repeatable-read'
   guard_store TEXT,                 -- where its tokens or locks lived (a Redis URL); NULL: here
   KEY attempt_key (source, biz_seq)
+) ENGINE = InnoDB;
+
+CREATE TABLE delivery (
+  id          BIGINT AUTO_INCREMENT PRIMARY KEY,
+  queue       VARCHAR(255) NOT NULL,
+  message_id  VARCHAR(255) NOT NULL,
+  redelivered INTEGER NOT NULL CHECK (redelivered IN (0, 1)),
+  source      VARCHAR(32) NOT NULL,
+  biz_seq     VARCHAR(64) NOT NULL,
+  keyed_by    VARCHAR(64) NOT NULL, -- the biz_seq the strategy was given
+  ack         VARCHAR(16) NOT NULL CHECK (ack IN ('after-commit', 'on-receipt')),
+  at_ms       BIGINT NOT NULL,
+  KEY delivery_request (source, biz_seq)
 ) ENGINE = InnoDB;

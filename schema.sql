@@ -5,7 +5,7 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 4;             -- schema version; idemlab refuses files newer than it knows,
+PRAGMA user_version = 5;             -- schema version; idemlab refuses files newer than it knows,
                                      -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
@@ -121,3 +121,22 @@ CREATE TABLE attempt (
                                                           -- Redis URL (no password); NULL: here
 ) STRICT;
 CREATE INDEX attempt_key ON attempt (source, biz_seq);
+
+-- Every message `idemlab consume` took from a queue, written before the consumer acts on it (acks
+-- it on receipt, or runs the attempt). The audit reads it to name what a queue did to a request:
+-- a request acked on receipt that never got an answer was lost; a request that moved money under
+-- two message ids was keyed by the message, not the request.
+CREATE TABLE delivery (
+  id          INTEGER PRIMARY KEY,
+  queue       TEXT NOT NULL,
+  message_id  TEXT NOT NULL,                              -- the broker's message id ('' if none)
+  redelivered INTEGER NOT NULL CHECK (redelivered IN (0, 1)),
+  source      TEXT NOT NULL,                              -- the request the message carries
+  biz_seq     TEXT NOT NULL,
+  keyed_by    TEXT NOT NULL,                              -- the biz_seq the strategy was given:
+                                                          -- the request's, or the message id
+  ack         TEXT NOT NULL                               -- when the consumer acks it
+              CHECK (ack IN ('after-commit', 'on-receipt')),
+  at_ms       INTEGER NOT NULL
+) STRICT;
+CREATE INDEX delivery_request ON delivery (source, biz_seq);

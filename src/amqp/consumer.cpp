@@ -38,6 +38,26 @@ AttemptSetup setup_for(const ConsumeSettings& settings, const Delivery& delivery
   return setup;
 }
 
+// The consumer's record of a delivery, before it acts on it: the audit reads it to name a
+// request acked on receipt and never answered, or one that moved money once per message. Only
+// those two pitfalls write it: acked after the commit and keyed by the request, a delivery can
+// do neither, and the record would cost a commit of its own per delivery (bench-consume: a
+// worst ratio of 0.66 with it, against 0.88 without).
+Status log_delivery(Connection& ledger, const ConsumeSettings& settings, const Delivery& delivery,
+                    const TransferRequest& request, const std::string& keyed_by) {
+  StepResult logged =
+      ledger.run(Stmt::kLogDelivery,
+                 {{":queue", settings.queue},
+                  {":message_id", delivery.message_id},
+                  {":redelivered", int64_t{delivery.redelivered ? 1 : 0}},
+                  {":source", request.source},
+                  {":biz_seq", request.biz_seq},
+                  {":keyed_by", keyed_by},
+                  {":ack", std::string(settings.ack_on_receipt ? "on-receipt" : "after-commit")},
+                  {":now", WallClock().now_ms()}});
+  return logged.ok() ? Status::ok() : step_error(ledger, logged);
+}
+
 Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
               const ConsumeSettings& settings, const Delivery& delivery, ConsumeTally* tally,
               const std::function<void(const std::string&)>& say) {
@@ -57,6 +77,10 @@ Status handle(Broker& broker, Connection& ledger, GuardStore* guards,
     RETURN_IF_ERROR(broker.set_aside(settings.dead_letter_queue, delivery, why));
     return broker.ack(delivery.tag);
   }
+  const std::string keyed_by = settings.key_by_message_id ? delivery.message_id : request.biz_seq;
+  if (settings.ack_on_receipt || settings.key_by_message_id)
+    RETURN_IF_ERROR(log_delivery(ledger, settings, delivery, request, keyed_by));
+  tally->requests.insert(request.source + "/" + request.biz_seq);
   if (settings.ack_on_receipt) RETURN_IF_ERROR(broker.ack(delivery.tag));
   AttemptSetup setup = setup_for(settings, delivery, std::move(request), number, guards);
   AttemptReport report;

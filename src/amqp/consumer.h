@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 #include "amqp/broker.h"
@@ -28,6 +29,7 @@ struct ConsumeSettings {
   bool key_by_message_id = false;
   RequestFaults faults;           // crash and slow, drawn per delivery
   int until_idle_ms = 0;          // stop once no delivery came this long; 0: never
+  std::string queue;              // the queue consumed, as the delivery log names it
   std::string dead_letter_queue;  // where a message that is not a transfer goes
 };
 
@@ -38,6 +40,7 @@ struct ConsumeTally {
   int64_t rejected = 0;       // back to the queue: the answer was not definitive
   int64_t dead_lettered = 0;  // not a transfer: set aside on QUEUE.dead with the reason, acked
   std::map<std::string, int64_t> answers;  // "applied", "applied (replayed)", "rejected", ...
+  std::set<std::string> requests;          // the business requests the deliveries carried
 };
 
 // Consumes until idle (or forever); `say` gets one line per delivery.

@@ -2,6 +2,8 @@
 // the ledger, acked after its commit (or on receipt), until the queue stays idle.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "amqp/consumer.h"
 #include "cli/command.h"
 #include "cli/errors.h"
@@ -10,6 +12,7 @@
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/audit.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -57,8 +60,27 @@ ConsumeSettings settings_of(const ConsumeOptions& options) {
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
   throw_if_error(settings.faults.check(*settings.strategy, settings.options.pitfall));
   settings.until_idle_ms = static_cast<int>(options.until_idle_ms);
+  settings.queue = options.queue;
   settings.dead_letter_queue = options.queue + ".dead";
   return settings;
+}
+
+// Each kind of violation once, with its first detail and how many there are.
+void print_violation_kinds(const AuditReport& audit, const std::string& db) {
+  std::vector<std::pair<const Violation*, int64_t>> kinds;
+  for (const Violation& violation : audit.violations) {
+    auto same = std::find_if(kinds.begin(), kinds.end(),
+                             [&](const auto& kind) { return kind.first->kind == violation.kind; });
+    if (same == kinds.end())
+      kinds.emplace_back(&violation, 1);
+    else
+      ++same->second;
+  }
+  for (const auto& [first, count] : kinds)
+    fmt::print("  {}{}: {}\n", first->kind, count > 1 ? fmt::format(" ({})", count) : "",
+               first->detail);
+  if (kinds.size() < audit.violations.size())
+    fmt::print("  every one: idemlab audit --db {}\n", db);
 }
 
 // The counters, and the audit's verdict on the ledger they left.
@@ -68,12 +90,14 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
     nlohmann::ordered_json answers = nlohmann::ordered_json::object();
     for (const auto& [answer, count] : tally.answers) answers[answer] = count;
     nlohmann::ordered_json kinds = nlohmann::ordered_json::array();
-    for (const Violation& violation : audit.violations) kinds.push_back(violation.kind);
+    for (const Violation& violation : audit.violations)
+      kinds.push_back({{"kind", violation.kind}, {"detail", violation.detail}});
     print_json({{"delivered", tally.delivered},
                 {"redelivered", tally.redelivered},
                 {"acked", tally.acked},
                 {"rejected", tally.rejected},
                 {"dead_lettered", tally.dead_lettered},
+                {"requests", tally.requests.size()},
                 {"answers", answers},
                 {"audit",
                  {{"ok", audit.ok()},
@@ -86,15 +110,16 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
   for (const auto& [answer, count] : tally.answers)
     answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", count, answer);
   fmt::print(
-      "{} delivered ({} redelivered): {}; {} acked, {} rejected back to the queue, {} "
+      "{} delivered ({} redelivered) carrying {}: {}; {} acked, {} rejected back to the queue, {} "
       "dead-lettered\n",
-      tally.delivered, tally.redelivered, answers.empty() ? "none" : answers, tally.acked,
-      tally.rejected, tally.dead_lettered);
-  fmt::print("audit: {} ({} requests applied, money moved {} times)\n",
-             audit.ok() ? "ok"
-                        : fmt::format("{} violations, the first {}", audit.violations.size(),
-                                      audit.violations.front().kind),
-             audit.requests_applied, audit.times_money_moved);
+      tally.delivered, tally.redelivered,
+      count_of(static_cast<int64_t>(tally.requests.size()), "request"),
+      answers.empty() ? "none" : answers, tally.acked, tally.rejected, tally.dead_lettered);
+  fmt::print(
+      "audit: {} ({} requests applied, money moved {} times)\n",
+      audit.ok() ? "ok" : count_of(static_cast<int64_t>(audit.violations.size()), "violation"),
+      audit.requests_applied, audit.times_money_moved);
+  print_violation_kinds(audit, options.db);
 }
 
 ExitCode run_consume(const ConsumeOptions& options) {
@@ -146,12 +171,14 @@ void register_consume(CLI::App& app, CommandResult& result) {
   command
       ->add_option("--ack", options->ack,
                    "after-commit (default): ack once the answer is definitive; on-receipt: "
-                   "ack first (a consumer that dies mid-work loses the message)")
+                   "ack first, the pitfall ack-on-receipt (a consumer that dies mid-work loses the "
+                   "message)")
       ->check(CLI::IsMember({"after-commit", "on-receipt"}));
   command
       ->add_option("--key", options->key,
                    "business (default): the request's biz_seq; message-id: the broker's "
-                   "message id, which a producer's second copy does not share")
+                   "message id, the pitfall message-key (a producer's second copy does not "
+                   "share it)")
       ->check(CLI::IsMember({"business", "message-id"}));
   command->add_option("--fault", options->faults,
                       "crash:after=STEP or slow, with p= or nth= per delivery; repeatable");

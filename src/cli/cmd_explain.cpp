@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "amqp/consumer_pitfalls.h"
 #include "attempt/fault.h"
 #include "attempt/trace.h"
 #include "cli/command.h"
@@ -79,20 +80,46 @@ constexpr std::string_view kStrategySwitch =
     "served first. --allow-strategy-switch serves it anyway, to show this: e.g. token then "
     "direct-insert on one biz_seq moves money twice, and only idemlab audit notices.";
 
+nlohmann::ordered_json consumer_pitfalls_json() {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const ConsumerPitfall& p : consumer_pitfalls())
+    out.push_back({{"name", p.name},
+                   {"option", p.option},
+                   {"reference", p.reference},
+                   {"goes_wrong", p.goes_wrong},
+                   {"shown_by", fmt::format("idemlab {}", p.shown_by)},
+                   {"audit", p.audit_kind}});
+  return out;
+}
+
+std::string consumer_pitfalls_text() {
+  std::string out;
+  for (const ConsumerPitfall& p : consumer_pitfalls())
+    out += fmt::format("  {} ({})\n", p.name, p.option) +
+           wrap(fmt::format("Reference: {}. Then: {}. Named by: idemlab audit ({}). Shown by: "
+                            "idemlab {}",
+                            p.reference, p.goes_wrong, p.audit_kind, p.shown_by),
+                4);
+  return out;
+}
+
 ExitCode list_strategies(bool json) {
   if (json) {
     nlohmann::ordered_json out{{"strategies", nlohmann::ordered_json::array()}};
     for (const Strategy* s : all_strategies())
       out["strategies"].push_back({{"name", s->info().name}, {"title", s->info().title}});
     out["strategy_switch"] = kStrategySwitch;
+    out["consumer_pitfalls"] = consumer_pitfalls_json();
     print_json(out);
     return ExitCode::kOk;
   }
   std::string strategies;
   for (const Strategy* s : all_strategies())
     strategies += std::string(s->info().name) + "\n" + wrap(s->info().title, 4);
-  fmt::print("{}\nOne strategy per biz_seq\n{}\nidemlab explain STRATEGY tells more.\n", strategies,
-             wrap(kStrategySwitch, 2));
+  fmt::print(
+      "{}\nOne strategy per biz_seq\n{}\nPitfalls of a queue consumer (idemlab consume), around "
+      "any strategy\n{}\nidemlab explain STRATEGY tells more.\n",
+      strategies, wrap(kStrategySwitch, 2), consumer_pitfalls_text());
   return ExitCode::kOk;
 }
 

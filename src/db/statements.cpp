@@ -95,6 +95,10 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "INSERT INTO attempt (source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
      "at_ms, isolation, guard_store) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, "
      ":reason, :replayed, :fault, :now, :isolation, :guard_store)"},
+    {Stmt::kLogDelivery, "log_delivery",
+     "INSERT INTO delivery (queue, message_id, redelivered, source, biz_seq, keyed_by, ack, "
+     "at_ms) VALUES (:queue, :message_id, :redelivered, :source, :biz_seq, :keyed_by, :ack, "
+     ":now)"},
     // The strategy that first left a trace of the request: a flow row, a dedup record, a lock
     // or an answered attempt. Every lookup is by an index.
     {Stmt::kServedBy, "served_by",

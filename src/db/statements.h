@@ -43,6 +43,7 @@ enum class Stmt : int {
   kReleaseLockAnyOwner,
   // bookkeeping
   kLogAttempt,
+  kLogDelivery,
   kServedBy,
   // account limits
   kSetLimit,

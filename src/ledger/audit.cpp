@@ -63,6 +63,32 @@ constexpr std::array kChecks{
           "SELECT source, NULL, count(*), source FROM transfer_flow WHERE biz_seq IS NULL "
           "GROUP BY source",
           "{} flow rows of source {} carry no key: a unique index stops none of their repeats"},
+    // From a consumer's delivery log: what a queue did to a request.
+    // A request's keys: each message id it was keyed by, and its own biz_seq (a consumer
+    // keyed by the request logs no delivery).
+    Check{"applied_once_per_message",
+          "SELECT k.source, k.biz_seq, " REQUEST_LABEL(
+              "k.source", "k.biz_seq") ", count(*) "
+                                       "FROM (SELECT source, biz_seq, keyed_by FROM delivery UNION "
+                                       "SELECT source, biz_seq, "
+                                       "biz_seq FROM delivery) k WHERE EXISTS (SELECT 1 FROM "
+                                       "journal j WHERE j.source = "
+                                       "k.source AND j.biz_seq = k.keyed_by AND j.side = 'debit') "
+                                       "GROUP BY k.source, k.biz_seq HAVING count(*) > 1",
+          "request {} moved money under {} keys, once under each: a consumer keyed it by the "
+          "message (--key message-id), so the producer's copies went through"},
+    Check{"acked_never_applied",
+          "SELECT DISTINCT d.source, d.biz_seq, " REQUEST_LABEL(
+              "d.source",
+              "d.biz_seq") " "
+                           "FROM delivery d WHERE d.ack = 'on-receipt' AND NOT EXISTS (SELECT 1 "
+                           "FROM delivery e "
+                           "JOIN attempt a ON a.source = e.source AND a.biz_seq = e.keyed_by WHERE "
+                           "e.source = d.source AND e.biz_seq = d.biz_seq AND a.outcome NOT IN "
+                           "('in_progress', "
+                           "'timeout', 'busy', 'error'))",
+          "request {} was acked on receipt and never answered: the message is gone, and the "
+          "money never moved"},
 };
 
 // Warnings: leftovers that are not wrong in themselves but cost retries or storage. Each query

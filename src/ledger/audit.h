@@ -29,7 +29,8 @@ struct AuditReport {
 
 // The checks, by name: money_not_conserved, negative_balance, balance_disagrees_with_journal,
 // unbalanced_entry, applied_more_than_once, duplicate_flow, journal_without_flow,
-// flow_without_journal, rejected_flow_with_journal, flow_without_key, integrity. Warnings:
+// flow_without_journal, rejected_flow_with_journal, flow_without_key, integrity; from a
+// consumer's delivery log, applied_once_per_message and acked_never_applied. Warnings:
 // expired_lock, unanswered_dedup_record (older than stale_after_ms).
 // At most `kMaxViolationsPerCheck` rows are listed per check.
 constexpr int kMaxViolationsPerCheck = 100;

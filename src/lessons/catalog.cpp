@@ -219,13 +219,14 @@ std::vector<Lesson> build() {
     if (!strategy->info().pitfalls.empty()) out.push_back(strategy_lesson(strategy->info()));
   out.push_back(dedup_is_not_idempotence());
   out.push_back(natural_idempotence());
+  // Each transport's lesson on real clients and a real broker follows the references' own.
   out.push_back(http_methods());
+  out.push_back(client_retries_over_http());
   out.push_back(redelivery());
+  out.push_back(queue_redelivers());
+  out.push_back(offset_is_not_a_key());
   out.push_back(interleavings());
   out.push_back(one_strategy_three_engines());
-  out.push_back(client_retries_over_http());
-  out.push_back(offset_is_not_a_key());
-  out.push_back(queue_redelivers());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

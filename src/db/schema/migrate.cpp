@@ -1,7 +1,7 @@
-// Upgrades, one version at a time: 1 -> 2 (requests gained a source), 2 -> 3 (account limits)
-// and 3 -> 4 (an attempt's isolation level). New tables are created from the embedded schema itself
-// (read back from a scratch in-memory database), so schema.sql stays the only definition of every
-// table.
+// Upgrades, one version at a time: 1 -> 2 (requests gained a source), 2 -> 3 (account limits),
+// 3 -> 4 (an attempt's isolation level) and 4 -> 5 (a consumer's deliveries). New tables are
+// created from the embedded schema itself (read back from a scratch in-memory database), so
+// schema.sql stays the only definition of every table.
 #include "db/schema/migrate.h"
 
 #include <fmt/format.h>
@@ -114,11 +114,21 @@ Status upgrade_3_to_4(Connection& connection) {
   return connection.exec_script(sql.c_str());
 }
 
+// Version 5: a consumer's deliveries (the delivery table), for the audit to name what a queue did.
+Status upgrade_4_to_5(Connection& connection) {
+  std::string definitions;
+  constexpr std::array<const char*, 1> kAdded{"delivery"};
+  RETURN_IF_ERROR(new_definitions(kAdded, &definitions));
+  definitions += "PRAGMA user_version = 5;\n";
+  return connection.exec_script(definitions.c_str());
+}
+
 Status upgrade(Connection& connection, int64_t version) {
   Status status = Status::ok();
   if (version < 2) status = upgrade_1_to_2(connection);
   if (status.is_ok() && version < 3) status = upgrade_2_to_3(connection);
   if (status.is_ok() && version < 4) status = upgrade_3_to_4(connection);
+  if (status.is_ok() && version < 5) status = upgrade_4_to_5(connection);
   return status;
 }
 

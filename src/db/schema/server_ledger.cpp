@@ -9,7 +9,7 @@ namespace {
 
 // idemlab's tables, each before the ones it refers to (dropped in this order).
 constexpr const char* kDropOwnTables =
-    "DROP TABLE IF EXISTS attempt, \"lock\", token, dedup, journal, transfer_flow, "
+    "DROP TABLE IF EXISTS delivery, attempt, \"lock\", token, dedup, journal, transfer_flow, "
     "account_limit, account, idemlab_schema";
 
 Status list_tables(Connection& connection, std::vector<std::string>* out) {
@@ -48,20 +48,42 @@ namespace {
 // The schema version of the first ledgers idemlab made on a server; older ones never existed.
 constexpr int64_t kFirstServerVersion = 3;
 
+// The definition of `table` in the engine's embedded schema: from its CREATE TABLE to the next
+// blank line (its indexes included), made safe to run again with IF NOT EXISTS.
+std::string table_definition(Engine engine, std::string_view table) {
+  const std::string_view schema = *engine_traits(engine).schema_sql;
+  const std::string head = fmt::format("CREATE TABLE {} (", table);
+  const size_t begin = schema.find(head);
+  if (begin == std::string_view::npos) return "";
+  const size_t end = schema.find("\n\n", begin);
+  std::string sql(schema.substr(begin, end == std::string_view::npos ? end : end - begin + 1));
+  for (const auto& [plain, guarded] : {std::pair<std::string_view, std::string_view>{
+                                           "CREATE TABLE ", "CREATE TABLE IF NOT EXISTS "},
+                                       {"CREATE INDEX ", "CREATE INDEX IF NOT EXISTS "}})
+    for (size_t at = sql.find(plain); at != std::string::npos; at = sql.find(plain, at + 1))
+      sql.replace(at, plain.size(), guarded);
+  return sql;
+}
+
 // Version 3 was the first on a server; 4 gave each attempt its isolation level and where its
-// guards lived. A column is added only if missing: MariaDB commits each ALTER at once, so an
-// upgrade cut short between the statements is finished by the next.
-Status upgrade_server_ledger(const Locator& locator, Connection& connection) {
+// guards lived; 5 added a consumer's deliveries. A column or table is added only if missing:
+// MariaDB commits each ALTER and CREATE at once, so an upgrade cut short between the
+// statements is finished by the next.
+Status upgrade_server_ledger(const Locator& locator, Connection& connection, int64_t version) {
   const std::string_view level_type = engine_traits(locator.engine).short_text_type;
   Status status = connection.exec_script(
       fmt::format("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS isolation {}", level_type).c_str());
   if (status.is_ok())
     status =
         connection.exec_script("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS guard_store TEXT");
-  if (status.is_ok()) status = connection.exec_script("UPDATE idemlab_schema SET version = 4");
+  if (status.is_ok())
+    status = connection.exec_script(table_definition(locator.engine, "delivery").c_str());
+  if (status.is_ok())
+    status = connection.exec_script(
+        fmt::format("UPDATE idemlab_schema SET version = {}", kSchemaVersion).c_str());
   if (status.is_ok()) return Status::ok();
-  return Status::ledger(fmt::format("{}: upgrading schema version 3 to 4 failed: {}", locator.shown,
-                                    status.message()));
+  return Status::ledger(fmt::format("{}: upgrading schema version {} to {} failed: {}",
+                                    locator.shown, version, kSchemaVersion, status.message()));
 }
 
 }  // namespace
@@ -110,7 +132,7 @@ Result<Connection> open_server_ledger(const Locator& locator, const ConnectionOp
         "re-create it with idemlab init --force",
         locator.shown, version, kFirstServerVersion));
   if (version < kSchemaVersion) {
-    RETURN_IF_ERROR(upgrade_server_ledger(locator, connection));
+    RETURN_IF_ERROR(upgrade_server_ledger(locator, connection, version));
   }
   return connection;
 }

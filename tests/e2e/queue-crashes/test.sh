@@ -26,7 +26,11 @@ done
 run 1 "$ROOT/scripts/queue-redelivery" --db "$work/receipt.db" --requests 60 --kills 0 \
   --lost-confirms 0 -- --ack on-receipt --fault crash:after=begin,nth=5
 case $out in *" 0 never"*) fail "acked on receipt, crashing consumers lost nothing: $out" ;; esac
+expect_exit 7 "$IDEMLAB" audit --db "$work/receipt.db"
+expect_contains "$out" "acked_never_applied"
 run 1 "$ROOT/scripts/queue-redelivery" --db "$work/offset.db" --requests 60 --kills 0 \
   --lost-confirms 0.2 --seed 5 -- --key message-id
 case $out in *" 0 more than once"*) fail "keyed by message id, no copy moved money: $out" ;; esac
+expect_exit 7 "$IDEMLAB" audit --db "$work/offset.db"
+expect_contains "$out" "applied_once_per_message"
 finish

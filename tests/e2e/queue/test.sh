@@ -51,6 +51,10 @@ queue_checks() {  # DB
     --fault confirm-lost:p=0.3 --seed 4
   expect_exit 0 consume "$db" --strategy state-machine --key message-id
   expect_equal "$(debits "$db" mid)" "$((10 + copies))" "$db: the message id lets every copy through"
+  expect_contains "$out" "carrying 10 requests: $((10 + copies)) applied;"
+  expect_contains "$out" "applied_once_per_message ("
+  expect_exit 7 "$IDEMLAB" audit --db "$db" --json
+  expect_contains "$out" '"applied_once_per_message"'
 
   # Acked on receipt: the consumer dies mid-work, and the message is gone.
   fresh_queue
@@ -58,6 +62,7 @@ queue_checks() {  # DB
   expect_exit 137 consume "$db" --strategy direct-insert --ack on-receipt --fault crash:after=debit,nth=2
   expect_exit 0 consume "$db" --strategy direct-insert --ack on-receipt
   expect_equal "$(keys "$db" auto)" 4 "$db: acked on receipt, one request never moved"
+  expect_contains "$out" "acked_never_applied: request auto-2 was acked on receipt"
 }
 
 queue_checks "$work/q.db"
