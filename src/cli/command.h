@@ -78,6 +78,8 @@ void register_limit(CLI::App& app, CommandResult& result);
 void register_http(CLI::App& app, CommandResult& result);
 void register_lesson(CLI::App& app, CommandResult& result);
 void register_report(CLI::App& app, CommandResult& result);
+void register_completion(CLI::App& app, CommandResult& result);
+void register_manual(CLI::App& app, CommandResult& result);
 void register_serve(CLI::App& app, CommandResult& result);
 void register_publish(CLI::App& app, CommandResult& result);
 void register_consume(CLI::App& app, CommandResult& result);

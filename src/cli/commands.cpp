@@ -34,6 +34,8 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"scenarios", "the built-in scenarios", register_scenarios},
       CommandEntry{"lesson", "numbered lessons, run for real", register_lesson},
       CommandEntry{"report", "one self-contained HTML report", register_report},
+      CommandEntry{"completion", "shell completion for bash, zsh or fish", register_completion},
+      CommandEntry{"manual", "the manual page, in roff", register_manual},
   };
   return kCommands;
 }

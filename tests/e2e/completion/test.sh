@@ -1,0 +1,38 @@
+# e2e: the man page and the bash, zsh and fish completions are made from the command
+# definitions; this holds them against --help, command by command: every subcommand, option and
+# exit code is in the man page, every option in each completion, and the values of strategies,
+# pitfalls, scenarios, faults and lessons complete. Bash and fish are asked for real
+# completions, as a shell asks at <TAB>; zsh's file must parse.
+source "$(dirname "$0")/../lib.sh"
+"$IDEMLAB" manual >"$work/idemlab.1" || fail "idemlab manual"
+"$IDEMLAB" completion bash >"$work/idemlab.bash" || fail "completion bash"
+"$IDEMLAB" completion zsh >"$work/_idemlab" || fail "completion zsh"
+"$IDEMLAB" completion fish >"$work/idemlab.fish" || fail "completion fish"
+
+# What a shell offers at <TAB> after LINE: one word per line.
+bash_offers() {
+  bash -c 'source "$1"; COMP_LINE=$2; COMP_POINT=${#2}; _idemlab; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$work/idemlab.bash" "$1"
+}
+expect_equal "$(bash_offers "idemlab sel")" "$(printf 'select-insert\nselect-for-update')" \
+  "bash: idemlab sel<TAB>"
+expect_equal "$(bash_offers "idemlab simulate --pitfall=ab")" "aba" "bash: --pitfall=NAME"
+expect_equal "$(bash_offers "idemlab --width 90 lesson queue-")" "queue-redelivers" \
+  "bash: a lesson's name, after a global option and its value"
+expect_equal "$(bash_offers "idemlab consume --ack o")" "on-receipt" "bash: an option's values"
+expect_equal "$(bash_offers "idemlab token iss")" "issue" "bash: a nested command"
+
+expect_exit 0 zsh -n "$work/_idemlab"
+expect_exit 0 fish -n "$work/idemlab.fish"
+expect_equal "$(fish -c "source $work/idemlab.fish; complete -C 'idemlab sel'" | cut -f1)" \
+  "$(printf 'select-for-update\nselect-insert')" "fish: idemlab sel<TAB>"
+
+# Every command of --help, against each file.
+expect_exit 0 python3 "$(dirname "$0")/against_help.py" "$IDEMLAB" "$work"
+[ -n "$out" ] && echo "$out"
+
+# The page renders.
+expect_exit 0 env MANWIDTH=80 man -l "$work/idemlab.1"
+expect_contains "$out" "EXIT STATUS"
+expect_contains "$out" "idemlab consume"
+finish
