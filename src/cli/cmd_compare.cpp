@@ -165,16 +165,16 @@ ExitCode run_compare(const CompareOptions& options) {
     throw_if_error(
         Status::usage("--format mermaid and svg draw one timeline: use them with simulate "
                       "--timeline-request N, explore or explain"));
-  const std::vector<std::string> notes = compare_notes(config, plan, rows);
+  const CompareNotes notes = compare_notes(config, plan, rows);
   nlohmann::ordered_json extra{{"scenario", config.scenario},
                                {"seed", config.seed},
                                {"retry", config.retry.text()},
                                {"command", command},
-                               {"notes", notes}};
+                               {"notes", notes.full}};
   fmt::print("{}", results_view(rows, format, extra, options.wide));
   if (format == Format::kTable) {
     std::string under = options.wide ? "" : compact_table_legend();
-    for (const std::string& note : notes) under += wrap(note, 0);
+    for (const std::string& note : notes.brief) under += wrap(note, 0);
     fmt::print("{}{}", under, wrap("reproduce: " + command, 0));
   }
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))

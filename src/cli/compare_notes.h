@@ -17,8 +17,14 @@ constexpr double kAttemptsBand = 0.05;
 constexpr double kUnknownBandShare = 0.01;
 
 // What to say under compare's table, one unwrapped sentence each ("finding: ..." or
-// "note: ..."), in the order to print them; JSON carries the same list as "notes".
-std::vector<std::string> compare_notes(const SimConfig& config, std::span<const CompareRow> rows,
-                                       std::span<const SimResult> results);
+// "note: ..."), in the order to print them. The table prints `brief` (rows grouped, one note
+// for the engines that share it: a few lines); JSON carries every `full` as "notes" (each row
+// named, one note per engine).
+struct CompareNotes {
+  std::vector<std::string> brief;
+  std::vector<std::string> full;
+};
+CompareNotes compare_notes(const SimConfig& config, std::span<const CompareRow> rows,
+                           std::span<const SimResult> results);
 
 }  // namespace idemlab

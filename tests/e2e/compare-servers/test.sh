@@ -102,4 +102,14 @@ expect_exit 2 "$IDEMLAB" report --out "$work/r.html" --isolation serializable
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" compare --backend "nosuch://x"
 expect_one_error_line
+# A note the engines share is printed once, naming them; the JSON keeps one per engine.
+notes_run=(--requests 60 --strategies select-insert,state-machine,lock-table
+           --fault response-lost:p=0.2 --fault crash:p=0.1 --backend sqlite --backend "$pg"
+           --backend "$maria")
+expect_exit 0 "$IDEMLAB" compare "${notes_run[@]}" --width 300
+expect_contains "$out" "note: on sqlite, postgresql at read-committed and mariadb at repeatable-read, outside the band"
+expect_equal "$(printf '%s\n' "$out" | grep -c '^note: on ')" 1 "one note for three engines"
+expect_exit 0 "$IDEMLAB" compare "${notes_run[@]}" --json
+expect_equal "$(printf '%s' "$out" | grep -o 'note: on [a-z]*' | sort | tr '\n' ' ')" \
+  "note: on mariadb note: on postgresql note: on sqlite " "the JSON keeps one note per engine"
 finish

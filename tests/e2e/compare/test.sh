@@ -114,7 +114,6 @@ expect_exit 0 "$IDEMLAB" explore --strategy state-machine --pitfall --fail-on vi
 expect_exit 2 "$IDEMLAB" compare --requests 5 --fail-on everything
 expect_exit 0 "$IDEMLAB" compare --help
 expect_contains "$out" "the run finished, whatever its rows show"
-finish
 
 # A plain slow fault lands at one phase for every strategy: the guarded strategies agree on
 # attempts per request within 0.05 and on unknown answers within 1% of the requests, or compare
@@ -136,9 +135,22 @@ for r in rows:
         assert any(n.startswith("note:") and f" {r['strategy']} " in n for n in answer["notes"]), r
 print(attempts, unknown, answer["notes"])
 PY
-expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=critical}"
+expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=critical}" --width 300
 expect_contains "$out" "note: fault slow:p=0.05,ms=400,at=critical lands at each strategy's own"
-expect_contains "$out" "before 'insert_flow' in direct-insert, select-for-update"
-expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=holding-guard}"
+expect_contains "$out" "'insert_flow' in direct-insert, select-for-update"
+expect_exit 0 "$IDEMLAB" compare "${fair[@]/ms=400/ms=400,at=holding-guard}" --width 300
 expect_contains "$out" "note: outside the band the guarded strategies share"
 expect_contains "$out" "lock-table 1.48 attempts, 10 unknown"
+
+# The README's demo: each note is the few lines a reader needs (rows grouped by strategy); the
+# JSON keeps every row named.
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --with-pitfalls
+longest=$(printf '%s\n' "$out" | awk '/^(note|finding):/ {n = 1; if (n > m) m = n; next}
+  /^reproduce:/ {n = 0} n {n++; if (n > m) m = n} END {print m + 0}')
+[ "$longest" -le 4 ] || fail "a note of $longest lines: $out"
+checks=$((checks + 1))
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --with-pitfalls --width 300
+expect_contains "$out" "'upsert_flow' in direct-insert --pitfall=upsert-carries-on"
+expect_exit 0 "$IDEMLAB" compare --scenario double-click --with-pitfalls --json
+expect_contains "$out" "before 'begin' in select-insert, select-insert --pitfall=no-unique-index"
+finish
