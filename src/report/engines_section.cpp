@@ -18,26 +18,48 @@ namespace {
 // What went wrong in one (strategy, engine) cell, over every scenario.
 struct EngineCell {
   std::vector<std::string> problems;  // "double-click: 2x 3"
+  std::string verdict;                // the same without the counts: what engines compare
   int64_t unknown = 0;
 };
 
-void add_problems(const std::string& scenario, const SimResult& r, EngineCell* cell) {
-  std::vector<std::string> bad;
-  if (r.moved_twice_or_more) bad.push_back(fmt::format("2x {}", r.moved_twice_or_more));
-  if (r.never_moved) bad.push_back(fmt::format("lied {}", r.never_moved));
-  if (r.stuck) bad.push_back(fmt::format("stuck {}", r.stuck));
-  if (r.inconsistent_answers) bad.push_back(fmt::format("incons {}", r.inconsistent_answers));
-  if (!r.audit_ok) bad.push_back("audit");
-  if (!bad.empty()) cell->problems.push_back(fmt::format("{}: {}", scenario, fmt::join(bad, ", ")));
-  cell->unknown += r.unknown_to_client;
+// What a result got wrong: "2x 3", "lied 1", ...; without the counts, `kinds` only.
+std::vector<std::string> problems_of(const SimResult& r, bool with_counts) {
+  std::vector<std::string> out;
+  auto add = [&](int64_t count, std::string_view kind) {
+    if (count) out.push_back(with_counts ? fmt::format("{} {}", kind, count) : std::string(kind));
+  };
+  add(r.moved_twice_or_more, "2x");
+  add(r.never_moved, "lied");
+  add(r.stuck, "stuck");
+  add(r.inconsistent_answers, "incons");
+  if (!r.audit_ok) out.emplace_back("audit");
+  return out;
 }
 
-std::string cell_html(const EngineCell& cell) {
+void add_problems(const std::string& scenario, const SimResult& r, EngineCell* cell) {
+  cell->unknown += r.unknown_to_client;
+  const std::vector<std::string> bad = problems_of(r, true);
+  if (bad.empty()) return;
+  cell->problems.push_back(fmt::format("{}: {}", scenario, fmt::join(bad, ", ")));
+  cell->verdict += fmt::format("{}: {}; ", scenario, fmt::join(problems_of(r, false), ", "));
+}
+
+// A cell; `differs` marks one whose verdict another engine does not share.
+std::string cell_html(const EngineCell& cell, bool differs) {
+  const std::string_view mark = differs ? " differs" : "";
+  const std::string_view sign = differs ? "\u2260 " : "";
   if (!cell.problems.empty())
-    return fmt::format("<td class=\"bad\">{}</td>",
+    return fmt::format("<td class=\"bad{}\">{}{}</td>", mark, sign,
                        markup_text(fmt::format("{}", fmt::join(cell.problems, "; "))));
-  if (cell.unknown) return fmt::format("<td class=\"open\">unknown {}</td>", cell.unknown);
-  return "<td class=\"good\">ok</td>";
+  if (cell.unknown)
+    return fmt::format("<td class=\"open{}\">{}unknown {}</td>", mark, sign, cell.unknown);
+  return fmt::format("<td class=\"good{}\">{}ok</td>", mark, sign);
+}
+
+// The client's own pitfalls (a retry under a new key): no server-side strategy can tell, so
+// they break every cell alike and would hide where the engines differ.
+bool clients_own_pitfall(const SimConfig& config) {
+  return config.retry.fresh_key;
 }
 
 // "postgresql read-committed" from a row that ran there; "sqlite" for SQLite.
@@ -54,6 +76,40 @@ std::string engine_arguments(const ReportEngine& engine) {
   return out;
 }
 
+// One client's-own-pitfall scenario: how many (strategy, engine) cells it broke, and how.
+std::string client_row(const std::string& scenario, const std::vector<SimResult>& results) {
+  size_t broken = 0;
+  std::vector<std::string> hows;
+  for (const SimResult& result : results) {
+    const std::string how = fmt::format("{}", fmt::join(problems_of(result, false), ", "));
+    if (how.empty()) continue;
+    ++broken;
+    if (std::find(hows.begin(), hows.end(), how) == hows.end()) hows.push_back(how);
+  }
+  return fmt::format("<tr><th>{}</th><td class=\"{}\">{} of {}</td><td>{}</td></tr>\n",
+                     markup_text(scenario), broken ? "bad" : "good", broken, results.size(),
+                     markup_text(fmt::format("{}", fmt::join(hows, "; "))));
+}
+
+// A row per strategy, a column per engine; a strategy whose engines disagree has each cell
+// marked.
+std::string matrix_table(const ReportInput& input, const std::vector<std::string>& headings,
+                         const std::vector<EngineCell>& cells) {
+  std::string table = "<table class=\"matrix\"><tr><th>strategy</th>";
+  for (const std::string& heading : headings) table += "<th>" + markup_text(heading) + "</th>";
+  table += "</tr>\n";
+  const size_t engines = input.engines.size();
+  for (size_t s = 0; s < input.strategies.size(); ++s) {
+    table += "<tr><th>" + markup_text(input.strategies[s]->info().name) + "</th>";
+    const EngineCell* row = &cells[s * engines];
+    bool disagree = false;
+    for (size_t e = 1; e < engines; ++e) disagree |= row[e].verdict != row[0].verdict;
+    for (size_t e = 0; e < engines; ++e) table += cell_html(row[e], disagree);
+    table += "</tr>\n";
+  }
+  return table;
+}
+
 Status engine_matrix(const ReportInput& input, std::vector<std::string>* headings,
                      std::string* out) {
   std::vector<CompareRow> rows;
@@ -67,6 +123,8 @@ Status engine_matrix(const ReportInput& input, std::vector<std::string>* heading
       rows.push_back(row);
     }
   std::vector<EngineCell> cells(rows.size());
+  std::vector<std::string> matrix_scenarios;
+  std::string client_rows;
   for (const std::string& name : input.scenarios) {
     SimConfig config;
     RETURN_IF_ERROR(load_scenario(name, &config, nullptr));
@@ -74,31 +132,36 @@ Status engine_matrix(const ReportInput& input, std::vector<std::string>* heading
     config.seed = input.seed;
     std::vector<SimResult> results;
     RETURN_IF_ERROR(compare(config, rows, input.jobs, {}, &results));
-    for (size_t i = 0; i < results.size(); ++i) add_problems(name, results[i], &cells[i]);
     if (headings->empty())
       for (size_t e = 0; e < input.engines.size(); ++e)
         headings->push_back(engine_heading(results[e]));
+    if (clients_own_pitfall(config)) {
+      client_rows += client_row(name, results);
+      continue;
+    }
+    matrix_scenarios.push_back(name);
+    for (size_t i = 0; i < results.size(); ++i) add_problems(name, results[i], &cells[i]);
   }
-  std::string table = "<table class=\"matrix\"><tr><th>strategy</th>";
-  for (const std::string& heading : *headings) table += "<th>" + markup_text(heading) + "</th>";
-  table += "</tr>\n";
-  for (size_t s = 0; s < input.strategies.size(); ++s) {
-    table += "<tr><th>" + markup_text(input.strategies[s]->info().name) + "</th>";
-    for (size_t e = 0; e < input.engines.size(); ++e)
-      table += cell_html(cells[s * input.engines.size() + e]);
-    table += "</tr>\n";
-  }
-  *out = table + fmt::format(
-                     "</table><p>Every built-in scenario asked for ({}), {} requests each, seed "
-                     "{}, on the identical schedule in every column. A cell names each scenario "
-                     "where the strategy moved money twice (2x), lied, left a request stuck, "
-                     "answered inconsistently or failed its audit. Reproduce a scenario: "
-                     "<code>{}</code></p>\n",
-                     markup_text(fmt::format("{}", fmt::join(input.scenarios, ", "))),
-                     input.requests, input.seed,
-                     markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "
-                                             "--seed {}{}",
-                                             input.requests, input.seed, input.backend_arguments)));
+  *out = matrix_table(input, *headings, cells) +
+         fmt::format(
+             "</table><p>Every scenario asked for but the client's own pitfalls ({}), {} "
+             "requests each, seed "
+             "{}, on the identical schedule in every column. A cell names each scenario "
+             "where the strategy moved money twice (2x), lied, left a request stuck, "
+             "answered inconsistently or failed its audit; \u2260 marks a strategy whose "
+             "engines disagree. Reproduce a scenario: <code>{}</code></p>\n",
+             markup_text(fmt::format("{}", fmt::join(matrix_scenarios, ", "))), input.requests,
+             input.seed,
+             markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "
+                                     "--seed {}{}",
+                                     input.requests, input.seed, input.backend_arguments)));
+  if (!client_rows.empty())
+    *out += fmt::format(
+        "<h3>The client's own pitfalls</h3><p>A client that retries under a new key sends the "
+        "server a new request: no strategy on any engine can tell, so these break every cell "
+        "alike and stand apart from the matrix above.</p><table class=\"matrix\"><tr>"
+        "<th>scenario</th><th>cells broken</th><th>how</th></tr>\n{}</table>\n",
+        client_rows);
   return Status::ok();
 }
 

@@ -39,6 +39,7 @@ code{background:#eef2f7;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere
 table.matrix{border-collapse:collapse;font-size:12px}
 table.matrix td,table.matrix th{border:1px solid #c8d0da;padding:3px 6px;text-align:center}
 td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
+td.differs{outline:3px solid #1f4e9c;outline-offset:-3px;font-weight:bold}
 #lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}#lessons li{break-inside:avoid}
 @media print{body{max-width:none}.card{background:white}section{break-inside:avoid}}
 )css";
