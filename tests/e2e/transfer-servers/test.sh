@@ -16,4 +16,27 @@ for db in "$IDEMLAB_TEST_POSTGRES" "$IDEMLAB_TEST_MARIADB"; do
   done
   unset IDEMLAB_REDIS
 done
+
+# The server ends the connection while an attempt is held at a gate inside its transaction,
+# under a slow fault: the answer names the lost connection, not the fault that held it.
+pg=$IDEMLAB_TEST_POSTGRES
+expect_exit 0 "$IDEMLAB" init --db "$pg" --force
+gate=$(mktemp -d "$work/gate.XXXXXX")
+"$IDEMLAB" select-insert --db "$pg" --biz-seq cut-1 --from alice --to bob --amount 1 \
+  --fault "slow:gate=$gate,at=debit" >"$work/cut.out" 2>"$work/cut.err" &
+pid=$!
+for _ in $(seq 1 6000); do
+  ls "$gate"/arrived.* >/dev/null 2>&1 && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+psql -qAtX "$pg" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+  WHERE datname = '$(db_name "$pg")' AND pid <> pg_backend_pid()" >/dev/null
+touch "$gate/open"
+wait "$pid"; code=$?
+expect_equal "$code" 75 "a lost connection under a slow fault: exit"
+expect_contains "$(cat "$work/cut.err")" "error: timeout: lost the connection to postgresql://"
+case $(cat "$work/cut.err") in *"no answer (slow"*) fail "the slow fault blamed: $(cat "$work/cut.err")" ;; esac
+expect_exit 0 "$IDEMLAB" select-insert --db "$pg" --biz-seq cut-1 --from alice --to bob --amount 1
+expect_exit 0 "$IDEMLAB" audit --db "$pg"
 finish
