@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->trigger_on_parse();
   CommandResult result;
-  for (const CommandEntry& command : command_table()) command.register_command(app, result);
+  register_commands(app, result, command_word(argc, argv));
   const bool json = wants_json(argc, argv);
   try {
     throw_if_error(check_command_line(app, argc, argv));

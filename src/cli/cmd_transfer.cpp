@@ -191,4 +191,8 @@ void register_transfers(CLI::App& app, CommandResult& result) {
   for (const Strategy* strategy : all_strategies()) register_transfer(app, result, *strategy);
 }
 
+void register_transfer_command(CLI::App& app, CommandResult& result, const Strategy& strategy) {
+  register_transfer(app, result, strategy);
+}
+
 }  // namespace idemlab

@@ -23,8 +23,18 @@ struct CommandEntry {
   const char* name;     // the subcommand, or a group of them ("<strategy>")
   const char* summary;  // one line
   void (*register_command)(CLI::App& app, CommandResult& result);
+  bool needs_every_command = false;  // it reads the whole tree (completion, manual)
 };
 std::span<const CommandEntry> command_table();
+
+// The command a command line names: its first word that is a command's name (global options
+// and their values come before it); "" when it names none, or asks for help or the version
+// before naming one.
+std::string command_word(int argc, char** argv);
+// Registers what `word` needs: its own command (a strategy's, and for "token" its `issue`
+// too), so that one attempt does not build every command's options first; every command when
+// `word` is "", unknown, or a command that reads them all.
+void register_commands(CLI::App& app, CommandResult& result, std::string_view word);
 
 // Shared option helpers.
 void add_db_option(CLI::App* command, std::string* db);
@@ -64,6 +74,7 @@ void print_json(const nlohmann::ordered_json& value);
 void register_init(CLI::App& app, CommandResult& result);
 void register_accounts(CLI::App& app, CommandResult& result);
 void register_transfers(CLI::App& app, CommandResult& result);
+void register_transfer_command(CLI::App& app, CommandResult& result, const Strategy& strategy);
 void register_token(CLI::App& app, CommandResult& result);
 void register_audit(CLI::App& app, CommandResult& result);
 void register_history(CLI::App& app, CommandResult& result);

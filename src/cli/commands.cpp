@@ -34,10 +34,35 @@ std::span<const CommandEntry> command_table() {
       CommandEntry{"scenarios", "the built-in scenarios", register_scenarios},
       CommandEntry{"lesson", "numbered lessons, run for real", register_lesson},
       CommandEntry{"report", "one self-contained HTML report", register_report},
-      CommandEntry{"completion", "shell completion for bash, zsh or fish", register_completion},
-      CommandEntry{"manual", "the manual page, in roff", register_manual},
+      CommandEntry{"completion", "shell completion for bash, zsh or fish", register_completion,
+                   true},
+      CommandEntry{"manual", "the manual page, in roff", register_manual, true},
   };
   return kCommands;
+}
+
+std::string command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--" || word == "-h" || word == "--help" || word == "--version") return "";
+    if (find_strategy(word)) return std::string(word);
+    for (const CommandEntry& entry : command_table())
+      if (entry.name == word) return std::string(word);
+  }
+  return "";
+}
+
+void register_commands(CLI::App& app, CommandResult& result, std::string_view word) {
+  const CommandEntry* named = nullptr;
+  for (const CommandEntry& entry : command_table())
+    if (entry.name == word) named = &entry;
+  const Strategy* strategy = word.empty() ? nullptr : find_strategy(word);
+  if ((named == nullptr && strategy == nullptr) || (named && named->needs_every_command)) {
+    for (const CommandEntry& entry : command_table()) entry.register_command(app, result);
+    return;
+  }
+  if (strategy) register_transfer_command(app, result, *strategy);
+  if (named) named->register_command(app, result);
 }
 
 // A --db that is a URL is parsed here, before any command runs, so that a typo in a scheme is
