@@ -1,8 +1,8 @@
 # e2e: the man page and the bash, zsh and fish completions are made from the command
 # definitions; this holds them against --help, command by command: every subcommand, option and
 # exit code is in the man page, every option in each completion, and the values of strategies,
-# pitfalls, scenarios, faults and lessons complete. Bash and fish are asked for real
-# completions, as a shell asks at <TAB>; zsh's file must parse.
+# pitfalls, scenarios, faults and lessons complete. Each shell is asked for real completions,
+# as it asks at <TAB> (zsh on a pseudo-terminal).
 source "$(dirname "$0")/../lib.sh"
 "$IDEMLAB" manual >"$work/idemlab.1" || fail "idemlab manual"
 "$IDEMLAB" completion bash >"$work/idemlab.bash" || fail "completion bash"
@@ -23,6 +23,19 @@ expect_equal "$(bash_offers "idemlab consume --ack o")" "on-receipt" "bash: an o
 expect_equal "$(bash_offers "idemlab token iss")" "issue" "bash: a nested command"
 
 expect_exit 0 zsh -n "$work/_idemlab"
+# What zsh offers at <TAB> after LINE, asked through a pseudo-terminal.
+zsh_offers() {
+  mkdir -p "$work/fpath" && cp "$work/_idemlab" "$work/fpath/" && rm -f "$work/hits"
+  PATH=$(dirname "$IDEMLAB"):$PATH timeout 60 zsh -f "$(dirname "$0")/zsh_offers.zsh" \
+    "$work/fpath" "$work/hits" "$1" >/dev/null 2>&1
+  sort -u "$work/hits" 2>/dev/null
+}
+expect_equal "$(zsh_offers "idemlab sel")" "$(printf 'select-for-update\nselect-insert')" \
+  "zsh: idemlab sel<TAB>"
+expect_equal "$(zsh_offers "idemlab simulate --pitfall=ab")" "aba" "zsh: --pitfall=NAME"
+expect_equal "$(zsh_offers "idemlab token is")" "issue" "zsh: a nested command"
+expect_equal "$(zsh_offers "idemlab --width 90 lesson queue-")" "queue-redelivers" \
+  "zsh: a lesson's name, after a global option and its value"
 expect_exit 0 fish -n "$work/idemlab.fish"
 expect_equal "$(fish -c "source $work/idemlab.fish; complete -C 'idemlab sel'" | cut -f1)" \
   "$(printf 'select-for-update\nselect-insert')" "fish: idemlab sel<TAB>"
