@@ -61,6 +61,16 @@ finish() {
   if [ "$failures" -eq 0 ]; then echo "ok: $checks checks"; exit 0; fi
   echo "$failures of $checks checks failed"; exit 1
 }
+# wait_at_gate GATE PID: returns once the process PID has arrived at the slow:gate=GATE fault
+# (or ended, or a minute passed): the step held there is certain to be waiting.
+wait_at_gate() {
+  local _
+  for _ in $(seq 1 6000); do
+    ls "$1"/arrived.* >/dev/null 2>&1 && return
+    kill -0 "$2" 2>/dev/null || return
+    sleep 0.01
+  done
+}
 # hold_write_lock DB [SQL]: a sqlite3 process takes DB's write lock (BEGIN IMMEDIATE, or SQL
 # that takes it) and keeps it until release_write_lock; returns once the lock is held for
 # certain, so a test of a busy ledger depends on no sleep.

@@ -26,17 +26,13 @@ trap 'kill -KILL "$redis_pid" 2>/dev/null; wait "$redis_pid" 2>/dev/null; rm -rf
 # held_attempt DB STRATEGY STEP BIZ [TOKEN]: one attempt held at a gate before STEP while Redis
 # is killed; $code, $out and $err are its exit code, stdout (JSON) and stderr.
 held_attempt() {
-  local db=$1 strategy=$2 step=$3 biz=$4 token=${5:-} gate pid _
+  local db=$1 strategy=$2 step=$3 biz=$4 token=${5:-} gate pid
   gate=$(mktemp -d "$work/gate.XXXXXX")
   "$IDEMLAB" "$strategy" --db "$db" --redis "$REDIS" ${token:+--token "$token"} --biz-seq "$biz" \
     --from alice --to bob --amount 5 --fault "slow:gate=$gate,at=$step" --json \
     >"$work/held.out" 2>"$work/held.err" &
   pid=$!
-  for _ in $(seq 1 6000); do
-    ls "$gate"/arrived.* >/dev/null 2>&1 && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.01
-  done
+  wait_at_gate "$gate" "$pid"
   kill_redis
   touch "$gate/open"
   wait "$pid"; code=$?

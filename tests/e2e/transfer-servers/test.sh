@@ -25,11 +25,7 @@ gate=$(mktemp -d "$work/gate.XXXXXX")
 "$IDEMLAB" select-insert --db "$pg" --biz-seq cut-1 --from alice --to bob --amount 1 \
   --fault "slow:gate=$gate,at=debit" >"$work/cut.out" 2>"$work/cut.err" &
 pid=$!
-for _ in $(seq 1 6000); do
-  ls "$gate"/arrived.* >/dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.01
-done
+wait_at_gate "$gate" "$pid"
 psql -qAtX "$pg" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
   WHERE datname = '$(db_name "$pg")' AND pid <> pg_backend_pid()" >/dev/null
 touch "$gate/open"
