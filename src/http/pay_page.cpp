@@ -1,6 +1,8 @@
 // The payment page: a form, the balances, the last transfers, and what the last submission did.
 #include "http/pay_page.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "http/problem.h"
@@ -40,6 +42,9 @@ std::string result_text(Connection& ledger, const std::string& form) {
         moved = as_int(row[1]);
       });
   if (!counted.ok()) return "";
+  // A payment writes its attempt row just after its commit: one that moved money is a send,
+  // even while its row is still on its way.
+  sent = std::max(sent, moved);
   const char* times[] = {"never", "once", "twice"};
   return fmt::format(
       "<p class=\"result {}\">This form was sent {} time{}: money moved {}{} (the journal "

@@ -15,7 +15,7 @@ debits() { sqlite3 "$db" "SELECT count(*) FROM journal WHERE source = 'pay' AND 
 double_click() {
   local gate; gate=$(mktemp -d "$work/gate.XXXXXX")
   start_serve --db "$db" --strategy naive --fault "slow:gate=$gate,ms=120000"
-  result=$(/usr/bin/python3 "$here/double_click.py" "$base$1" "$serve_log" "$gate" 2>"$work/selenium.err") ||
+  result=$(/usr/bin/python3 "$here/double_click.py" "$base$1" "$serve_log" "$gate" "$db" 2>"$work/selenium.err") ||
     fail "the browser on $1: $(tail -5 "$work/selenium.err")"
   stop_serve
 }
