@@ -1,9 +1,9 @@
 // The payment page: a form, the balances, the last transfers, and what the last submission did.
 #include "http/pay_page.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "http/problem.h"
 #include "http/secret.h"
