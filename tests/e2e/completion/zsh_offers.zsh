@@ -9,8 +9,14 @@ zpty -w shell "PROMPT='> '"
 zpty -w shell "fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
 zpty -w shell "compadd () { builtin compadd -O __hits \"\$@\"; print -l -- \$__hits >> $2;
   builtin compadd \"\$@\" }"
+# Keys sent before zle reads the terminal meet the kernel's line editing, where ^U erases the
+# line before zle ever sees it: so a key bound to a widget that prints a marker goes first, and
+# the marker says zle is reading.
+zpty -w shell "zle-reads () { print -n '<zle''-reads>' }; zle -N zle-reads; bindkey '^Xr' zle-reads"
 zpty -w shell "print '<rea''dy>'"
 zpty -r shell line '*<ready>*'
+zpty -w -n shell $'\x18r'
+zpty -r shell line '*<zle-reads>*'
 zpty -w -n shell "$3"$'\t'
 zpty -w -n shell $'\x15'
 zpty -w shell "print '<do''ne>'"
