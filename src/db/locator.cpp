@@ -91,7 +91,14 @@ Status read_parameters(std::string_view query, const std::string& shown, Locator
     if (equals == std::string_view::npos || !percent_decode(pair.substr(0, equals), &key) ||
         !percent_decode(pair.substr(equals + 1), &value) || key.empty())
       return bad_url(shown, "its query is not key=value pairs joined by &");
-    out->parameters.emplace_back(std::move(key), std::move(value));
+    if (key == "connect_timeout") {
+      int64_t seconds = 0;
+      if (!parse_whole(value, 1, 3600, &seconds))
+        return bad_url(shown, "connect_timeout is a whole number of seconds from 1 to 3600");
+      out->connect_timeout_s = static_cast<int>(seconds);
+    } else {
+      out->parameters.emplace_back(std::move(key), std::move(value));
+    }
     query = amp < query.size() ? query.substr(amp + 1) : std::string_view();
   }
   return Status::ok();

@@ -14,6 +14,8 @@
 
 namespace idemlab {
 
+inline constexpr int kDefaultConnectTimeoutS = 10;
+
 struct Locator {
   Engine engine = kEmbeddedEngine;
   std::string path;  // SQLite: the file
@@ -26,6 +28,9 @@ struct Locator {
   int port = 0;
   std::string database;
   std::vector<std::pair<std::string, std::string>> parameters;
+  // How long a connection may take to open, in seconds: ?connect_timeout=S (1 to 3600), as
+  // libpq spells it, on both engines.
+  int connect_timeout_s = kDefaultConnectTimeoutS;
   std::string shown;  // as given, with any password replaced by "***": for errors and output
 };
 

@@ -47,6 +47,19 @@ TEST_CASE("server URLs name their backend, credentials, host, port, database and
   CHECK(maria.password.empty());
   CHECK(maria.port == 0);
   CHECK(parsed("mariadb://u:p@h/d").engine == Engine::kMariadb);
+  CHECK(maria.connect_timeout_s == kDefaultConnectTimeoutS);
+}
+
+TEST_CASE("connect_timeout is read on both engines, not passed on, and bounded") {
+  const Locator pg = parsed("postgresql://u@/d?host=/run/pg&connect_timeout=120");
+  CHECK(pg.connect_timeout_s == 120);
+  REQUIRE(pg.parameters.size() == 1);
+  CHECK(pg.parameters[0].first == "host");
+  CHECK(parsed("mariadb://u@localhost/d?connect_timeout=1").connect_timeout_s == 1);
+  for (std::string_view bad : {"postgresql://u:hunter2@h/db?connect_timeout=0",
+                               "postgresql://u:hunter2@h/db?connect_timeout=3601",
+                               "mariadb://u:hunter2@h/db?connect_timeout=ten"})
+    CHECK(refusal(bad).find("connect_timeout is a whole number of seconds") != std::string::npos);
 }
 
 TEST_CASE("an unknown scheme or a URL that cannot be read is a usage error without the password") {

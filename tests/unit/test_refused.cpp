@@ -6,28 +6,29 @@
 using namespace idemlab;
 
 TEST_CASE("PostgreSQL's full, starting and stopping servers are busy, by their own words") {
-  CHECK(
-      postgres_refusal("FATAL:  sorry, too many clients already").value().find("max_connections") !=
-      std::string::npos);
-  CHECK(postgres_refusal("FATAL:  too many connections for role \"x\"").value() ==
+  CHECK(postgres_refusal("FATAL:  sorry, too many clients already", 10)
+            .value()
+            .find("max_connections") != std::string::npos);
+  CHECK(postgres_refusal("FATAL:  too many connections for role \"x\"", 10).value() ==
         "the role's CONNECTION LIMIT is reached");
   CHECK(postgres_refusal("FATAL:  remaining connection slots are reserved for non-replication "
-                         "superuser connections")
+                         "superuser connections",
+                         10)
             .has_value());
-  CHECK(postgres_refusal("FATAL:  the database system is starting up").value() ==
+  CHECK(postgres_refusal("FATAL:  the database system is starting up", 10).value() ==
         "it is starting up");
   CHECK(postgres_refusal("connection to server on socket \"/x/.s.PGSQL.5432\" failed: timeout "
-                         "expired")
-            .value()
-            .find("connect_timeout") != std::string::npos);
-  CHECK(postgres_refusal("FATAL:  the database system is shutting down").value() ==
+                         "expired",
+                         120)
+            .value() == "it did not accept the connection within connect_timeout (120 s)");
+  CHECK(postgres_refusal("FATAL:  the database system is shutting down", 10).value() ==
         "it is shutting down");
 }
 
 TEST_CASE("wrong credentials, an unknown database and an unknown host are not busy") {
-  CHECK_FALSE(postgres_refusal("FATAL:  password authentication failed for user \"x\""));
-  CHECK_FALSE(postgres_refusal("FATAL:  database \"nope\" does not exist"));
-  CHECK_FALSE(postgres_refusal("could not translate host name \"nowhere\" to address"));
+  CHECK_FALSE(postgres_refusal("FATAL:  password authentication failed for user \"x\"", 10));
+  CHECK_FALSE(postgres_refusal("FATAL:  database \"nope\" does not exist", 10));
+  CHECK_FALSE(postgres_refusal("could not translate host name \"nowhere\" to address", 10));
   CHECK_FALSE(mariadb_refusal(1045, "Access denied for user 'x'@'localhost'"));
   CHECK_FALSE(mariadb_refusal(1049, "Unknown database 'nope'"));
   CHECK_FALSE(mariadb_refusal(2005, "Unknown server host 'nowhere'"));

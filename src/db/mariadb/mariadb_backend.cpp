@@ -355,7 +355,7 @@ Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
   RETURN_IF_ERROR(load_my(&my));
   MYSQL* conn = my->init(nullptr);
   if (!conn) return Status::internal("mysql_init: out of memory");
-  const unsigned timeout_s = 10;
+  const unsigned timeout_s = static_cast<unsigned>(locator.connect_timeout_s);
   my->options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
   my->options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
   my->options(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");

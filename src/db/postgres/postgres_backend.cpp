@@ -344,7 +344,9 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   const LibPq* pq = nullptr;
   RETURN_IF_ERROR(load_pq(&pq));
   std::vector<std::pair<std::string, std::string>> settings{
-      {"dbname", locator.database}, {"application_name", "idemlab"}, {"connect_timeout", "10"}};
+      {"dbname", locator.database},
+      {"application_name", "idemlab"},
+      {"connect_timeout", std::to_string(locator.connect_timeout_s)}};
   if (!locator.host.empty()) settings.emplace_back("host", locator.host);
   if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
   if (!locator.user.empty()) settings.emplace_back("user", locator.user);
@@ -361,7 +363,7 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   if (!conn || pq->status(conn) != CONNECTION_OK) {
     const std::string why = conn ? first_line(pq->error_message(conn)) : "out of memory";
     if (conn) pq->finish(conn);
-    if (const std::optional<std::string> limit = postgres_refusal(why))
+    if (const std::optional<std::string> limit = postgres_refusal(why, locator.connect_timeout_s))
       return server_busy(locator.shown, *limit);
     return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
   }

@@ -14,8 +14,8 @@ Status server_busy(std::string_view shown, std::string_view what_was_met) {
       fmt::format("{} is busy: {}; nothing was sent: retry later", shown, what_was_met));
 }
 
-std::optional<std::string> postgres_refusal(std::string_view message) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kWords{{
+std::optional<std::string> postgres_refusal(std::string_view message, int connect_timeout_s) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kWords{{
       {"sorry, too many clients already", "it has as many connections as max_connections allows"},
       {"too many connections for role", "the role's CONNECTION LIMIT is reached"},
       {"too many connections for database", "the database's CONNECTION LIMIT is reached"},
@@ -23,13 +23,15 @@ std::optional<std::string> postgres_refusal(std::string_view message) {
       {"the database system is starting up", "it is starting up"},
       {"the database system is not yet accepting connections", "it is starting up"},
       {"the database system is shutting down", "it is shutting down"},
-      // It answers nothing within connect_timeout (10 s): a server too busy to accept now, as
-      // 250 sanitized processes connecting at once on 2 cores showed; a host that does not
-      // exist or refuses says so at once.
-      {"timeout expired", "it did not accept the connection within connect_timeout (10 s)"},
   }};
   for (const auto& [words, limit] : kWords)
     if (message.find(words) != std::string_view::npos) return std::string(limit);
+  // It answers nothing within connect_timeout: a server too busy to accept now, as 250
+  // sanitized processes connecting at once on 2 cores showed; a host that does not exist or
+  // refuses says so at once.
+  if (message.find("timeout expired") != std::string_view::npos)
+    return fmt::format("it did not accept the connection within connect_timeout ({} s)",
+                       connect_timeout_s);
   return std::nullopt;
 }
 

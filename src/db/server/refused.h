@@ -18,7 +18,8 @@ Status server_busy(std::string_view shown, std::string_view what_was_met);
 // The limit a PostgreSQL connection failure names, from its message: libpq gives no SQLSTATE
 // for a connection that never opened (53300 too many connections, 57P03 starting up, 57P01
 // shutting down), so the server's own words are read. Nothing when it names none.
-std::optional<std::string> postgres_refusal(std::string_view message);
+// `connect_timeout_s` is the wait the client was given, named when it ran out.
+std::optional<std::string> postgres_refusal(std::string_view message, int connect_timeout_s);
 
 // The same for MariaDB's error number and message: 1040 too many connections, 1203 the server's
 // max_user_connections, 1226 an account's own limit (its message names which resource), 1053
