@@ -45,7 +45,8 @@ sql_on() {  # DB SQL -> its answer, unaligned: a SQLite file, or a test server's
   case $1 in
     postgresql://*) psql -qAtX "$1" -c "$2" ;;
     mariadb://*)
-      mariadb --no-defaults -N -S "${1##*socket=}" -u idemlab -pidemlab "$(db_name "$1")" \
+      local socket=${1##*socket=}
+      mariadb --no-defaults -N -S "${socket%%&*}" -u idemlab -pidemlab "$(db_name "$1")" \
         -e "SET SESSION sql_mode = 'ANSI_QUOTES'; $2" ;;
     *) sqlite3 "$1" "$2" ;;
   esac
