@@ -82,6 +82,14 @@ for args in "--unique-index" ""; do
   expect_equal "$(count "$out" isolation)" repeatable-read "explore MariaDB: its default level"
 done
 
+# first_difference: where $out leaves $first, for the log of a run that printed other bytes.
+first_difference() {
+  python3 -c 'import sys; a, b = sys.argv[1], sys.argv[2]
+i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+print(f"first difference at byte {i}:\n  first run: ...{a[max(0, i - 300):i + 300]}\n  this run:  ...{b[max(0, i - 300):i + 300]}")' \
+    "$first" "$out"
+}
+
 # The same explore twice: the same bytes. Nothing of it is left on the server.
 expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --format svg "${cap[@]}"
 first=$out
@@ -97,7 +105,7 @@ first=$out
 for _ in $(seq 2 20); do
   expect_exit 0 "$IDEMLAB" explore --db "$maria" --strategy select-for-update --json \
     --max-interleavings 125
-  [ "$out" = "$first" ] || { fail "explore on MariaDB: a run printed other bytes"; break; }
+  [ "$out" = "$first" ] || { fail "explore on MariaDB: a run printed other bytes"; first_difference; break; }
 done
 expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index --json \
   --max-interleavings 20
@@ -105,7 +113,7 @@ first=$out
 for _ in $(seq 2 20); do
   expect_exit 0 "$IDEMLAB" explore --db "$pg" --strategy select-for-update --unique-index --json \
     --max-interleavings 20
-  [ "$out" = "$first" ] || { fail "explore on PostgreSQL: a run printed other bytes"; break; }
+  [ "$out" = "$first" ] || { fail "explore on PostgreSQL: a run printed other bytes"; first_difference; break; }
 done
 
 # A wait, where it happened and what ended it: B's INSERT waits on A's uncommitted key.
