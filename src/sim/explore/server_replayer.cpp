@@ -14,6 +14,7 @@
 #include "db/engine.h"
 #include "ledger/ledger.h"
 #include "sim/explore/commuting_steps.h"
+#include "sim/explore/server_run_state.h"
 #include "sim/shared/scratch_server.h"
 
 namespace idemlab {
@@ -26,40 +27,6 @@ namespace {
 // costs the whole look before the server is asked.
 constexpr int kLookUs = 200;
 
-struct Flight {
-  bool sent = false;                   // a statement is in flight
-  bool waiting = false;                // the server said it waits for a lock
-  StatementRunner* target = nullptr;   // the attempt's connection, or the guard store
-  NonBlocking* server = nullptr;       // the connection's, when the statement went to the server
-  std::optional<StepResult> answered;  // the guard store's answer, given at once
-  Binds binds;                         // as sent, for the timeline
-
-  // The statement's answer, if it has come: the guard store's at once, the server's within
-  // `wait_us` microseconds.
-  std::optional<StepResult> receive(int wait_us) {
-    if (!server) return std::exchange(answered, std::nullopt);
-    return server->receive(wait_us);
-  }
-};
-
-struct RunState {
-  explicit RunState(bool record_steps, CrashPoint crash_point)
-      : record(record_steps), crash(crash_point) {}
-  ManualClock clock{kExploreStartMs};
-  Stepper stepper;
-  std::vector<Flight> flights;
-  // Per attempt: the step it sent last, and whether the server has ended its transaction (a
-  // deadlock's victim, a serialization failure): it holds no lock until its next statement.
-  std::vector<std::string_view> sent_step;
-  std::vector<bool> ended_by_server;
-  // Per attempt: whether it sleeps (sleep sets, asleep_after()).
-  std::vector<bool> asleep;
-  ExploreRun run;
-  bool record;
-  CrashPoint crash;
-  int crash_count = 0;  // statements the crashing attempt has had answered
-};
-
 class ServerReplayer final : public Replayer {
  public:
   ServerReplayer(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config)
@@ -71,19 +38,19 @@ class ServerReplayer final : public Replayer {
   std::string isolation() const override { return connections_.front().isolation(); }
 
  private:
-  Status start_run(RunState& s);
-  std::vector<int> awake(const RunState& s, const std::vector<int>& enabled) const;
-  std::vector<bool> asleep_after(const RunState& s, const std::vector<int>& choices, int choice,
-                                 bool in_flight) const;
-  StepFacts step_facts(const RunState& s, int attempt) const;
-  Status send(RunState& s, int attempt);
-  Status settle_all(RunState& s, int cause);
-  Status settle(RunState& s, int attempt, int cause, bool* answered);
-  Status await_server(RunState& s);
-  bool closes_ring_answered_at_once(const RunState& s, const std::vector<int>& holders) const;
-  void deliver(RunState& s, int attempt, StepResult result, int cause);
-  Status holders(const RunState& s, int attempt, std::vector<int>* out);
-  void record_step(RunState& s, int attempt, const StepResult& result, std::string detail);
+  Status start_run(ServerRunState& s);
+  std::vector<int> awake(const ServerRunState& s, const std::vector<int>& enabled) const;
+  std::vector<bool> asleep_after(const ServerRunState& s, const std::vector<int>& choices,
+                                 int choice, bool in_flight) const;
+  StepFacts step_facts(const ServerRunState& s, int attempt) const;
+  Status send(ServerRunState& s, int attempt);
+  Status settle_all(ServerRunState& s, int cause);
+  Status settle(ServerRunState& s, int attempt, int cause, bool* answered);
+  Status await_server(ServerRunState& s);
+  bool closes_ring_answered_at_once(const ServerRunState& s, const std::vector<int>& holders) const;
+  void deliver(ServerRunState& s, int attempt, StepResult result, int cause);
+  Status holders(const ServerRunState& s, int attempt, std::vector<int>* out);
+  void record_step(ServerRunState& s, int attempt, const StepResult& result, std::string detail);
 
   const Strategy& strategy_;
   const Pitfall pitfall_;
@@ -109,7 +76,7 @@ Status ServerReplayer::prepare() {
   return Status::ok();
 }
 
-Status ServerReplayer::start_run(RunState& s) {
+Status ServerReplayer::start_run(ServerRunState& s) {
   RETURN_IF_ERROR(scratch_.reset());
   RETURN_IF_ERROR(guards_.reset());
   StatementRunner& tokens =
@@ -119,7 +86,7 @@ Status ServerReplayer::start_run(RunState& s) {
   for (int i = 0; i < config_.duplicates; ++i)
     s.stepper.start(connections_[static_cast<size_t>(i)], s.clock, strategy_,
                     explore_options(pitfall_, token_, config_, i), request, guards_.store());
-  s.flights.assign(static_cast<size_t>(config_.duplicates), Flight{});
+  s.flights.assign(static_cast<size_t>(config_.duplicates), StatementFlight{});
   s.sent_step.assign(static_cast<size_t>(config_.duplicates), {});
   s.ended_by_server.assign(static_cast<size_t>(config_.duplicates), false);
   s.asleep.assign(static_cast<size_t>(config_.duplicates), false);
@@ -128,7 +95,7 @@ Status ServerReplayer::start_run(RunState& s) {
 
 Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
                            ExploreRun* out) {
-  RunState s(record, crash);
+  ServerRunState s(record, crash);
   RETURN_IF_ERROR(start_run(s));
   const int k = config_.duplicates;
   for (size_t depth = 0;;) {
@@ -185,7 +152,8 @@ Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
 
 // The enabled attempts not asleep: those whose next step, taken here, could lead somewhere
 // no branch tried before did. With --all-orders, every enabled attempt.
-std::vector<int> ServerReplayer::awake(const RunState& s, const std::vector<int>& enabled) const {
+std::vector<int> ServerReplayer::awake(const ServerRunState& s,
+                                       const std::vector<int>& enabled) const {
   std::vector<int> out;
   for (int attempt : enabled)
     if (config_.all_orders || !s.asleep[static_cast<size_t>(attempt)]) out.push_back(attempt);
@@ -196,8 +164,9 @@ std::vector<int> ServerReplayer::awake(const RunState& s, const std::vector<int>
 // `choices`) fall asleep, and so stay the ones already asleep, as long as their next step
 // commutes with `choice`'s: every order that starts with theirs was, or will be, tried on their
 // own branches. A step that does not commute with `choice` wakes its attempt.
-std::vector<bool> ServerReplayer::asleep_after(const RunState& s, const std::vector<int>& choices,
-                                               int choice, bool in_flight) const {
+std::vector<bool> ServerReplayer::asleep_after(const ServerRunState& s,
+                                               const std::vector<int>& choices, int choice,
+                                               bool in_flight) const {
   std::vector<bool> asleep = s.asleep;
   for (int attempt : choices) {
     if (attempt == choice) break;
@@ -213,7 +182,7 @@ std::vector<bool> ServerReplayer::asleep_after(const RunState& s, const std::vec
   return asleep;
 }
 
-StepFacts ServerReplayer::step_facts(const RunState& s, int attempt) const {
+StepFacts ServerReplayer::step_facts(const ServerRunState& s, int attempt) const {
   const size_t index = static_cast<size_t>(attempt);
   const Stmt stmt = s.stepper.pending(index).stmt;
   // The crashing attempt's statement whose answer is its last: the attempt dies then, and its
@@ -223,11 +192,14 @@ StepFacts ServerReplayer::step_facts(const RunState& s, int attempt) const {
           dies_after || s.ended_by_server[index]};
 }
 
-Status ServerReplayer::send(RunState& s, int attempt) {
+Status ServerReplayer::send(ServerRunState& s, int attempt) {
   StatementRunner* target = nullptr;
   const PendingStep& pending = s.stepper.prepare_send(static_cast<size_t>(attempt), &target);
-  Flight& flight = s.flights[static_cast<size_t>(attempt)];
-  flight = Flight{true, false, target, nullptr, std::nullopt, s.record ? pending.binds : Binds{}};
+  StatementFlight& flight = s.flights[static_cast<size_t>(attempt)];
+  flight = StatementFlight{};
+  flight.sent = true;
+  flight.target = target;
+  if (s.record) flight.binds = pending.binds;
   s.sent_step[static_cast<size_t>(attempt)] = pending.step;
   s.ended_by_server[static_cast<size_t>(attempt)] = false;
   Connection& connection = connections_[static_cast<size_t>(attempt)];
@@ -243,7 +215,7 @@ Status ServerReplayer::send(RunState& s, int attempt) {
 // attempt order, again until a pass changes nothing (an answer can end a transaction, whose
 // locks let another statement go). The cause first, so that what it set off is seen in the
 // same order every run, whichever answer reached the socket first.
-Status ServerReplayer::settle_all(RunState& s, int cause) {
+Status ServerReplayer::settle_all(ServerRunState& s, int cause) {
   std::vector<int> order;
   if (cause >= 0) order.push_back(cause);
   for (int i = 0; i < config_.duplicates; ++i)
@@ -264,8 +236,8 @@ Status ServerReplayer::settle_all(RunState& s, int cause) {
 // another attempt's open transaction holds. A statement already known to wait is only glanced
 // at before the server is asked again: most stay waiting, and a look would cost each of them
 // kLookUs every pass of settle_all().
-Status ServerReplayer::settle(RunState& s, int attempt, int cause, bool* answered) {
-  Flight& flight = s.flights[static_cast<size_t>(attempt)];
+Status ServerReplayer::settle(ServerRunState& s, int attempt, int cause, bool* answered) {
+  StatementFlight& flight = s.flights[static_cast<size_t>(attempt)];
   for (int look_us = flight.waiting ? 0 : kLookUs;; look_us = kLookUs) {
     if (std::optional<StepResult> result = flight.receive(look_us)) {
       *answered = true;
@@ -297,7 +269,7 @@ Status ServerReplayer::settle(RunState& s, int attempt, int cause, bool* answere
 // the victim has rolled back), as when the check is over before anyone asks. Only the
 // statement just sent: every waiter the last settle_all() left was confirmed waiting then, and
 // nothing but this statement has reached the server since, so the ring is real.
-bool ServerReplayer::closes_ring_answered_at_once(const RunState& s,
+bool ServerReplayer::closes_ring_answered_at_once(const ServerRunState& s,
                                                   const std::vector<int>& holders) const {
   if (!engine_traits(config_.server->engine).finds_deadlocks_at_once) return false;
   return std::all_of(holders.begin(), holders.end(),
@@ -307,7 +279,7 @@ bool ServerReplayer::closes_ring_answered_at_once(const RunState& s,
 // The attempts whose open transactions hold the lock the attempt's statement waits for, if it
 // waits. Where the server does not name the holders (MariaDB), every other attempt with a
 // transaction open is one; an attempt with none holds no lock.
-Status ServerReplayer::holders(const RunState& s, int attempt, std::vector<int>* out) {
+Status ServerReplayer::holders(const ServerRunState& s, int attempt, std::vector<int>* out) {
   out->clear();
   bool waiting = false;
   std::vector<int64_t> named;
@@ -331,7 +303,7 @@ Status ServerReplayer::holders(const RunState& s, int attempt, std::vector<int>*
 // gathered until the server's own (an error: the victim's) is among them, or every statement
 // has answered; the errors are delivered first, then what they let go, each in attempt order,
 // whichever reached its socket first.
-Status ServerReplayer::await_server(RunState& s) {
+Status ServerReplayer::await_server(ServerRunState& s) {
   std::vector<std::optional<StepResult>> got(static_cast<size_t>(config_.duplicates));
   for (bool have_error = false, all = false; !have_error && !all;) {
     all = true;
@@ -356,8 +328,8 @@ Status ServerReplayer::await_server(RunState& s) {
   return settle_all(s, cause);
 }
 
-void ServerReplayer::deliver(RunState& s, int attempt, StepResult result, int cause) {
-  Flight& flight = s.flights[static_cast<size_t>(attempt)];
+void ServerReplayer::deliver(ServerRunState& s, int attempt, StepResult result, int cause) {
+  StatementFlight& flight = s.flights[static_cast<size_t>(attempt)];
   const bool waited = flight.waiting;
   flight.sent = flight.waiting = false;
   s.run.deadlocked |= result.code == StepCode::kDeadlock;
@@ -388,9 +360,9 @@ void ServerReplayer::deliver(RunState& s, int attempt, StepResult result, int ca
   }
 }
 
-void ServerReplayer::record_step(RunState& s, int attempt, const StepResult& result,
+void ServerReplayer::record_step(ServerRunState& s, int attempt, const StepResult& result,
                                  std::string detail) {
-  const Flight& flight = s.flights[static_cast<size_t>(attempt)];
+  const StatementFlight& flight = s.flights[static_cast<size_t>(attempt)];
   const PendingStep& pending = s.stepper.pending(static_cast<size_t>(attempt));
   const bool waits = flight.sent;  // still in flight: the server has not answered yet
   s.run.timeline.push_back(
