@@ -91,12 +91,17 @@ Status upgrade_1_to_2(Connection& connection) {
   return connection.exec_script(drop.c_str());
 }
 
-Status upgrade_2_to_3(Connection& connection) {
+// An upgrade that only adds a table: its definition from the embedded schema, then `version`.
+Status add_table(Connection& connection, const char* table, int version) {
   std::string definitions;
-  constexpr std::array<const char*, 1> kAdded{"account_limit"};
-  RETURN_IF_ERROR(new_definitions(kAdded, &definitions));
-  definitions += "PRAGMA user_version = 3;\n";
+  const std::array<const char*, 1> added{table};
+  RETURN_IF_ERROR(new_definitions(added, &definitions));
+  definitions += fmt::format("PRAGMA user_version = {};\n", version);
   return connection.exec_script(definitions.c_str());
+}
+
+Status upgrade_2_to_3(Connection& connection) {
+  return add_table(connection, "account_limit", 3);
 }
 
 // Version 4: an attempt records the isolation level it ran at (NULL on SQLite) and where its
@@ -116,11 +121,7 @@ Status upgrade_3_to_4(Connection& connection) {
 
 // Version 5: a consumer's deliveries (the delivery table), for the audit to name what a queue did.
 Status upgrade_4_to_5(Connection& connection) {
-  std::string definitions;
-  constexpr std::array<const char*, 1> kAdded{"delivery"};
-  RETURN_IF_ERROR(new_definitions(kAdded, &definitions));
-  definitions += "PRAGMA user_version = 5;\n";
-  return connection.exec_script(definitions.c_str());
+  return add_table(connection, "delivery", 5);
 }
 
 Status upgrade(Connection& connection, int64_t version) {
