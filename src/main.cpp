@@ -10,8 +10,8 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
-#include "cli/exit_code.h"
 #include "cli/help_format.h"
+#include "core/exit_code.h"
 #include "core/interrupt.h"
 #include "core/status.h"
 #include "db/connection.h"

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <utility>
 
+#include "core/quote.h"
+
 namespace idemlab {
 
 namespace {
@@ -101,19 +103,40 @@ Status Broker::declare_queue(const std::string& queue) {
   return check(lib_->get_rpc_reply(connection_), "declaring the queue");
 }
 
+Status Broker::expect_queue(const std::string& queue) {
+  lib_->queue_declare(connection_, kChannel, bytes_of(queue), /*passive=*/1, /*durable=*/1,
+                      /*exclusive=*/0, /*auto_delete=*/0, kEmptyTable);
+  const amqp_rpc_reply_t reply = lib_->get_rpc_reply(connection_);
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION)
+    return Status::usage(fmt::format(
+        "no queue {} on {}: consume takes a queue that exists (idemlab publish --queue {} "
+        "makes it)",
+        in_quotes(queue), location_, queue));
+  return check(reply, "looking for the queue");
+}
+
 Status Broker::enable_confirms() {
   lib_->confirm_select(connection_, kChannel);
   return check(lib_->get_rpc_reply(connection_), "asking for confirms");
 }
 
 Result<Confirm> Broker::publish(const std::string& queue, const std::string& body,
-                                const std::string& message_id, int wait_ms) {
+                                const std::string& message_id, int wait_ms,
+                                const std::string& reason) {
   amqp_basic_properties_t properties{};
   properties._flags =
       AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG;
   properties.delivery_mode = AMQP_DELIVERY_PERSISTENT;
   properties.content_type = lib_->cstring_bytes("application/json");
   properties.message_id = bytes_of(message_id);
+  amqp_table_entry_t entry{};
+  if (!reason.empty()) {
+    entry.key = lib_->cstring_bytes("x-idemlab-reason");
+    entry.value.kind = AMQP_FIELD_KIND_UTF8;
+    entry.value.value.bytes = bytes_of(reason);
+    properties._flags |= AMQP_BASIC_HEADERS_FLAG;
+    properties.headers = amqp_table_t{1, &entry};
+  }
   const int sent =
       lib_->basic_publish(connection_, kChannel, kEmptyBytes, bytes_of(queue),
                           /*mandatory=*/1, /*immediate=*/0, &properties, bytes_of(body));
@@ -188,25 +211,6 @@ Result<std::optional<Delivery>> Broker::next(int wait_ms) {
     delivery.message_id = text_of(envelope.message.properties.message_id);
   lib_->destroy_envelope(&envelope);
   return std::optional<Delivery>(std::move(delivery));
-}
-
-Status Broker::set_aside(const std::string& queue, const Delivery& delivery,
-                         const std::string& reason) {
-  RETURN_IF_ERROR(declare_queue(queue));
-  amqp_table_entry_t entry{};
-  entry.key = lib_->cstring_bytes("x-idemlab-reason");
-  entry.value.kind = AMQP_FIELD_KIND_UTF8;
-  entry.value.value.bytes = bytes_of(reason);
-  amqp_basic_properties_t properties{};
-  properties._flags =
-      AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_HEADERS_FLAG | AMQP_BASIC_MESSAGE_ID_FLAG;
-  properties.delivery_mode = AMQP_DELIVERY_PERSISTENT;
-  properties.headers = amqp_table_t{1, &entry};
-  properties.message_id = bytes_of(delivery.message_id);
-  const int sent = lib_->basic_publish(connection_, kChannel, kEmptyBytes, bytes_of(queue), 0, 0,
-                                       &properties, bytes_of(delivery.body));
-  return sent == AMQP_STATUS_OK ? Status::ok()
-                                : lost("setting a message aside", lib_->error_string2(sent));
 }
 
 Status Broker::ack(uint64_t tag) {

@@ -10,16 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "amqp/consumed_queue.h"
 #include "amqp/librabbitmq.h"
 
 namespace idemlab {
-
-struct Delivery {
-  uint64_t tag = 0;
-  std::string body;
-  std::string message_id;  // empty if the producer set none
-  bool redelivered = false;
-};
 
 enum class Confirm { kStored, kReturned, kNacked, kNoConfirm };
 
@@ -32,17 +26,17 @@ class Broker {
   ~Broker();
 
   Status declare_queue(const std::string& queue);  // durable, idempotent
+  // Checks that `queue` exists, without making it (a passive declare): a usage error if not.
+  Status expect_queue(const std::string& queue);
   Status enable_confirms();
   // A persistent message, `mandatory`; then the broker's answer, waited on at most `wait_ms`.
+  // `reason`, if any, goes in the x-idemlab-reason header (a dead letter's).
   Result<Confirm> publish(const std::string& queue, const std::string& body,
-                          const std::string& message_id, int wait_ms);
+                          const std::string& message_id, int wait_ms,
+                          const std::string& reason = "");
   Status start_consuming(const std::string& queue, int prefetch);
   // The next delivery, or nullopt when none came within `wait_ms`.
   Result<std::optional<Delivery>> next(int wait_ms);
-  // A message set aside on `queue` (declared durable here) with the reason in its headers
-  // (x-idemlab-reason), published without waiting for a confirm: the caller acks the original
-  // after it, so a crash in between sets it aside twice, never loses it.
-  Status set_aside(const std::string& queue, const Delivery& delivery, const std::string& reason);
   Status ack(uint64_t tag);
   Status reject(uint64_t tag, bool requeue);
   const std::string& location() const { return location_; }

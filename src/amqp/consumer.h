@@ -1,13 +1,17 @@
 // The consumer of `idemlab consume`: each delivery is one attempt of a strategy, through the
-// same code as a strategy subcommand, then acked or left for redelivery:
-//   - ack after-commit (the default): acked once the attempt has a definitive answer (applied,
-//     replayed, refused); a busy ledger or a lost connection rejects it back to the queue. A
-//     consumer killed between its commit and its ack gets the message delivered again, and the
-//     strategy must answer that redelivery as a repeat;
-//   - ack on-receipt (autocommit): acked before the work, so a consumer that dies mid-work loses
-//     the message, and the money never moves.
+// front door every transport uses, then settled as settle.h's table says:
+//   - ack after-commit (the default): acked once the attempt is settled (applied, replayed, or
+//     a refusal the ledger recorded); a request that can never apply as sent is dead-lettered
+//     with its reason, never dropped; anything else goes back to the queue, at most
+//     `max_deliveries` times (the consumer's own count, and the broker's redelivered flag for a
+//     message another consumer had), then it is dead-lettered with its last answer. A consumer
+//     killed between its commit and its ack gets the message delivered again, and the strategy
+//     must answer that redelivery as a repeat;
+//   - ack on-receipt (the pitfall ack-on-receipt): acked before the work, so a consumer that
+//     dies mid-work loses the message, and the money never moves.
 // The key is the business request's (source and biz_seq, the default) or the broker's message
-// id (001's "Topic + Offset"), which lets a producer's second copy of one request through.
+// id (001's "Topic + Offset", the pitfall message-key), which lets a producer's second copy of
+// one request through.
 #pragma once
 
 #include <cstdint>
@@ -16,36 +20,38 @@
 #include <set>
 #include <string>
 
-#include "amqp/broker.h"
-#include "attempt/direct.h"
+#include "amqp/consumed_queue.h"
+#include "attempt/front_door.h"
 #include "attempt/request_faults.h"
 
 namespace idemlab {
 
 struct ConsumeSettings {
-  const Strategy* strategy = nullptr;
-  StrategyOptions options;  // pitfall, lock TTL, unique index
+  AttemptPolicy policy;  // the strategy, its pitfall and options; faults are drawn per delivery
   bool ack_on_receipt = false;
   bool key_by_message_id = false;
-  RequestFaults faults;           // crash and slow, drawn per delivery
-  int until_idle_ms = 0;          // stop once no delivery came this long; 0: never
-  std::string queue;              // the queue consumed, as the delivery log names it
-  std::string dead_letter_queue;  // where a message that is not a transfer goes
+  RequestFaults faults;      // crash and slow, drawn per delivery
+  int until_idle_ms = 0;     // stop once no delivery came this long; 0: never
+  int max_deliveries = 10;   // a message not settled by its Nth delivery is dead-lettered
+  int requeue_pause_ms = 0;  // before a requeue, doubled each time (bounded): a failing ledger
+                             // gets time to heal; the unit tests use 0
+  std::string queue;         // the queue consumed, as the delivery log names it
 };
 
 struct ConsumeTally {
   int64_t delivered = 0;
   int64_t redelivered = 0;  // delivered with the broker's redelivered flag
   int64_t acked = 0;
-  int64_t rejected = 0;       // back to the queue: the answer was not definitive
-  int64_t dead_lettered = 0;  // not a transfer: set aside on QUEUE.dead with the reason, acked
+  int64_t requeued = 0;       // back to the queue: not settled yet
+  int64_t dead_lettered = 0;  // set aside on QUEUE.dead with the reason, then acked
+  int64_t left_in_queue = 0;  // requeued when the consumer stopped (interrupted, connection lost)
+  std::string first_dead_letter;           // its reason, for the summary
   std::map<std::string, int64_t> answers;  // "applied", "applied (replayed)", "rejected", ...
   std::set<std::string> requests;          // the business requests the deliveries carried
 };
 
-// Consumes until idle (or forever); `say` gets one line per delivery.
-Status consume_transfers(Broker& broker, Connection& ledger, GuardStore* guards,
-                         const ConsumeSettings& settings, ConsumeTally* tally,
-                         const std::function<void(const std::string&)>& say);
+// Consumes until idle (or forever, or a signal); `say` gets one line per delivery.
+Status consume_transfers(ConsumedQueue& queue, Connection& ledger, const ConsumeSettings& settings,
+                         ConsumeTally* tally, const std::function<void(const std::string&)>& say);
 
 }  // namespace idemlab

@@ -1,10 +1,13 @@
 // Writing and reading a transfer message.
 #include "amqp/transfer_message.h"
 
+#include <fmt/format.h>
+
+#include <array>
 #include <nlohmann/json.hpp>
 
+#include "attempt/request_fields.h"
 #include "ledger/money.h"
-#include "ledger/request.h"
 
 namespace idemlab {
 
@@ -17,31 +20,24 @@ std::string message_body(const TransferRequest& request) {
       .dump();
 }
 
-bool read_message_body(const std::string& body, TransferRequest* out, std::string* why) {
-  const nlohmann::json parsed = nlohmann::json::parse(body, nullptr, false);
-  const char* fields[] = {"source", "biz_seq", "from", "to", "amount"};
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    *why = "the body is not a JSON object";
+bool read_message_body(const std::string& body, RequestText* out, std::string* why) {
+  static constexpr std::array<std::string_view, 5> kNames{"source", "biz_seq", "from", "to",
+                                                          "amount"};
+  RequestFields fields;
+  std::vector<std::string> values;
+  std::vector<bool> given;
+  if (!read_json_fields(body, &fields, why) || !pick_fields(fields, kNames, &values, &given, why))
     return false;
-  }
-  for (const char* field : fields)
-    if (!parsed.contains(field) || !parsed[field].is_string()) {
-      *why = std::string("no text field ") + field;
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (!given[i]) {
+      *why = fmt::format("{} is missing", kNames[i]);
       return false;
     }
-  out->source = parsed["source"].get<std::string>();
-  out->biz_seq = parsed["biz_seq"].get<std::string>();
-  out->from = parsed["from"].get<std::string>();
-  out->to = parsed["to"].get<std::string>();
-  if (Status status = parse_amount(parsed["amount"].get<std::string>(), false, &out->amount_minor);
-      !status.is_ok()) {
-    *why = status.message();
-    return false;
-  }
-  if (Status status = validate_biz_seq(out->biz_seq); !status.is_ok()) {
-    *why = status.message();
-    return false;
-  }
+  out->source = values[0];
+  out->key = values[1];
+  out->from = values[2];
+  out->to = values[3];
+  out->amount = values[4];
   return true;
 }
 

@@ -8,46 +8,67 @@
 #include <cstdio>
 #include <thread>
 
+#include "attempt/checked_transfer.h"
 #include "attempt/fault_site.h"
 #include "attempt/gate.h"
-#include "attempt/serve.h"
+#include "attempt/wire_faults.h"
 
 namespace idemlab {
 
 namespace {
 
+const FaultSpec* armed(const AttemptSetup& setup, FaultKind kind) {
+  for (const FaultSpec& fault : setup.faults)
+    if (fault.kind == kind) return &fault;
+  return nullptr;
+}
+
 class DirectDriver final : public Driver {
  public:
-  explicit DirectDriver(const AttemptSetup& setup)
+  // `last_words` runs just before a crash fault kills the process, told whether the money
+  // moved and is committed.
+  DirectDriver(const AttemptSetup& setup, std::function<void(bool committed)> last_words)
       : setup_(setup),
-        sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall), Phase::kNone) {
+        sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall), Phase::kNone),
+        last_words_(std::move(last_words)) {
     for (const FaultSpec& fault : setup.faults) sites_.arm(fault);
   }
 
   bool park(Session& session, std::coroutine_handle<>) override {
     PendingStep& step = session.pending();
-    if (const int64_t pause = sites_.pause_before(step)) pause_for(pause);
-    if (sites_.crash_before(step)) crash();
+    if (const int64_t pause = sites_.pause_before(step))
+      pause_for(pause, fmt::format("before step '{}'", step.step));
+    if (sites_.crash_before(step)) crash(fmt::format("before step '{}'", step.step));
     session.run_pending();
     // A step runs inline: the attempt is finished only when the coroutine returns.
     sites_.ran(step.stmt, step.result, session.connection().in_transaction(), false);
     if (setup_.observer) setup_.observer(step);
-    if (sites_.crash_after(step.step)) crash();
-    if (const int64_t pause = sites_.pause_after_commit()) pause_for(pause);
+    if (sites_.crash_after(step.step)) crash(fmt::format("after step '{}'", step.step));
+    if (const int64_t pause = sites_.pause_after_commit()) pause_for(pause, "after its commit");
     return false;  // ran: the attempt goes on
   }
 
  private:
   // A slow fault sleeps, or with gate= waits at its gate (at most `ms`).
-  void pause_for(int64_t ms) const {
+  void pause_for(int64_t ms, const std::string& where) const {
+    if (setup_.fault_acts) setup_.fault_acts(*armed(setup_, FaultKind::kSlow), where);
     if (const std::string_view gate = sites_.pause_gate(); !gate.empty())
       (void)wait_at_gate(std::string(gate), ms);  // a gate never opened: the attempt goes on
     else
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));
   }
 
-  // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open.
-  [[noreturn]] static void crash() {
+  // A real crash: no destructors, no rollback, no close; SQLite recovers on the next open. It
+  // says so first, in one line, so that a shell shows more than "Killed".
+  [[noreturn]] void crash(const std::string& where) const {
+    const FaultSpec& fault = *armed(setup_, FaultKind::kCrash);
+    if (setup_.fault_acts) setup_.fault_acts(fault, where);
+    const bool committed = sites_.phases().committed();
+    std::fprintf(stderr, "crash: fault %s %s: this process dies now (SIGKILL); %s\n",
+                 fault.text.c_str(), where.c_str(),
+                 committed ? "the transfer is committed, its answer never sent"
+                           : "nothing it began is committed");
+    last_words_(committed);
     std::fflush(nullptr);
     ::raise(SIGKILL);
     ::_exit(137);
@@ -55,35 +76,8 @@ class DirectDriver final : public Driver {
 
   const AttemptSetup& setup_;
   FaultSites sites_;
+  std::function<void(bool)> last_words_;
 };
-
-}  // namespace
-
-Status check_attempt_faults(const AttemptSetup& setup) {
-  for (const FaultSpec& fault : setup.faults) {
-    if (!fault_table()[static_cast<size_t>(fault.kind)].one_attempt)
-      return Status::usage(
-          fmt::format("fault {} needs many requests; use it with: idemlab simulate --fault {}",
-                      fault.name(), fault.text));
-    if (fault.kind == FaultKind::kCrash && fault.step.empty() && fault.phase == Phase::kNone)
-      return Status::usage(
-          fmt::format("fault crash needs after=STEP in one attempt (steps: "
-                      "idemlab explain {})",
-                      setup.strategy->info().name));
-    if (fault.kind == FaultKind::kCrash || fault.kind == FaultKind::kSlow)
-      for (const FaultSpec& other : setup.faults)
-        if (&other != &fault && other.kind == fault.kind)
-          return Status::usage(fmt::format("one attempt takes one {} fault", fault.name()));
-    if (fault.nth != 0 || fault.probability != 1.0)
-      return Status::usage(fmt::format(
-          "fault {}: p= and nth= aim faults within a simulation; one attempt takes neither",
-          fault.name()));
-    RETURN_IF_ERROR(check_fault_steps(fault, setup.strategy->info(), setup.options.pitfall));
-  }
-  return Status::ok();
-}
-
-namespace {
 
 // The strategy that served the request first on this ledger, or "" if none did.
 Status served_by(Connection& connection, const TransferRequest& request, std::string* out) {
@@ -108,25 +102,23 @@ bool answered_before_work(Connection& connection, const AttemptSetup& setup, Att
       return true;
     }
   }
-  for (const FaultSpec& fault : setup.faults) {
-    if (fault.kind == FaultKind::kRequestLost) {
-      report->answer = report->server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
-      report->fault = fault.text;
-      return true;
-    }
+  if (const FaultSpec* lost = wire_faults(setup.faults).request_lost) {
+    if (setup.fault_acts) setup.fault_acts(*lost, "before the server");
+    report->answer = report->server_answer = Answer::of(Outcome::kTimeout, reason::kRequestLost);
+    report->fault = lost->text;
+    return true;
   }
   return false;
 }
 
 // After the work: what the client hears when its answer is lost, and the fault to record.
 void apply_answer_faults(const AttemptSetup& setup, AttemptReport* report) {
-  for (const FaultSpec& fault : setup.faults) {
-    if (fault.kind == FaultKind::kResponseLost) {
-      report->answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
-      report->fault = fault.text;
-    } else if (report->fault.empty()) {
-      report->fault = fault.text;
-    }
+  if (const FaultSpec* lost = wire_faults(setup.faults).response_lost) {
+    if (setup.fault_acts) setup.fault_acts(*lost, "after the server answered");
+    report->answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
+    report->fault = lost->text;
+  } else if (!setup.faults.empty()) {
+    report->fault = setup.faults.front().text;
   }
 }
 
@@ -156,6 +148,17 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
        {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}}});
 }
 
+// A crash after the money's commit leaves the attempt in the log, as applied by a server that
+// died before it answered: a retry's replay then has its original. (What the dying attempt
+// had open after that commit is rolled back first, as its death would.)
+void log_crashed_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup) {
+  connection.rollback_if_open();
+  AttemptReport crashed;
+  crashed.server_answer = Answer::of(Outcome::kApplied);
+  crashed.fault = armed(setup, FaultKind::kCrash)->text;
+  log_attempt(connection, clock, setup, crashed);
+}
+
 }  // namespace
 
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
@@ -166,10 +169,12 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
     if (status.is_ok()) *out = std::move(report);
     return status;
   }
-  DirectDriver driver(setup);
+  DirectDriver driver(setup, [&](bool committed) {
+    if (committed) log_crashed_attempt(connection, clock, setup);
+  });
   Session session(connection, clock, driver, setup.options);
   session.use_guard_store(setup.guard_store);
-  Task<Answer> task = serve(session, *setup.strategy, setup.request);
+  Task<Answer> task = checked_transfer(session, *setup.strategy, setup.request);
   task.start();
   if (!task.done()) return Status::internal("a one-attempt strategy suspended");
   report.server_answer = report.answer = task.take();

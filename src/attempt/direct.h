@@ -1,8 +1,12 @@
-// One attempt in this process, run to completion: the driver behind the strategy subcommands
-// and `explain`. Faults are real: slow sleeps, crash kills the process.
+// One attempt in this process, run to completion: the driver behind every transport (a
+// strategy subcommand, idemlab http, serve, consume) and explain's rehearsal. Faults are real:
+// slow sleeps or waits at a gate, crash kills the process by SIGKILL after one line on
+// standard error, and the wire faults lose the request or the answer (wire_faults.h). An
+// AttemptSetup is built by the front door (front_door.h) only.
 #pragma once
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "attempt/fault.h"
@@ -26,6 +30,9 @@ struct AttemptSetup {
   GuardStore* guard_store = nullptr;
   // Called after every step with its result (explain's trace).
   std::function<void(const PendingStep&)> observer;
+  // Called when a fault acts on the attempt, with where ("before step 'debit'"), before it
+  // does (serve's log of the faults that acted).
+  std::function<void(const FaultSpec&, std::string_view where)> fault_acts;
 };
 
 struct AttemptReport {
@@ -37,9 +44,6 @@ struct AttemptReport {
   // With connection_lost: which connection, and what its client library said.
   std::string lost_connection;
 };
-
-// Checks that every fault is usable in one attempt and names steps the strategy has.
-Status check_attempt_faults(const AttemptSetup& setup);
 
 // Runs the attempt. The returned Status is an error only for failures outside the answer.
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,

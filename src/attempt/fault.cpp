@@ -13,13 +13,23 @@ namespace idemlab {
 
 namespace {
 
+// Surfaces: the wire faults on every command that sends a request; crash and slow where a
+// server runs the attempt; the rest need many requests, so only a simulation takes them.
+constexpr unsigned kWire = surface_bit(Surface::kOneAttempt) | surface_bit(Surface::kHttp) |
+                           surface_bit(Surface::kServe) | surface_bit(Surface::kLimit) |
+                           surface_bit(Surface::kSimulate);
+constexpr unsigned kServerSide = surface_bit(Surface::kOneAttempt) | surface_bit(Surface::kServe) |
+                                 surface_bit(Surface::kConsume) | surface_bit(Surface::kSimulate);
+constexpr unsigned kSimulated = surface_bit(Surface::kSimulate);
+
 constexpr std::array kFaults{
-    FaultInfo{FaultKind::kRequestLost, "request-lost", "p, nth",
-              "the request is lost before the server: nothing happens, the client times out", true},
-    FaultInfo{FaultKind::kResponseLost, "response-lost", "p, nth",
+    FaultInfo{FaultKind::kRequestLost, "request-lost", "request-lost", "p, nth",
+              "the request is lost before the server: nothing happens, the client times out",
+              kWire},
+    FaultInfo{FaultKind::kResponseLost, "response-lost", "response-lost", "p, nth",
               "the server does the work and commits; the answer is lost, the client times out",
-              true},
-    FaultInfo{FaultKind::kSlow, "slow",
+              kWire},
+    FaultInfo{FaultKind::kSlow, "slow", "slow[:ms=MS,at=STEP]",
               "ms (default 1000), at=STEP|PHASE|critical, p, nth; one attempt: gate=DIR",
               "the server pauses ms before STEP or PHASE, so a retry or twin overlaps it. "
               "Default: before-guard in simulate, compare and explore (the same phase for "
@@ -28,29 +38,30 @@ constexpr std::array kFaults{
               "(at=critical), where a twin overlaps the decisive step. gate=DIR: instead of "
               "sleeping, write DIR/arrived.PID and wait until DIR/open exists (ms caps the "
               "wait, default 60000), so a script can release racing twins together",
-              true},
-    FaultInfo{FaultKind::kCrash, "crash",
+              kServerSide},
+    FaultInfo{FaultKind::kCrash, "crash", "crash:after=STEP",
               "after=STEP|PHASE (simulations: default a step drawn from the seed), p, nth",
               "the server dies right after STEP: uncommitted work is lost, committed work "
-              "stays, no answer is sent",
-              true},
-    FaultInfo{FaultKind::kRedeliver, "redeliver", "k (default 1), p, nth",
-              "a message queue delivers the request k more times (the ack was lost)", false},
-    FaultInfo{FaultKind::kDoubleSubmit, "double-submit", "k (default 2), p, nth",
-              "k identical submissions leave at the same moment (a double click)", false},
-    FaultInfo{FaultKind::kShortTtl, "short-ttl", "ms (required)",
-              "lock and token time-to-live set to ms, shorter than the work", false},
-    FaultInfo{FaultKind::kBusy, "busy", "ms (required), p, nth",
+              "stays, no answer is sent; it says so in one line on standard error first",
+              kServerSide},
+    FaultInfo{FaultKind::kRedeliver, "redeliver", "redeliver[:k=K]", "k (default 1), p, nth",
+              "a message queue delivers the request k more times (the ack was lost)", kSimulated},
+    FaultInfo{FaultKind::kDoubleSubmit, "double-submit", "double-submit[:k=K]",
+              "k (default 2), p, nth",
+              "k identical submissions leave at the same moment (a double click)", kSimulated},
+    FaultInfo{FaultKind::kShortTtl, "short-ttl", "short-ttl:ms=MS", "ms (required)",
+              "lock and token time-to-live set to ms, shorter than the work", kSimulated},
+    FaultInfo{FaultKind::kBusy, "busy", "busy:ms=MS", "ms (required), p, nth",
               "another writer holds the database write lock for ms when the request arrives",
-              false},
-    FaultInfo{FaultKind::kOverdraw, "overdraw", "p, nth",
+              kSimulated},
+    FaultInfo{FaultKind::kOverdraw, "overdraw", "overdraw", "p, nth",
               "the request asks for more than the payer holds: a definitive rejection "
               "(insufficient_funds) that every repeat must get again",
-              false},
-    FaultInfo{FaultKind::kNoKey, "no-key", "p, nth",
+              kSimulated},
+    FaultInfo{FaultKind::kNoKey, "no-key", "no-key", "p, nth",
               "the client sends the request without its idempotency key (one attempt: "
               "--no-key); guards see NULL",
-              false},
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -76,8 +87,12 @@ std::span<const FaultInfo> fault_table() {
   return kFaults;
 }
 
+const FaultInfo& fault_info(FaultKind kind) {
+  return kFaults[static_cast<size_t>(kind)];
+}
+
 std::string_view FaultSpec::name() const {
-  return kFaults[static_cast<size_t>(kind)].name;
+  return fault_info(kind).name;
 }
 
 Status parse_fault(std::string_view text, FaultSpec* out) {

@@ -25,14 +25,30 @@ enum class FaultKind {
   kNoKey,         // the client sends the request without its idempotency key
 };
 
+// Where a fault can be asked for: each command that takes --fault is one surface, and the
+// fault table says, fault by fault, which surfaces take it (fault_check.h holds a command to it).
+enum class Surface : uint8_t {
+  kOneAttempt,  // a strategy subcommand: one attempt in this process
+  kHttp,        // idemlab http: one request to the endpoint, in this process
+  kServe,       // idemlab serve: drawn per request (p=, nth=)
+  kConsume,     // idemlab consume: drawn per delivery (p=, nth=)
+  kLimit,       // idemlab limit: one change of a payer's limit
+  kSimulate,    // simulate, compare, explore and scenario files
+};
+inline constexpr unsigned surface_bit(Surface surface) {
+  return 1u << static_cast<unsigned>(surface);
+}
+
 struct FaultInfo {
   FaultKind kind;
   std::string_view name;
+  std::string_view syntax;  // as --fault's help writes it, e.g. "crash:after=STEP"
   std::string_view parameters;
   std::string_view description;
-  bool one_attempt;  // usable with the strategy subcommands, not only in simulations
+  unsigned surfaces;  // surface_bit() of each surface that takes it
 };
 std::span<const FaultInfo> fault_table();
+const FaultInfo& fault_info(FaultKind kind);
 
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;

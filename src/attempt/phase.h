@@ -37,6 +37,8 @@ class PhaseTracker {
   }
   // Whether the step just recorded committed the money (after-commit begins now).
   bool just_committed() const { return just_committed_; }
+  // Whether the money moved and is committed.
+  bool committed() const { return committed_; }
 
  private:
   bool wrote_ = false;

@@ -3,27 +3,12 @@
 
 #include <fmt/format.h>
 
-#include "attempt/direct.h"
 #include "core/random.h"
 
 namespace idemlab {
 
-Status RequestFaults::check(const Strategy& strategy, Pitfall pitfall) const {
-  AttemptSetup setup;
-  setup.strategy = &strategy;
-  setup.options.pitfall = pitfall;
-  for (const FaultSpec& fault : faults_) {
-    if (fault.kind != FaultKind::kRequestLost && fault.kind != FaultKind::kResponseLost &&
-        fault.kind != FaultKind::kSlow && fault.kind != FaultKind::kCrash)
-      return Status::usage(fmt::format(
-          "fault {}: a server takes request-lost, response-lost, slow and crash", fault.text));
-    FaultSpec once = fault;
-    once.probability = 1.0;
-    once.nth = 0;
-    setup.faults = {once};
-    RETURN_IF_ERROR(check_attempt_faults(setup));
-  }
-  return Status::ok();
+Status RequestFaults::check(Surface surface, const Strategy& strategy, Pitfall pitfall) const {
+  return check_faults(surface, faults_, &strategy, pitfall);
 }
 
 std::vector<FaultSpec> RequestFaults::draw(uint64_t number) const {

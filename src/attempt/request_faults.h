@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "attempt/fault.h"
+#include "attempt/fault_check.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {
@@ -19,8 +19,9 @@ class RequestFaults {
   RequestFaults(std::vector<FaultSpec> faults, uint64_t seed)
       : faults_(std::move(faults)), seed_(seed) {}
 
-  // Checks each fault is one a server applies per request and names steps `strategy` reaches.
-  Status check(const Strategy& strategy, Pitfall pitfall) const;
+  // Checks each fault is one `surface` (serve, consume) takes and names steps `strategy`
+  // reaches (fault_check.h).
+  Status check(Surface surface, const Strategy& strategy, Pitfall pitfall) const;
   // Those that fire for request `number` (1-based), as one attempt takes them (no p=, no nth=).
   std::vector<FaultSpec> draw(uint64_t number) const;
   bool empty() const { return faults_.empty(); }

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "attempt/direct.h"
+#include "attempt/front_door.h"
 #include "attempt/step_values.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
@@ -54,15 +54,19 @@ Status rehearse(const Strategy& strategy, Pitfall pitfall, std::vector<TracedAtt
   ManualClock clock(1'000'000);
   IssuedToken token;
   RETURN_IF_ERROR(issue_token(connection, clock, 0xfeed, 0xbeef, 60000, &token));
-  AttemptSetup setup;
-  setup.strategy = &strategy;
-  setup.request.biz_seq = "explain-1";
-  setup.request.from = "alice";
-  setup.request.to = "bob";
-  setup.request.amount_minor = 2500;
-  setup.request.token = token.token;
-  setup.options = {pitfall, token.token, 30000, "explain"};
-  setup.log_attempt = false;
+  RequestText text;
+  text.key = "explain-1";
+  text.from = "alice";
+  text.to = "bob";
+  text.amount = "25.00";
+  text.token = token.token;
+  AttemptPolicy policy;
+  policy.transport = Transport::kRehearsal;
+  policy.strategy = &strategy;
+  policy.pitfall = pitfall;
+  policy.owner = "explain";  // the same every run: explain's output is the same bytes
+  policy.log_attempt = false;
+  ASSIGN_OR_RETURN(AttemptSetup setup, admit(text, policy));
   out->clear();
   for (const char* label : {"first attempt", "repeat"}) {
     TracedAttempt attempt{label, {}, {}};

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "amqp/broker_queue.h"
 #include "amqp/consumer.h"
+#include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "core/clock.h"
@@ -32,18 +34,21 @@ struct ConsumeOptions {
   std::vector<std::string> faults;
   int64_t seed = 1;
   int64_t until_idle_ms = 0;
+  int64_t max_deliveries = defaults::kMaxDeliveries;
+  int64_t requeue_pause_ms = defaults::kRequeuePauseMs;
   bool unique_index = false;
   bool json = false;
 };
 
 ConsumeSettings settings_of(const ConsumeOptions& options) {
   ConsumeSettings settings;
-  settings.strategy = find_strategy(options.strategy);
-  settings.options.pitfall = pitfall_option(settings.strategy->info(), options.pitfall);
-  settings.options.unique_index =
-      options.unique_index && settings.strategy->info().offers_unique_index;
-  settings.options.owner = fmt::format("consume-{}", ::getpid());
-  if (settings.strategy->info().needs_token)
+  AttemptPolicy& policy = settings.policy;
+  policy.transport = Transport::kQueue;
+  policy.strategy = find_strategy(options.strategy);
+  policy.pitfall = pitfall_option(policy.strategy->info(), options.pitfall);
+  policy.unique_index = options.unique_index;
+  policy.owner = new_owner(Transport::kQueue);
+  if (policy.strategy->info().needs_token)
     throw_if_error(
         Status::usage("consume runs strategies whose key is the request: the token "
                       "strategy needs a token per request, which a queue never carries"));
@@ -51,17 +56,12 @@ ConsumeSettings settings_of(const ConsumeOptions& options) {
   settings.key_by_message_id = options.key == "message-id";
   std::vector<FaultSpec> faults;
   throw_if_error(parse_faults(options.faults, &faults));
-  for (const FaultSpec& fault : faults)
-    if (fault.kind != FaultKind::kCrash && fault.kind != FaultKind::kSlow)
-      throw_if_error(Status::usage(fmt::format(
-          "fault {}: consume takes crash:after=STEP and slow (a lost ack is a crash after "
-          "commit)",
-          fault.text)));
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
-  throw_if_error(settings.faults.check(*settings.strategy, settings.options.pitfall));
+  throw_if_error(settings.faults.check(Surface::kConsume, *policy.strategy, policy.pitfall));
   settings.until_idle_ms = static_cast<int>(options.until_idle_ms);
+  settings.max_deliveries = static_cast<int>(options.max_deliveries);
+  settings.requeue_pause_ms = static_cast<int>(options.requeue_pause_ms);
   settings.queue = options.queue;
-  settings.dead_letter_queue = options.queue + ".dead";
   return settings;
 }
 
@@ -83,6 +83,26 @@ void print_violation_kinds(const AuditReport& audit, const std::string& db) {
     fmt::print("  every one: idemlab audit --db {}\n", db);
 }
 
+// What the deliveries were and what became of them; what was dead-lettered and where.
+void print_counters(const ConsumeOptions& options, const ConsumeTally& tally) {
+  std::string answers;
+  for (const auto& [answer, count] : tally.answers)
+    answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", count, answer);
+  fmt::print(
+      "{} delivered ({} redelivered) carrying {}: {}; {} acked, {} back to the queue, {} "
+      "dead-lettered\n",
+      tally.delivered, tally.redelivered,
+      count_of(static_cast<int64_t>(tally.requests.size()), "request"),
+      answers.empty() ? "none" : answers, tally.acked, tally.requeued, tally.dead_lettered);
+  if (tally.dead_lettered > 0)
+    fmt::print("dead-lettered: {} on {} (the first: {})\n",
+               count_of(tally.dead_lettered, "message"), options.queue + ".dead",
+               tally.first_dead_letter);
+  if (tally.left_in_queue > 0)
+    fmt::print("left in the queue: {}, for the next consumer\n",
+               count_of(tally.left_in_queue, "message"));
+}
+
 // The counters, and the audit's verdict on the ledger they left.
 void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
                  const AuditReport& audit) {
@@ -95,8 +115,10 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
     print_json({{"delivered", tally.delivered},
                 {"redelivered", tally.redelivered},
                 {"acked", tally.acked},
-                {"rejected", tally.rejected},
+                {"requeued", tally.requeued},
                 {"dead_lettered", tally.dead_lettered},
+                {"dead_letter_queue", options.queue + ".dead"},
+                {"left_in_queue", tally.left_in_queue},
                 {"requests", tally.requests.size()},
                 {"answers", answers},
                 {"audit",
@@ -106,15 +128,7 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
                   {"times_money_moved", audit.times_money_moved}}}});
     return;
   }
-  std::string answers;
-  for (const auto& [answer, count] : tally.answers)
-    answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", count, answer);
-  fmt::print(
-      "{} delivered ({} redelivered) carrying {}: {}; {} acked, {} rejected back to the queue, {} "
-      "dead-lettered\n",
-      tally.delivered, tally.redelivered,
-      count_of(static_cast<int64_t>(tally.requests.size()), "request"),
-      answers.empty() ? "none" : answers, tally.acked, tally.rejected, tally.dead_lettered);
+  print_counters(options, tally);
   fmt::print(
       "audit: {} ({} requests applied, money moved {} times)\n",
       audit.ok() ? "ok" : count_of(static_cast<int64_t>(audit.violations.size()), "violation"),
@@ -122,27 +136,38 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
   print_violation_kinds(audit, options.db);
 }
 
+// 10 when a message was dead-lettered, 75 when one was left in the queue, else 0.
+ExitCode consume_exit(const ConsumeTally& tally) {
+  if (tally.dead_lettered > 0) return ExitCode::kDeadLettered;
+  if (tally.left_in_queue > 0) return ExitCode::kRetryable;
+  return ExitCode::kOk;
+}
+
 ExitCode run_consume(const ConsumeOptions& options) {
-  const ConsumeSettings settings = settings_of(options);
-  Connection ledger = value_or_throw(open_ledger(options.db, Access::kWrite, 5000,
-                                                 isolation_option(options.db, options.isolation)));
+  ConsumeSettings settings = settings_of(options);
+  Connection ledger =
+      value_or_throw(open_ledger(options.db, Access::kWrite, defaults::kBusyTimeoutMs,
+                                 isolation_option(options.db, options.isolation)));
   std::unique_ptr<GuardStore> guards = open_guard_store(options.redis);
-  Broker broker = value_or_throw(Broker::connect(options.broker));
-  throw_if_error(broker.declare_queue(options.queue));
-  throw_if_error(broker.start_consuming(options.queue, static_cast<int>(options.prefetch)));
+  settings.policy.guard_store = guards.get();
+  std::unique_ptr<BrokerQueue> queue = value_or_throw(
+      BrokerQueue::open(options.broker, options.queue, static_cast<int>(options.prefetch)));
   install_interrupt_handlers();
   ConsumeTally tally;
-  const Status consumed = consume_transfers(broker, ledger, guards.get(), settings, &tally,
-                                            [&](const std::string& line) {
-                                              if (!options.json) fmt::print("{}\n", line);
-                                            });
-  throw_if_error(consumed);
+  const Status consumed =
+      consume_transfers(*queue, ledger, settings, &tally, [&](const std::string& line) {
+        if (!options.json) fmt::print("{}\n", line);
+      });
+  if (!consumed.is_ok()) {  // what was done stands; then why it stopped
+    if (!options.json) print_counters(options, tally);
+    throw_if_error(consumed);
+  }
   AuditSettings audit_settings;
   audit_settings.now_ms = WallClock().now_ms();
   AuditReport audit;
   throw_if_error(audit_ledger(ledger, audit_settings, &audit));
   print_tally(options, tally, audit);
-  return ExitCode::kOk;
+  return consume_exit(tally);
 }
 
 }  // namespace
@@ -170,7 +195,7 @@ void register_consume(CLI::App& app, CommandResult& result) {
       ->check(whole_number(1, 65535));
   command
       ->add_option("--ack", options->ack,
-                   "after-commit (default): ack once the answer is definitive; on-receipt: "
+                   "after-commit (default): ack once the attempt is settled; on-receipt: "
                    "ack first, the pitfall ack-on-receipt (a consumer that dies mid-work loses the "
                    "message)")
       ->check(CLI::IsMember({"after-commit", "on-receipt"}));
@@ -180,8 +205,17 @@ void register_consume(CLI::App& app, CommandResult& result) {
                    "message id, the pitfall message-key (a producer's second copy does not "
                    "share it)")
       ->check(CLI::IsMember({"business", "message-id"}));
-  command->add_option("--fault", options->faults,
-                      "crash:after=STEP or slow, with p= or nth= per delivery; repeatable");
+  command->add_option("--fault", options->faults, fault_help(Surface::kConsume));
+  command
+      ->add_option("--max-deliveries", options->max_deliveries,
+                   "a message not settled by its Nth delivery is dead-lettered with its last "
+                   "answer (default 10)")
+      ->check(whole_number(1, limits::kMaxDeliveries));
+  command
+      ->add_option("--requeue-pause-ms", options->requeue_pause_ms,
+                   "before a message goes back to the queue, pause this long, doubled each "
+                   "time (at most 5000): a failing ledger gets time to heal (default 100)")
+      ->check(whole_number(0, limits::kMaxRequeuePauseMs));
   command->add_option("--seed", options->seed, "seed of the faults' draws (default 1)")
       ->check(whole_number(0, limits::kMaxSeed));
   command

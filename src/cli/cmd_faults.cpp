@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attempt/fault.h"
+#include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "sim/shared/scenario.h"
 #include "term/text.h"
@@ -22,18 +22,20 @@ ExitCode run_faults(const ListOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out{{"faults", nlohmann::ordered_json::array()}};
     for (const auto& f : fault_table())
-      out["faults"].push_back({{"name", f.name},
-                               {"parameters", f.parameters},
-                               {"description", f.description},
-                               {"one_attempt", f.one_attempt}});
+      out["faults"].push_back(
+          {{"name", f.name},
+           {"parameters", f.parameters},
+           {"description", f.description},
+           {"taken_by", fault_surfaces(f)},
+           {"one_attempt", (f.surfaces & surface_bit(Surface::kOneAttempt)) != 0}});
     print_json(out);
     return ExitCode::kOk;
   }
   // One block per fault, wrapped to the output width: a table of them would not fit.
   std::string out;
   for (const auto& f : fault_table()) {
-    out += wrap(fmt::format("{}  ({}{})", f.name, f.parameters,
-                            f.one_attempt ? "; also one attempt" : "; simulations only"),
+    out += wrap(fmt::format("{}  ({}; taken by {})", f.name, f.parameters,
+                            fmt::join(fault_surfaces(f), ", ")),
                 0);
     out += wrap(f.description, 4);
   }

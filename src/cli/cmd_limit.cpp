@@ -2,6 +2,8 @@
 // (naturally idempotent), --raise adds to it (a retry adds again), --remove deletes it.
 #include <fmt/format.h>
 
+#include "attempt/fault_check.h"
+#include "attempt/wire_faults.h"
 #include "cli/command.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/account_limit.h"
@@ -19,7 +21,7 @@ struct LimitOptions {
   std::optional<std::string> set;
   std::optional<std::string> raise;
   bool remove = false;
-  std::string fault;  // request-lost | response-lost
+  std::vector<std::string> faults;  // request-lost | response-lost
   bool json = false;
 };
 
@@ -45,10 +47,10 @@ struct Heard {
 };
 
 // What the client hears.
-Heard heard(const LimitOptions& options, const LimitResult& result) {
+Heard heard(const LimitOptions& options, const WireFaults& wire, const LimitResult& result) {
   if (!result.account_found) return {"rejected", "unknown_account", ExitCode::kRejected};
   if (options.raise && !result.before_minor) return {"rejected", "no_limit", ExitCode::kRejected};
-  if (options.fault == "response-lost") return {"timeout", "response_lost", ExitCode::kRetryable};
+  if (wire.response_lost) return {"timeout", "response_lost", ExitCode::kRetryable};
   return {};
 }
 
@@ -63,8 +65,8 @@ std::string heard_text(const LimitOptions& options, const LimitResult& result, c
                      result.changed() || !options.set ? "" : ": unchanged");
 }
 
-ExitCode report(const LimitOptions& options, const LimitResult& result) {
-  const Heard what = heard(options, result);
+ExitCode report(const LimitOptions& options, const WireFaults& wire, const LimitResult& result) {
+  const Heard what = heard(options, wire, result);
   if (options.json)
     print_json({{"account", options.account},
                 {"change", change_name(options)},
@@ -87,13 +89,17 @@ ExitCode run_limit(const LimitOptions& options) {
   int64_t amount = 0;
   if (options.set || options.raise)
     throw_if_error(parse_amount(options.set ? *options.set : *options.raise, false, &amount));
+  std::vector<FaultSpec> faults;
+  throw_if_error(parse_faults(options.faults, &faults));
+  throw_if_error(check_faults(Surface::kLimit, faults, nullptr, Pitfall::kNone));
+  const WireFaults wire = wire_faults(faults);
   const bool changes = options.set || options.raise || options.remove;
-  if (changes && options.fault == "request-lost") {
+  if (changes && wire.request_lost) {
     fmt::print(stderr, "error: timeout: no answer (request-lost); nothing was changed\n");
     return ExitCode::kRetryable;
   }
-  Connection connection =
-      value_or_throw(open_ledger(options.db, changes ? Access::kWrite : Access::kRead, 5000));
+  Connection connection = value_or_throw(
+      open_ledger(options.db, changes ? Access::kWrite : Access::kRead, defaults::kBusyTimeoutMs));
   LimitResult result;
   WallClock clock;
   const LimitChange change = options.set     ? LimitChange::kSet
@@ -101,7 +107,7 @@ ExitCode run_limit(const LimitOptions& options) {
                                              : LimitChange::kRemove;
   throw_if_error(changes ? change_limit(connection, clock, change, options.account, amount, &result)
                          : read_limit(connection, options.account, &result));
-  return report(options, result);
+  return report(options, wire, result);
 }
 
 }  // namespace
@@ -115,8 +121,7 @@ void register_limit(CLI::App& app, CommandResult& result) {
   command->add_option("--set", options->set, "make the limit AMOUNT: a repeat changes nothing");
   command->add_option("--raise", options->raise, "add AMOUNT to the limit: a repeat adds again");
   command->add_flag("--remove", options->remove, "remove the limit: a repeat finds none");
-  command->add_option("--fault", options->fault, "request-lost | response-lost")
-      ->check(CLI::IsMember({"request-lost", "response-lost"}));
+  command->add_option("--fault", options->faults, fault_help(Surface::kLimit));
   add_json_flag(command, &options->json);
   command->footer(
       "A transfer above the payer's limit is rejected (over_limit) before any guard runs.\n"

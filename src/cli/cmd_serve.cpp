@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "core/interrupt.h"
@@ -32,8 +33,8 @@ struct ServeOptions {
   std::vector<std::string> faults;
   int64_t seed = 1;
   std::string isolation;
-  int64_t lock_ttl_ms = 30000;
-  int64_t token_ttl_ms = 600000;
+  int64_t lock_ttl_ms = defaults::kLockTtlMs;
+  int64_t token_ttl_ms = defaults::kTokenTtlMs;
   int64_t pool = 0;  // 0: default_pool_size()
   ListenerOptions listener;
   int64_t timeout_ms = 10000;
@@ -77,7 +78,7 @@ TransferServer make_server(const ServeOptions& options) {
   std::vector<FaultSpec> faults;
   throw_if_error(parse_faults(options.faults, &faults));
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
-  throw_if_error(settings.faults.check(*settings.strategy, settings.pitfall));
+  throw_if_error(settings.faults.check(Surface::kServe, *settings.strategy, settings.pitfall));
   LedgerPoolOptions pool;
   pool.db = options.db;
   pool.isolation = isolation_option(options.db, options.isolation);
@@ -172,9 +173,7 @@ void register_serve(CLI::App& app, CommandResult& result) {
                     "PostgreSQL FOR UPDATE locks no missing row, so twins both insert without it)");
   command->add_flag("--require-key", options->require_key,
                     "a POST /transfers without an Idempotency-Key is refused, 400");
-  command->add_option("--fault", options->faults,
-                      "request-lost, response-lost, slow[:ms=,at=], crash:after=STEP, each with "
-                      "p= or nth= per request; repeatable");
+  command->add_option("--fault", options->faults, fault_help(Surface::kServe));
   command->add_option("--seed", options->seed, "seed of the faults' draws (default 1)")
       ->check(whole_number(0, limits::kMaxSeed));
   command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "lock-table TTL (default 30000)")

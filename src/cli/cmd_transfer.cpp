@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 
+#include "attempt/fault_check.h"
+#include "attempt/front_door.h"
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "cli/output_file.h"
@@ -23,7 +25,7 @@ namespace {
 struct TransferOptions {
   const Strategy* strategy = nullptr;
   std::string db = "idemlab.db";
-  std::string biz_seq;
+  std::optional<std::string> biz_seq;
   std::string from;
   std::string to;
   std::string amount;
@@ -33,10 +35,10 @@ struct TransferOptions {
   bool allow_strategy_switch = false;
   std::vector<std::string> faults;
   std::string token;
-  int64_t lock_ttl_ms = 30000;
+  int64_t lock_ttl_ms = defaults::kLockTtlMs;
   std::string owner;
   bool unique_index = false;
-  int busy_timeout_ms = 5000;
+  int busy_timeout_ms = defaults::kBusyTimeoutMs;
   std::string isolation;
   std::string redis;
   std::optional<std::string> trace_sql;
@@ -44,36 +46,36 @@ struct TransferOptions {
 };
 
 void require(const std::string& value, std::string_view option) {
-  if (value.empty() && option != "--biz-seq")
-    throw_if_error(Status::usage(fmt::format("{} is required", option)));
+  if (value.empty()) throw_if_error(Status::usage(fmt::format("{} is required", option)));
 }
 
+// The request through the front door, as every transport's is; only whether each option was
+// given at all is the command line's own check.
 AttemptSetup make_setup(const TransferOptions& options) {
   require(options.from, "--from");
   require(options.to, "--to");
   require(options.amount, "--amount");
   if (options.strategy->info().needs_token) require(options.token, "--token");
-  AttemptSetup setup;
-  setup.strategy = options.strategy;
-  setup.request.biz_seq = options.biz_seq;
-  setup.request.from = options.from;
-  setup.request.to = options.to;
-  setup.request.source = options.source;
-  setup.request.key_missing = options.no_key;
-  throw_if_error(validate_biz_seq(options.biz_seq));
-  throw_if_error(validate_source(options.source));
-  throw_if_error(validate_account_name(options.from));
-  throw_if_error(validate_account_name(options.to));
-  throw_if_error(parse_amount(options.amount, false, &setup.request.amount_minor));
-  setup.options.pitfall = pitfall_option(options.strategy->info(), options.pitfall);
-  setup.allow_strategy_switch = options.allow_strategy_switch;
-  setup.options.token = options.token;
-  setup.options.lock_ttl_ms = options.lock_ttl_ms;
-  setup.options.owner = options.owner.empty() ? fmt::format("pid-{}", ::getpid()) : options.owner;
-  setup.options.unique_index = options.unique_index;
-  throw_if_error(parse_faults(options.faults, &setup.faults));
-  throw_if_error(check_attempt_faults(setup));
-  return setup;
+  RequestText text;
+  text.source = options.source;
+  text.key = options.biz_seq;
+  text.from = options.from;
+  text.to = options.to;
+  text.amount = options.amount;
+  text.token = options.token;
+  text.key_missing = options.no_key;
+  AttemptPolicy policy;
+  policy.transport = Transport::kCommandLine;
+  policy.strategy = options.strategy;
+  policy.pitfall = pitfall_option(options.strategy->info(), options.pitfall);
+  policy.allow_strategy_switch = options.allow_strategy_switch;
+  policy.lock_ttl_ms = options.lock_ttl_ms;
+  policy.owner = options.owner;
+  policy.unique_index = options.unique_index;
+  throw_if_error(parse_faults(options.faults, &policy.faults));
+  throw_if_error(
+      check_faults(Surface::kOneAttempt, policy.faults, policy.strategy, policy.pitfall));
+  return value_or_throw(admit(text, policy));
 }
 
 ExitCode run_transfer(const TransferOptions& options) {
@@ -148,10 +150,9 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   command->add_flag("--allow-strategy-switch", options->allow_strategy_switch,
                     "serve a biz_seq that another strategy served first (a server that changed "
                     "strategy between releases; see: idemlab explain)");
-  command->add_option("--fault", options->faults,
-                      "request-lost | response-lost | slow:ms=MS[,at=STEP] | crash:after=STEP "
-                      "(steps: idemlab explain " +
-                          std::string(info.name) + ")");
+  command->add_option(
+      "--fault", options->faults,
+      fault_help(Surface::kOneAttempt) + fmt::format(" (steps: idemlab explain {})", info.name));
   command
       ->add_option("--busy-timeout-ms", options->busy_timeout_ms,
                    "how long to wait for the database lock (on a server: a row lock) before "
@@ -165,7 +166,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
         ->check(whole_number(1, limits::kMaxDurationMs))
         ->capture_default_str();
-    command->add_option("--owner", options->owner, "lock owner (default: pid-<pid>)");
+    command->add_option("--owner", options->owner, "lock owner (default: cli-<pid>-1)");
   }
   if (info.offers_unique_index)
     command->add_flag("--unique-index", options->unique_index,

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "cli/exit_code.h"
+#include "core/exit_code.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "cli/exit_code.h"
+#include "core/exit_code.h"
 #include "core/interrupt.h"
 #include "core/parse.h"
 #include "report/json.h"

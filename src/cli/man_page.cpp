@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 
-#include "cli/exit_code.h"
+#include "core/exit_code.h"
 
 namespace idemlab {
 
@@ -89,16 +89,10 @@ std::string strategies_section(const std::vector<CommandDoc>& commands) {
 }
 
 std::string exit_status_section() {
-  constexpr std::array kCodes{
-      ExitCode::kOk,       ExitCode::kInternal,   ExitCode::kUsage,        ExitCode::kRejected,
-      ExitCode::kMismatch, ExitCode::kInProgress, ExitCode::kTokenRefused, ExitCode::kAuditFailed,
-      ExitCode::kLedger,   ExitCode::kNotFound,   ExitCode::kRetryable,    ExitCode::kInterrupted};
   std::string out = ".SH \"EXIT STATUS\"\n";
-  for (const ExitCode code : kCodes) {
-    const ExitCodeInfo& info = exit_code_info(code);
-    out += fmt::format(".TP\n\\fB{}\\fR ({})\n{}\n", static_cast<int>(code), roff(info.name),
+  for (const ExitCodeInfo& info : exit_code_table())
+    out += fmt::format(".TP\n\\fB{}\\fR ({})\n{}\n", static_cast<int>(info.code), roff(info.name),
                        roff(info.meaning));
-  }
   return out;
 }
 

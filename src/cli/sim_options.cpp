@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 
+#include "attempt/fault_check.h"
 #include "cli/errors.h"
 
 namespace idemlab {
@@ -25,8 +26,7 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
     command->add_option(std::string(settings[i].option), options->settings[i], kHelp[i])
         ->check(whole_number(settings[i].low, settings[i].high));
   command->add_option("--fault", options->faults,
-                      "NAME[:key=value,...] with p= and nth=; repeatable; replaces the "
-                      "scenario's faults (idemlab faults)");
+                      fault_help(Surface::kSimulate) + "; replaces the scenario's faults");
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
@@ -75,10 +75,8 @@ SimConfig build_config(const SimCliOptions& options) {
     throw_if_error(parse_retry(*options.retry, &config.retry));
   }
   if (options.sources) throw_if_error(parse_sources(*options.sources, &config.sources));
-  if (!options.faults.empty()) {
-    throw_if_error(parse_faults(options.faults, &config.faults));
-  }
-  throw_if_error(check_sim_faults(config.faults));
+  if (!options.faults.empty()) throw_if_error(parse_faults(options.faults, &config.faults));
+  throw_if_error(check_faults(Surface::kSimulate, config.faults, nullptr, Pitfall::kNone));
   return config;
 }
 

@@ -1,7 +1,10 @@
 // The interrupt flag and its signal handlers.
 #include "core/interrupt.h"
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
+#include <thread>
 
 namespace idemlab {
 
@@ -34,6 +37,13 @@ int interrupt_signal() {
 Status check_interrupt() {
   if (g_signal == 0) return Status::ok();
   return Status::interrupted(g_signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+}
+
+bool sleep_unless_interrupted(int64_t ms) {
+  constexpr int64_t kSliceMs = 50;
+  for (int64_t left = ms; left > 0 && g_signal == 0; left -= kSliceMs)
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(left, kSliceMs)));
+  return g_signal == 0;
 }
 
 }  // namespace idemlab

@@ -3,6 +3,8 @@
 // scratch file, and main() re-raises the signal so the shell sees the usual status (130, 143).
 #pragma once
 
+#include <cstdint>
+
 #include "core/status.h"
 
 namespace idemlab {
@@ -17,5 +19,7 @@ void ignore_broken_pipes();
 int interrupt_signal();
 // Status::interrupted() if a signal asked to stop, else ok: poll it in every long loop.
 Status check_interrupt();
+// Sleeps `ms`, looking at the flag every 50 ms: false as soon as a signal asked to stop.
+bool sleep_unless_interrupted(int64_t ms);
 
 }  // namespace idemlab

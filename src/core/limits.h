@@ -1,6 +1,6 @@
-// Limits: every bound on time, counts, money and memory, in one place. The command line,
-// scenario files and the parsers of faults and retry policies check against these, so a value
-// that passes one way in passes every way in, and every sum the program computes fits.
+// Limits: every bound on time, counts, money and memory, and every default, in one place. The
+// command line, scenario files and the parsers of faults and retry policies check against these, so
+// a value that passes one way in passes every way in, and every sum the program computes fits.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,14 @@ inline constexpr int64_t kMaxSeed = INT64_MAX;
 inline constexpr int64_t kMaxMoneyMinor = 1'000'000'000'000'000;  // 10^13 in major units
 inline constexpr int64_t kMaxAccounts = 1000;
 
+// Tokens one POST /tokens?count=N may issue.
+inline constexpr int64_t kMaxTokensAtOnce = 10000;
+
+// consume: deliveries of one message before it is dead-lettered, and the longest pause before
+// a requeue (the pause doubles from --requeue-pause-ms up to it).
+inline constexpr int64_t kMaxDeliveries = 1000;
+inline constexpr int64_t kMaxRequeuePauseMs = 5000;
+
 // Interleavings one explore run may replay.
 inline constexpr int64_t kMaxInterleavings = 10'000'000;
 
@@ -42,6 +50,26 @@ inline constexpr int64_t kMemoryBudgetBytes = int64_t{2} << 30;  // 2 GiB
 inline constexpr int64_t kMaxVirtualMs = int64_t{1} << 60;
 
 }  // namespace limits
+
+// Defaults: what a value is when nobody says, for every command and transport alike.
+namespace defaults {
+
+// How long an attempt waits for the database's lock (on a server: a row lock) before it
+// answers busy; read-only commands wait as long for a ledger another process is writing.
+inline constexpr int kBusyTimeoutMs = 5000;
+// How long a lock-table lock lasts, and a token from `token issue`, POST /tokens and the
+// payment page.
+inline constexpr int64_t kLockTtlMs = 30000;
+inline constexpr int64_t kTokenTtlMs = 600000;
+// How long a client waits for a database server, Redis or the broker to accept a connection,
+// and for each answer after that (connect_timeout= in a URL changes it).
+inline constexpr int kServerWaitS = 10;
+// consume: deliveries of one message before it is dead-lettered, and the first pause before a
+// requeue (doubled each time, up to limits::kMaxRequeuePauseMs).
+inline constexpr int kMaxDeliveries = 10;
+inline constexpr int kRequeuePauseMs = 100;
+
+}  // namespace defaults
 
 // Checks low <= value <= high; the message names `what` (an option, or "file:line: key").
 inline Status check_range(std::string_view what, int64_t value, int64_t low, int64_t high) {

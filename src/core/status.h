@@ -28,6 +28,12 @@ class Status {
   Status() = default;
   static Status ok() { return {}; }
   static Status usage(std::string message) { return {StatusCode::kUsage, std::move(message)}; }
+  // A usage error a caller tells apart by `reason` (token_required): still exit 2.
+  static Status refused(std::string_view reason, std::string message) {
+    Status status{StatusCode::kUsage, std::move(message)};
+    status.reason_ = std::string(reason);
+    return status;
+  }
   static Status ledger(std::string message) { return {StatusCode::kLedger, std::move(message)}; }
   // A ledger error for a file SQLite (or the header check) finds corrupt.
   static Status damaged(std::string message) {

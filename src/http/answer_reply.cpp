@@ -102,18 +102,4 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
   }
 }
 
-HttpReply status_reply(const Status& status) {
-  switch (status.code()) {
-    case StatusCode::kBusy:
-    case StatusCode::kUnavailable:
-      return problem_reply(Problem::kServerBusy, status.message(), {{"Retry-After", "1"}});
-    case StatusCode::kLedger:
-      return problem_reply(Problem::kLedgerUnavailable, status.message());
-    case StatusCode::kUsage:
-      return problem_reply(Problem::kInvalidField, status.message());
-    default:
-      return problem_reply(Problem::kInternal, status.message());
-  }
-}
-
 }  // namespace idemlab

@@ -149,6 +149,25 @@ Status bind_address(const std::string& host, int port, sockaddr_storage* out, bo
 
 }  // namespace
 
+std::string http_status_line(int status) {
+  static constexpr std::pair<int, const char*> kPhrases[] = {{200, "OK"},
+                                                             {201, "Created"},
+                                                             {204, "No Content"},
+                                                             {303, "See Other"},
+                                                             {400, "Bad Request"},
+                                                             {404, "Not Found"},
+                                                             {405, "Method Not Allowed"},
+                                                             {409, "Conflict"},
+                                                             {413, "Content Too Large"},
+                                                             {415, "Unsupported Media Type"},
+                                                             {422, "Unprocessable Content"},
+                                                             {500, "Internal Server Error"},
+                                                             {503, "Service Unavailable"}};
+  for (const auto& [code, phrase] : kPhrases)
+    if (code == status) return fmt::format("{} {}", code, phrase);
+  return std::to_string(status);
+}
+
 const std::string* HttpMessage::header(const std::string& name) const {
   const auto found = headers.find(name);
   return found == headers.end() ? nullptr : &found->second;

@@ -55,6 +55,9 @@ struct HttpReply {
 
 using HttpHandler = std::function<HttpReply(const HttpMessage&)>;
 
+// "201 Created", "404 Not Found", ...: the status and its reason phrase (RFC 9110).
+std::string http_status_line(int status);
+
 class Listener {
  public:
   Listener() = default;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "http/page_style.h"
 #include "http/problem.h"
 #include "http/secret.h"
 #include "http/transfer_input.h"
@@ -18,16 +19,6 @@ namespace idemlab {
 namespace {
 
 constexpr const char* kSource = "pay";  // the page's transfers, apart from the API's
-
-constexpr const char* kStyle =
-    "body{font-family:\"DejaVu Sans\",Verdana,sans-serif;max-width:760px;margin:24px auto;"
-    "font-size:18px;color:#222}form{display:flex;gap:12px;align-items:end;flex-wrap:wrap;"
-    "margin:16px 0}label{display:flex;flex-direction:column;font-size:14px}input,select,button{"
-    "font-size:20px;padding:6px 10px}button{background:#2e6bd0;color:#fff;border:0;"
-    "border-radius:6px;padding:10px 28px}table{border-collapse:collapse}td,th{padding:4px 12px;"
-    "text-align:left;border-bottom:1px solid #ddd}.good{background:#d4f5d4}.bad{background:"
-    "#f7d4d4}.result{padding:10px 14px;border-radius:6px;font-size:20px}.small{font-size:14px;"
-    "color:#555}";
 
 // How often the form was sent, and how often money moved for it, from the attempts log and
 // the journal: the page's word is the ledger's.
@@ -118,7 +109,7 @@ HttpReply show(TransferServer& server, const HttpMessage& message, bool guarded)
   std::string body = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>idemlab: pay"
       "</title><style>{}</style></head><body>\n<h1>Pay{}</h1>\n<p>{}</p>\n",
-      kStyle, guarded ? " (with a one-time token)" : "",
+      kPageStyle, guarded ? " (with a one-time token)" : "",
       guarded ? "This form carries a one-time token the server issued for this page: the token "
                 "strategy takes it once, whatever number of times the form is sent."
               : "This form carries no key: every time it is sent is a new payment.");
@@ -137,9 +128,10 @@ HttpReply show(TransferServer& server, const HttpMessage& message, bool guarded)
 }
 
 HttpReply pay(TransferServer& server, const HttpMessage& message, bool guarded) {
-  std::vector<std::pair<std::string, std::string>> fields;
-  if (!parse_form(message.body, &fields))
-    return problem_reply(Problem::kMalformedBody, "the body is not a form of key=value pairs");
+  RequestFields fields;
+  std::string why;
+  if (!read_form_fields(message.body, &fields, &why))
+    return problem_reply(Problem::kMalformedBody, why);
   std::string form;
   std::erase_if(fields, [&](const auto& field) {
     if (field.first != "form") return false;
@@ -148,26 +140,21 @@ HttpReply pay(TransferServer& server, const HttpMessage& message, bool guarded) 
   });
   if (form.size() != 13 || form[0] != 'f')
     return problem_reply(Problem::kInvalidField, "form= is the page's own id: reload the page");
-  TransferInput input;
+  RequestText text;
   HttpReply problem;
-  if (!transfer_from_fields(fields, &input, &problem)) return problem;
-  TransferRequest request;
-  request.source = kSource;
-  request.biz_seq = guarded ? form : form + "-" + secret_hex(6);
-  request.from = input.from;
-  request.to = input.to;
-  request.amount_minor = input.amount_minor;
-  request.token = input.token;
+  if (!transfer_from_fields(fields, &text, &problem)) return problem;
+  text.source = kSource;
+  text.key = guarded ? form : form + "-" + secret_hex(6);
   const Strategy& strategy = guarded ? *find_strategy("token") : *server.settings().strategy;
-  if (strategy.info().needs_token && request.token.empty())
+  if (strategy.info().needs_token && text.token.empty())
     return problem_reply(Problem::kTokenRequired,
                          "this form carries no token: open /pay?guard=token");
-  AttemptReport report;
-  if (std::optional<HttpReply> instead = server.run_attempt(strategy, request, &report))
+  AttemptRun run;
+  if (std::optional<HttpReply> instead = server.run_attempt(strategy, text, nullptr, &run))
     return *instead;
   // A payment the ledger refuses (funds, accounts) is said as such; a repeat the guard stopped
   // goes to the page, which counts what the form did.
-  if (report.answer.outcome == Outcome::kRejected) return answer_reply(request, report);
+  if (run.report.answer.outcome == Outcome::kRejected) return answer_reply(run.request, run.report);
   HttpReply reply;
   reply.status = 303;  // Post/Redirect/Get: a reload shows the page, and pays nothing
   reply.headers = {
@@ -185,7 +172,7 @@ HttpReply pay_page(TransferServer& server, const HttpMessage& message) {
   if (message.method == "GET") return show(server, message, guarded);
   if (message.method == "POST") return pay(server, message, guarded);
   return problem_reply(Problem::kMethodNotAllowed, "/pay takes GET and POST",
-                       {{"Allow", "GET, POST"}});
+                       {{"Allow", "GET, HEAD, POST"}});
 }
 
 }  // namespace idemlab

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/exit_code.h"
+#include "core/status.h"
 #include "http/listener.h"
 
 namespace idemlab {
@@ -43,6 +45,7 @@ struct ProblemInfo {
   Problem problem;
   std::string_view name;  // its type is /problems/NAME
   int status;
+  ExitCode exit_code;  // what `idemlab http` exits with when it gets this problem
   std::string_view title;
   std::string_view means;  // what happened and what a client does, for GET /problems/NAME
 };
@@ -53,6 +56,11 @@ const ProblemInfo* find_problem(std::string_view name);
 // The reply: its status, the problem+json body with `detail`, and `headers` besides.
 HttpReply problem_reply(Problem problem, std::string_view detail,
                         std::vector<std::pair<std::string, std::string>> headers = {});
+
+// The reply to an error that stopped a request before it had an answer: the front door's
+// refusals (invalid-field; token-required), a busy or gone server (server-busy), a ledger that
+// cannot be used, or a bug.
+HttpReply status_reply(const Status& status);
 
 // GET /problems and GET /problems/NAME: what each type means, as text.
 HttpReply problem_page(std::string_view name);

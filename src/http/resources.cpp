@@ -1,23 +1,23 @@
-// The HTTP resources: a path is matched to a resource, the method to what it does there, and
-// each answer is built from what the ledger says afterwards.
+// The ledger's resources: a path is matched to a resource, the method to what it does there.
 #include "http/resources.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
 
-#include "attempt/direct.h"
+#include "attempt/request_fields.h"
+#include "core/quote.h"
+#include "http/problem.h"
 #include "ledger/account_limit.h"
 #include "ledger/ledger.h"
 #include "ledger/money.h"
-#include "ledger/request.h"
-#include "strategies/strategy.h"
 
 namespace idemlab {
 
 namespace {
 
-enum class Resource { kNone, kAccount, kLimit, kTransfers, kTransfer };
+enum class Resource { kNone, kAccounts, kAccount, kLimit, kTransfer };
 
 struct Target {
   Resource resource = Resource::kNone;
@@ -32,27 +32,18 @@ Target target_of(std::string_view path) {
     start = end + 1;
   }
   if (path.empty() || path[0] != '/' || parts.empty()) return {};
-  if (parts[0] == "accounts" && parts.size() == 2) return {Resource::kAccount, parts[1]};
+  if (parts[0] == "accounts" && parts.size() == 1) return {Resource::kAccounts, ""};
+  if (parts[0] == "accounts" && parts.size() == 2 && !parts[1].empty())
+    return {Resource::kAccount, parts[1]};
   if (parts[0] == "accounts" && parts.size() == 3 && parts[2] == "limit")
     return {Resource::kLimit, parts[1]};
-  if (parts[0] == "transfers" && parts.size() == 1) return {Resource::kTransfers, ""};
-  if (parts[0] == "transfers" && parts.size() == 2) return {Resource::kTransfer, parts[1]};
+  if (parts[0] == "transfers" && parts.size() == 2 && !parts[1].empty())
+    return {Resource::kTransfer, parts[1]};
   return {};
 }
 
 std::string_view allowed_methods(Resource resource) {
-  switch (resource) {
-    case Resource::kAccount:
-    case Resource::kTransfer:
-      return "GET";
-    case Resource::kLimit:
-      return "PUT, DELETE";
-    case Resource::kTransfers:
-      return "POST";
-    case Resource::kNone:
-      break;
-  }
-  return "";
+  return resource == Resource::kLimit ? "PUT, DELETE" : "GET, HEAD";
 }
 
 bool allows(Resource resource, std::string_view method) {
@@ -60,235 +51,129 @@ bool allows(Resource resource, std::string_view method) {
   return !method.empty() && allowed.find(method) != std::string_view::npos;
 }
 
-std::string form_value(const HttpRequest& request, const std::string& key) {
-  auto found = request.form.find(key);
-  return found == request.form.end() ? std::string() : found->second;
+HttpReply json_reply(int status, const nlohmann::ordered_json& body) {
+  HttpReply reply;
+  reply.status = status;
+  reply.headers = {{"Content-Type", "application/json"}};
+  reply.body = json_body(body);
+  return reply;
 }
-
-Status require_amount(const HttpRequest& request, int64_t* out) {
-  const std::string amount = form_value(request, "amount");
-  if (amount.empty())
-    return Status::usage(fmt::format("{} {} needs amount=", request.method, request.path));
-  return parse_amount(amount, false, out);
-}
-
-bool has_fault(const HttpRequest& request, FaultKind kind) {
-  return std::any_of(request.faults.begin(), request.faults.end(),
-                     [&](const FaultSpec& fault) { return fault.kind == kind; });
-}
-
-HttpResponse error_response(int status, std::string message) {
-  HttpResponse out;
-  out.status = status;
-  out.body = {{"error", std::move(message)}};
-  return out;
-}
-
-}  // namespace
-
-Status check_http_request(const HttpRequest& request) {
-  for (const FaultSpec& fault : request.faults)
-    if (fault.kind != FaultKind::kRequestLost && fault.kind != FaultKind::kResponseLost)
-      return Status::usage(
-          fmt::format("http takes request-lost or response-lost, not {}", fault.text));
-  if (request.path.empty() || request.path[0] != '/')
-    return Status::usage(fmt::format("a path starts with /, not '{}'", request.path));
-  if (!request.idempotency_key.empty()) RETURN_IF_ERROR(validate_biz_seq(request.idempotency_key));
-  const Target target = target_of(request.path);
-  if (!allows(target.resource, request.method)) return Status::ok();  // 404 or 405
-  int64_t amount = 0;
-  if (target.resource == Resource::kLimit && request.method == "PUT")
-    return require_amount(request, &amount);
-  if (target.resource != Resource::kTransfers) return Status::ok();
-  for (const char* key : {"from", "to"})
-    if (Status status = validate_account_name(form_value(request, key)); !status.is_ok())
-      return Status::usage(fmt::format("POST /transfers: {}=: {}", key, status.message()));
-  return require_amount(request, &amount);
-}
-
-namespace {
 
 nlohmann::ordered_json limit_json(const std::optional<int64_t>& limit) {
   if (!limit) return nullptr;
   return format_amount(*limit);
 }
 
-Status get_account(Connection& connection, const std::string& name, HttpResponse* out) {
+HttpReply not_found(std::string detail) {
+  return problem_reply(Problem::kNotFound, detail);
+}
+
+Result<std::vector<AccountBalance>> accounts_of(Connection& ledger) {
   std::vector<AccountBalance> accounts;
-  RETURN_IF_ERROR(list_accounts(connection, &accounts));
+  RETURN_IF_ERROR(list_accounts(ledger, &accounts));
+  return accounts;
+}
+
+Result<HttpReply> get_accounts(Connection& ledger) {
+  ASSIGN_OR_RETURN(const std::vector<AccountBalance> accounts, accounts_of(ledger));
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const AccountBalance& account : accounts)
+    list.push_back({{"account", account.name}, {"balance", format_amount(account.balance_minor)}});
+  return json_reply(200, {{"accounts", list}});
+}
+
+Result<HttpReply> get_account(Connection& ledger, const std::string& name) {
+  ASSIGN_OR_RETURN(const std::vector<AccountBalance> accounts, accounts_of(ledger));
   auto found = std::find_if(accounts.begin(), accounts.end(),
                             [&](const AccountBalance& account) { return account.name == name; });
-  if (found == accounts.end()) {
-    *out = error_response(404, fmt::format("no account {}", name));
-    return Status::ok();
-  }
+  if (found == accounts.end()) return not_found(fmt::format("no account {}", in_quotes(name)));
   LimitResult limit;
-  RETURN_IF_ERROR(read_limit(connection, name, &limit));
-  out->status = 200;
-  out->body = {{"account", name},
-               {"balance", format_amount(found->balance_minor)},
-               {"limit", limit_json(limit.after_minor)}};
-  return Status::ok();
+  RETURN_IF_ERROR(read_limit(ledger, name, &limit));
+  return json_reply(200, {{"account", name},
+                          {"balance", format_amount(found->balance_minor)},
+                          {"limit", limit_json(limit.after_minor)}});
 }
 
-Status change_account_limit(Connection& connection, const Clock& clock, const HttpRequest& request,
-                            const std::string& name, HttpResponse* out) {
-  const bool put = request.method == "PUT";
+// PUT's body: exactly amount=, a positive amount.
+Result<int64_t> limit_amount(const HttpMessage& message) {
+  RequestFields fields;
+  std::string why;
+  static constexpr std::array<std::string_view, 1> kNames{"amount"};
+  std::vector<std::string> values;
+  std::vector<bool> given;
+  if (!read_form_fields(message.body, &fields, &why) ||
+      !pick_fields(fields, kNames, &values, &given, &why))
+    return Status::usage(why);
+  if (!given[0]) return Status::usage(fmt::format("PUT {} needs amount=", message.path));
   int64_t amount = 0;
-  if (put) RETURN_IF_ERROR(require_amount(request, &amount));
+  RETURN_IF_ERROR(parse_amount(values[0], false, &amount));
+  return amount;
+}
+
+Result<HttpReply> change_account_limit(Connection& ledger, const Clock& clock,
+                                       const HttpMessage& message, const std::string& name) {
+  const bool put = message.method == "PUT";
+  int64_t amount = 0;
+  if (put) {
+    Result<int64_t> asked = limit_amount(message);
+    if (!asked.is_ok()) return problem_reply(Problem::kInvalidField, asked.status().message());
+    amount = *asked;
+  }
   LimitResult result;
-  RETURN_IF_ERROR(change_limit(connection, clock, put ? LimitChange::kSet : LimitChange::kRemove,
-                               name, amount, &result));
-  if (!result.account_found) {
-    *out = error_response(404, fmt::format("no account {}", name));
-  } else if (!put && !result.before_minor) {
-    *out = error_response(404, fmt::format("{} has no limit (any more)", name));
-  } else {
-    out->status = put ? 200 : 204;
-    if (put)
-      out->body = {{"account", name},
-                   {"limit", limit_json(result.after_minor)},
-                   {"was", limit_json(result.before_minor)}};
-  }
-  return Status::ok();
+  RETURN_IF_ERROR(change_limit(ledger, clock, put ? LimitChange::kSet : LimitChange::kRemove, name,
+                               amount, &result));
+  if (!result.account_found) return not_found(fmt::format("no account {}", in_quotes(name)));
+  if (!put && !result.before_minor)
+    return not_found(fmt::format("{} has no limit (any more)", in_quotes(name)));
+  if (!put) return HttpReply{204, {}, "", false};
+  return json_reply(200, {{"account", name},
+                          {"limit", limit_json(result.after_minor)},
+                          {"was", limit_json(result.before_minor)}});
 }
 
-// Without a key the server names the new transfer itself, p<n> where n - 1 transfers came
-// over http before it, so a retried POST is a new transfer; with one, the key is its name and
-// select-insert's unique index turns a repeat into a replay. (Two POSTs racing without a key
-// can be given the same name; the second is then answered as the first's repeat.)
-Status next_transfer_id(Connection& connection, std::string* out) {
-  StepResult result =
-      connection.query("SELECT count(*) FROM transfer_flow WHERE source = :source",
-                       {{":source", std::string(kHttpSource)}},
-                       [&](const Row& row) { *out = fmt::format("p{}", as_int(row[0]) + 1); });
-  return result.ok() ? Status::ok() : step_error(connection, result);
-}
-
-int transfer_status(const Answer& answer) {
-  switch (answer.outcome) {
-    case Outcome::kApplied:
-      return answer.replayed ? 200 : 201;
-    case Outcome::kRejected:
-    case Outcome::kMismatch:
-      return 422;
-    case Outcome::kInProgress:
-      return 409;
-    case Outcome::kBusy:
-      return 503;
-    default:
-      return 500;
-  }
-}
-
-Status post_transfer(Connection& connection, const Clock& clock, const HttpRequest& request,
-                     HttpResponse* out) {
-  AttemptSetup setup;
-  setup.strategy = find_strategy("select-insert");
-  setup.request.source = std::string(kHttpSource);
-  setup.request.from = form_value(request, "from");
-  setup.request.to = form_value(request, "to");
-  RETURN_IF_ERROR(require_amount(request, &setup.request.amount_minor));
-  setup.request.biz_seq = request.idempotency_key;
-  if (setup.request.biz_seq.empty())
-    RETURN_IF_ERROR(next_transfer_id(connection, &setup.request.biz_seq));
-  setup.faults = request.faults;
-  AttemptReport report;
-  RETURN_IF_ERROR(run_direct_attempt(connection, clock, setup, &report));
-  if (report.answer.outcome == Outcome::kTimeout) {
-    out->lost = report.answer.reason == reason::kRequestLost ? "request-lost" : "response-lost";
-    return Status::ok();
-  }
-  out->status = transfer_status(report.answer);
-  out->replayed = report.answer.replayed;
-  out->location = fmt::format("/transfers/{}", setup.request.biz_seq);
-  out->body = {
-      {"id", setup.request.biz_seq},
-      {"outcome", outcome_name(report.answer.outcome)},
-      {"reason", report.answer.reason.empty() ? nlohmann::ordered_json()
-                                              : nlohmann::ordered_json(report.answer.reason)},
-      {"replayed", report.answer.replayed}};
-  return Status::ok();
-}
-
-Status get_transfer(Connection& connection, const std::string& id, HttpResponse* out) {
+Result<HttpReply> get_transfer(Connection& ledger, const std::string& id) {
   RequestStatus status;
-  RETURN_IF_ERROR(query_request(connection, std::string(kHttpSource), id, &status));
-  if (status.state == RequestState::kNotFound) {
-    *out = error_response(404, fmt::format("no transfer {}", id));
-    return Status::ok();
-  }
-  out->status = 200;
-  out->body = {{"id", id}, {"state", request_state_name(status.state)}};
-  return Status::ok();
+  RETURN_IF_ERROR(query_request(ledger, std::string(kHttpSource), id, &status));
+  if (status.state == RequestState::kNotFound)
+    return not_found(fmt::format("no transfer {}", in_quotes(id)));
+  return json_reply(200, {{"id", id}, {"state", request_state_name(status.state)}});
 }
 
-Status dispatch(Connection& connection, const Clock& clock, const HttpRequest& request,
-                const Target& target, HttpResponse* out) {
+Result<HttpReply> dispatch(Connection& ledger, const Clock& clock, const HttpMessage& message,
+                           const Target& target) {
   switch (target.resource) {
+    case Resource::kAccounts:
+      return get_accounts(ledger);
     case Resource::kAccount:
-      return get_account(connection, target.id, out);
+      return get_account(ledger, target.id);
     case Resource::kLimit:
-      return change_account_limit(connection, clock, request, target.id, out);
-    case Resource::kTransfers:
-      return post_transfer(connection, clock, request, out);
+      return change_account_limit(ledger, clock, message, target.id);
     case Resource::kTransfer:
-      return get_transfer(connection, target.id, out);
+      return get_transfer(ledger, target.id);
     case Resource::kNone:
       break;
   }
-  return Status::internal("no resource to serve");
+  return Status::internal("no resource to answer");
 }
 
 }  // namespace
 
-Status serve_http(Connection& connection, const Clock& clock, const HttpRequest& request,
-                  HttpResponse* out) {
-  *out = HttpResponse{};
-  const Target target = target_of(request.path);
-  if (target.resource == Resource::kNone) {
-    *out = error_response(404, fmt::format("no resource at {}", request.path));
-    return Status::ok();
-  }
-  if (!allows(target.resource, request.method)) {
-    *out = error_response(
-        405, fmt::format("{} takes {}", request.path, allowed_methods(target.resource)));
-    out->allow = std::string(allowed_methods(target.resource));
-    return Status::ok();
-  }
-  if (has_fault(request, FaultKind::kRequestLost) && target.resource != Resource::kTransfers) {
-    out->lost = "request-lost";
-    return Status::ok();
-  }
-  RETURN_IF_ERROR(dispatch(connection, clock, request, target, out));
-  if (has_fault(request, FaultKind::kResponseLost) && out->lost.empty()) {
-    *out = HttpResponse{};
-    out->lost = "response-lost";
-  }
-  return Status::ok();
+bool is_ledger_resource(const HttpMessage& message) {
+  const Target target = target_of(message.path);
+  return target.resource != Resource::kNone && allows(target.resource, message.method);
 }
 
-std::string http_status_line(int status) {
-  switch (status) {
-    case 200:
-      return "200 OK";
-    case 201:
-      return "201 Created";
-    case 204:
-      return "204 No Content";
-    case 404:
-      return "404 Not Found";
-    case 405:
-      return "405 Method Not Allowed";
-    case 409:
-      return "409 Conflict";
-    case 422:
-      return "422 Unprocessable Content";
-    case 503:
-      return "503 Service Unavailable";
-    default:
-      return fmt::format("{} Internal Server Error", status);
-  }
+HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message) {
+  const Target target = target_of(message.path);
+  if (target.resource == Resource::kNone)
+    return not_found(fmt::format("no resource at {}", in_quotes(message.path)));
+  if (!allows(target.resource, message.method))
+    return problem_reply(
+        Problem::kMethodNotAllowed,
+        fmt::format("{} takes {}", printable(message.path), allowed_methods(target.resource)),
+        {{"Allow", std::string(allowed_methods(target.resource))}});
+  Result<HttpReply> reply = dispatch(ledger, clock, message, target);
+  return reply.is_ok() ? std::move(reply).value() : status_reply(reply.status());
 }
 
 }  // namespace idemlab

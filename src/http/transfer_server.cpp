@@ -2,17 +2,19 @@
 #include "http/transfer_server.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "attempt/wire_faults.h"
 #include "core/clock.h"
 #include "core/parse.h"
+#include "core/quote.h"
 #include "http/pay_page.h"
 #include "http/problem.h"
 #include "http/resources.h"
 #include "http/secret.h"
+#include "http/site_page.h"
 #include "http/transfer_input.h"
 #include "ledger/ledger.h"
 
@@ -20,11 +22,11 @@ namespace idemlab {
 
 namespace {
 
-// One line on standard error per fault that fires, with the request's key.
+// One line on standard error per fault that acts on a request, with the request's key.
 void log_fault(uint64_t number, const TransferRequest& request, const FaultSpec& fault) {
   std::fprintf(stderr, "fault %s on request %llu (%s %s)\n", fault.text.c_str(),
                static_cast<unsigned long long>(number), request.key_missing ? "id" : "key",
-               request.biz_seq.c_str());
+               printable(request.biz_seq).c_str());
 }
 
 bool lost_on_the_wire(const AttemptReport& report) {
@@ -33,97 +35,100 @@ bool lost_on_the_wire(const AttemptReport& report) {
           report.answer.reason == reason::kResponseLost);
 }
 
-std::string lease_owner() {
-  static std::atomic<uint64_t> made{0};
-  return fmt::format("serve-{}-{}", ::getpid(), made++);
+HttpReply method_not_allowed(const std::string& path, std::string_view allow) {
+  return problem_reply(Problem::kMethodNotAllowed, fmt::format("{} takes {}", path, allow),
+                       {{"Allow", std::string(allow)}});
 }
 
 }  // namespace
 
 // No request may stop the server: whatever escapes is answered 500, and said on stderr.
-HttpReply TransferServer::handle(const HttpMessage& message) {
+HttpReply TransferServer::handle(const HttpMessage& message, Faults faults) {
   try {
-    return route(message);
+    return route(message, faults);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "internal error on %s %s: %s\n", message.method.c_str(),
-                 message.path.c_str(), error.what());
+                 printable(message.path).c_str(), error.what());
     return problem_reply(Problem::kInternal, "the server failed on this request; it said why");
   }
 }
 
-HttpReply TransferServer::route(const HttpMessage& message) {
+HttpReply TransferServer::route(const HttpMessage& message, Faults faults) {
+  // HEAD is answered as GET is (RFC 9110): the listener sends the headers and no body.
+  if (message.method == "HEAD") {
+    HttpMessage get = message;
+    get.method = "GET";
+    return route(get, faults);
+  }
   const std::string& path = message.path;
   if (path == "/transfers") {
-    if (message.method != "POST")
-      return problem_reply(Problem::kMethodNotAllowed, "/transfers takes POST",
-                           {{"Allow", "POST"}});
-    return post_transfer(message);
+    if (message.method != "POST") return method_not_allowed(path, "POST");
+    return post_transfer(message, faults);
   }
   if (path == "/tokens") {
-    if (message.method != "POST")
-      return problem_reply(Problem::kMethodNotAllowed, "/tokens takes POST", {{"Allow", "POST"}});
+    if (message.method != "POST") return method_not_allowed(path, "POST");
     return post_token(message);
   }
+  if (path == "/") return site_page(*this, message);
   if (path == "/pay") return pay_page(*this, message);
   if (path == "/problems" || path.starts_with("/problems/"))
     return problem_page(path.size() > 10 ? std::string_view(path).substr(10) : "");
-  return other_resource(message);
+  return ledger_resource(message, faults);
 }
 
 std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
-                                                     TransferRequest request,
-                                                     AttemptReport* report) {
+                                                     const RequestText& text, Faults faults,
+                                                     AttemptRun* run) {
   const uint64_t number = ++requests_;
-  AttemptSetup setup;
-  setup.strategy = &strategy;
-  setup.options.pitfall = &strategy == settings_.strategy ? settings_.pitfall : Pitfall::kNone;
-  setup.options.token = request.token;
-  setup.options.unique_index = settings_.unique_index && strategy.info().offers_unique_index;
-  setup.options.lock_ttl_ms = settings_.lock_ttl_ms;
-  setup.options.owner = lease_owner();
-  setup.request = std::move(request);
-  setup.faults = settings_.faults.draw(number);
-  for (const FaultSpec& fault : setup.faults) log_fault(number, setup.request, fault);
+  AttemptPolicy policy;
+  policy.transport = Transport::kHttp;
+  policy.strategy = &strategy;
+  policy.pitfall = &strategy == settings_.strategy ? settings_.pitfall : Pitfall::kNone;
+  policy.unique_index = settings_.unique_index;
+  policy.lock_ttl_ms = settings_.lock_ttl_ms;
+  policy.faults = faults ? *faults : settings_.faults.draw(number);
+  Result<AttemptSetup> admitted = admit(text, policy);
+  if (!admitted.is_ok()) return status_reply(admitted.status());
+  AttemptSetup& setup = *admitted;
+  if (settings_.log_faults)
+    for (const FaultSpec& fault : setup.faults) log_fault(number, setup.request, fault);
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   setup.guard_store = (*lease)->guards.get();
   WallClock clock;
-  if (Status status = run_direct_attempt((*lease)->ledger, clock, setup, report); !status.is_ok())
+  run->request = setup.request;
+  if (Status status = run_direct_attempt((*lease)->ledger, clock, setup, &run->report);
+      !status.is_ok())
     return status_reply(status);
-  if (report->answer.reason == reason::kConnectionLost) lease->discard();
-  if (lost_on_the_wire(*report)) return HttpReply::dropped();
+  if (run->report.answer.reason == reason::kConnectionLost) lease->discard();
+  if (lost_on_the_wire(run->report)) return HttpReply::dropped();
   return std::nullopt;
 }
 
-HttpReply TransferServer::post_transfer(const HttpMessage& message) {
-  TransferInput input;
+HttpReply TransferServer::post_transfer(const HttpMessage& message, Faults faults) {
+  RequestText text;
   HttpReply problem;
-  if (!read_transfer_input(message, &input, &problem)) return problem;
-  if (!input.key && settings_.require_key)
+  if (!read_transfer_input(message, &text, &problem)) return problem;
+  if (!text.key && settings_.require_key)
     return problem_reply(Problem::kMissingIdempotencyKey,
                          "POST /transfers needs an Idempotency-Key header on this server");
-  if (settings_.strategy->info().needs_token && input.token.empty())
-    return problem_reply(Problem::kTokenRequired, "POST /tokens issues one");
-  TransferRequest request;
-  request.source = "http";
-  request.biz_seq = input.key ? *input.key : new_transfer_id();
-  request.from = input.from;
-  request.to = input.to;
-  request.amount_minor = input.amount_minor;
-  request.token = input.token;
-  AttemptReport report;
-  if (std::optional<HttpReply> instead = run_attempt(*settings_.strategy, request, &report))
+  if (!text.key) text.key = new_transfer_id();
+  text.source = kHttpSource;
+  AttemptRun run;
+  if (std::optional<HttpReply> instead = run_attempt(*settings_.strategy, text, faults, &run))
     return *instead;
-  return answer_reply(request, report);
+  return answer_reply(run.request, run.report);
 }
 
-// POST /tokens: one token, or with ?count=N (at most 10000) N at once, for a load tool that
-// sends each request with its own token.
+// POST /tokens: one token, or with ?count=N (at most limits::kMaxTokensAtOnce) N at once, for
+// a load tool that sends each request with its own token.
 HttpReply TransferServer::post_token(const HttpMessage& message) {
   int64_t count = 1;
   const std::string* asked = message.query_value("count");
-  if (asked && !parse_whole(*asked, 1, 10000, &count))
-    return problem_reply(Problem::kInvalidField, "count= takes a whole number from 1 to 10000");
+  if (asked && !parse_whole(*asked, 1, limits::kMaxTokensAtOnce, &count))
+    return problem_reply(
+        Problem::kInvalidField,
+        fmt::format("count= takes a whole number from 1 to {}", limits::kMaxTokensAtOnce));
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   StatementRunner& store = (*lease)->token_store();
@@ -144,33 +149,16 @@ HttpReply TransferServer::post_token(const HttpMessage& message) {
   return reply;
 }
 
-// The resources `idemlab http` serves: accounts, limits, a transfer's state.
-HttpReply TransferServer::other_resource(const HttpMessage& message) {
-  HttpRequest request;
-  request.method = message.method;
-  request.path = message.path;
-  std::vector<std::pair<std::string, std::string>> form;
-  if (!message.body.empty() && !parse_form(message.body, &form))
-    return problem_reply(Problem::kMalformedBody, "the body is not a form of key=value pairs");
-  for (auto& [name, value] : form) request.form[name] = std::move(value);
-  if (Status status = check_http_request(request); !status.is_ok()) return status_reply(status);
+// The ledger's other resources (resources.h): accounts, limits, a transfer's state. The
+// faults `idemlab http` gives act on them as on a transfer: lost before the work, or after.
+HttpReply TransferServer::ledger_resource(const HttpMessage& message, Faults faults) {
+  const WireFaults wire = faults ? wire_faults(*faults) : WireFaults{};
+  if (wire.request_lost && is_ledger_resource(message)) return HttpReply::dropped();
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   WallClock clock;
-  HttpResponse response;
-  if (Status status = serve_http((*lease)->ledger, clock, request, &response); !status.is_ok())
-    return status_reply(status);
-  if (response.status == 404)
-    return problem_reply(Problem::kNotFound, response.body.value("error", ""));
-  if (response.status == 405)
-    return problem_reply(Problem::kMethodNotAllowed, response.body.value("error", ""),
-                         {{"Allow", response.allow}});
-  HttpReply reply;
-  reply.status = response.status;
-  if (response.status != 204) {
-    reply.headers = {{"Content-Type", "application/json"}};
-    reply.body = json_body(response.body);
-  }
+  HttpReply reply = answer_resource((*lease)->ledger, clock, message);
+  if (wire.response_lost && reply.status / 100 == 2) return HttpReply::dropped();
   return reply;
 }
 

@@ -1,17 +1,21 @@
-// TransferServer: what `idemlab serve` answers. POST /transfers runs one attempt of the server's
-// strategy through the same code as a strategy subcommand, with the Idempotency-Key as the
-// transfer's id, and answers from what the ledger says afterwards; POST /tokens issues a token
-// for the token strategy; GET /pay is the classroom's payment page; GET /problems/NAME says
-// what each error means; the account, limit and transfer resources are `idemlab http`'s. Each
-// request may meet the faults the server was started with (request_faults.h).
+// TransferServer: the transfer endpoint, one model for both HTTP commands: `idemlab serve`
+// answers each request its listener reads with handle(); `idemlab http` builds the same
+// message and calls the same handle() in its own process. POST /transfers runs one attempt of
+// the server's strategy through the front door (attempt/front_door.h), with the
+// Idempotency-Key as the transfer's id, and answers from what the ledger says afterwards;
+// POST /tokens issues a token for the token strategy; GET /pay is the classroom's payment
+// page; GET /problems/NAME says what each error means; the account, limit and transfer
+// resources are in resources.h. Faults: serve draws its own for each transfer
+// (request_faults.h); `idemlab http` gives the ones its one request meets.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "attempt/direct.h"
+#include "attempt/front_door.h"
 #include "attempt/request_faults.h"
 #include "http/ledger_pool.h"
 #include "http/listener.h"
@@ -21,11 +25,18 @@ namespace idemlab {
 struct ServeSettings {
   const Strategy* strategy = nullptr;
   Pitfall pitfall = Pitfall::kNone;
-  bool require_key = false;       // POST /transfers without an Idempotency-Key: 400
-  bool unique_index = false;      // select-for-update: the flow row under the unique index too
-  int64_t lock_ttl_ms = 30000;    // lock-table
-  int64_t token_ttl_ms = 600000;  // POST /tokens, and the payment page's tokens
+  bool require_key = false;   // POST /transfers without an Idempotency-Key: 400
+  bool unique_index = false;  // select-for-update: the flow row under the unique index too
+  bool log_faults = true;     // one line on standard error per fault that acts
+  int64_t lock_ttl_ms = defaults::kLockTtlMs;
+  int64_t token_ttl_ms = defaults::kTokenTtlMs;  // POST /tokens, and the payment page's tokens
   RequestFaults faults;
+};
+
+// An attempt the endpoint ran: the request as the front door read it, and its answer.
+struct AttemptRun {
+  TransferRequest request;
+  AttemptReport report;
 };
 
 class TransferServer {
@@ -33,22 +44,25 @@ class TransferServer {
   TransferServer(ServeSettings settings, LedgerPoolOptions pool)
       : settings_(std::move(settings)), pool_(std::move(pool)) {}
 
-  HttpReply handle(const HttpMessage& message);
+  // Answers one request. `faults`: those this request meets, whatever its resource (idemlab
+  // http); null: the server's drawn faults, which meet transfers (serve).
+  HttpReply handle(const HttpMessage& message, const std::vector<FaultSpec>* faults = nullptr);
   const ServeSettings& settings() const { return settings_; }
   LedgerPool& pool() { return pool_; }
 
-  // One attempt of `strategy` for `request`, with the faults drawn for it, on a pooled ledger
-  // connection; `report` gets its answer. Returns a reply to send instead when there is none
-  // to build from an answer: the connection to drop (a lost request or answer), or the error
-  // that stopped it. (The payment page's POST runs through here too.)
-  std::optional<HttpReply> run_attempt(const Strategy& strategy, TransferRequest request,
-                                       AttemptReport* report);
+  // One attempt of `strategy` for the request `text`, on a pooled ledger connection, with the
+  // faults it meets; `run` gets its answer. Returns a reply to send instead when there is none
+  // to build from an answer: the front door's refusal, the connection to drop (a lost request
+  // or answer), or the error that stopped it. (The payment page's POST runs through here too.)
+  std::optional<HttpReply> run_attempt(const Strategy& strategy, const RequestText& text,
+                                       const std::vector<FaultSpec>* faults, AttemptRun* run);
 
  private:
-  HttpReply route(const HttpMessage& message);
-  HttpReply post_transfer(const HttpMessage& message);
+  using Faults = const std::vector<FaultSpec>*;
+  HttpReply route(const HttpMessage& message, Faults faults);
+  HttpReply post_transfer(const HttpMessage& message, Faults faults);
   HttpReply post_token(const HttpMessage& message);
-  HttpReply other_resource(const HttpMessage& message);
+  HttpReply ledger_resource(const HttpMessage& message, Faults faults);
 
   ServeSettings settings_;
   LedgerPool pool_;
@@ -60,7 +74,5 @@ std::string new_transfer_id();
 // The reply to an attempt's answer: 201 and the transfer, a replay of the first answer
 // (Idempotent-Replayed: true), or the problem the answer names.
 HttpReply answer_reply(const TransferRequest& request, const AttemptReport& report);
-// The reply to an error that stopped a request before it had an answer.
-HttpReply status_reply(const Status& status);
 
 }  // namespace idemlab

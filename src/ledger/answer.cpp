@@ -39,6 +39,29 @@ std::optional<Outcome> outcome_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+ExitCode exit_code_for(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kApplied:
+      return ExitCode::kOk;
+    case Outcome::kRejected:
+      return ExitCode::kRejected;
+    case Outcome::kMismatch:
+      return ExitCode::kMismatch;
+    case Outcome::kInProgress:
+      return ExitCode::kInProgress;
+    case Outcome::kTokenUnknown:
+    case Outcome::kTokenUsed:
+    case Outcome::kTokenExpired:
+      return ExitCode::kTokenRefused;
+    case Outcome::kTimeout:
+    case Outcome::kBusy:
+      return ExitCode::kRetryable;
+    case Outcome::kError:
+      break;
+  }
+  return ExitCode::kInternal;
+}
+
 bool is_definitive(Outcome outcome) {
   return row_of(outcome).definitive;
 }

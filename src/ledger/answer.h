@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/exit_code.h"
+
 namespace idemlab {
 
 enum class Outcome {
@@ -66,6 +68,8 @@ struct Answer {
 std::string_view outcome_name(Outcome outcome);
 std::optional<Outcome> outcome_from_name(std::string_view name);
 
+// The exit code a one-attempt command ends with for this outcome (core/exit_code.h's table).
+ExitCode exit_code_for(Outcome outcome);
 // Definitive answers end a client's retries; the others (in_progress, timeout, busy, error)
 // leave the outcome open.
 bool is_definitive(Outcome outcome);

@@ -12,6 +12,7 @@ namespace idemlab {
 
 constexpr size_t kMaxBizSeqLength = 64;
 constexpr size_t kMaxAccountNameLength = 32;
+constexpr size_t kMaxTokenLength = 64;
 
 inline constexpr std::string_view kDefaultSource = "api";
 
@@ -30,12 +31,14 @@ struct TransferRequest {
 // What a guard stores as the request's key: biz_seq, or NULL when the client left it out.
 Value key_value(const TransferRequest& request);
 
+// Each check's refusal names the field as the user gave it (`field`: "--biz-seq",
+// "Idempotency-Key", "from", ...) and quotes what was typed, made printable (core/quote.h).
 // biz_seq: 1..64 printable ASCII characters, no spaces.
-Status validate_biz_seq(std::string_view biz_seq);
+Status validate_biz_seq(std::string_view biz_seq, std::string_view field = "--biz-seq");
 // account names: 1..32 of [A-Za-z0-9_-].
-Status validate_account_name(std::string_view name);
+Status validate_account_name(std::string_view name, std::string_view field = "account name");
 // sources: 1..32 of [A-Za-z0-9_-], like account names.
-Status validate_source(std::string_view source);
+Status validate_source(std::string_view source, std::string_view field = "source");
 
 // "alice>bob:1000": what a repeat must match to be a repeat, not a mismatch.
 std::string payload_text(const TransferRequest& request);

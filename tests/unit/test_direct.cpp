@@ -1,6 +1,11 @@
 // Tests for attempt/direct: faults in one attempt.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
+
+#include "attempt/fault_check.h"
 #include "strategies/strategy.h"
 #include "strategy_harness.h"
 
@@ -18,7 +23,7 @@ AttemptReport run_with(LedgerFile& ledger, const char* strategy, const char* fau
   FaultSpec spec;
   REQUIRE(parse_fault(fault, &spec).is_ok());
   setup.faults.push_back(spec);
-  REQUIRE(check_attempt_faults(setup).is_ok());
+  REQUIRE(check_faults(Surface::kOneAttempt, setup.faults, setup.strategy, Pitfall::kNone).is_ok());
   AttemptReport report;
   REQUIRE(run_direct_attempt(connection, clock, setup, &report).is_ok());
   return report;
@@ -43,33 +48,30 @@ TEST_CASE("a lost response reads as a timeout although the money moved") {
   CHECK(ledger.scalar("SELECT count(*) FROM attempt WHERE fault = 'response-lost'") == 1);
 }
 
-TEST_CASE("faults that need a simulation, p=, nth= and unknown steps are refused") {
-  AttemptSetup setup;
-  setup.strategy = find_strategy("select-insert");
-  for (const char* text :
-       {"redeliver", "double-submit", "busy:ms=5", "short-ttl:ms=5", "response-lost:p=0.5",
-        "request-lost:nth=2", "crash:after=nowhere", "slow:ms=5,at=nowhere"}) {
-    CAPTURE(text);
+TEST_CASE("a crash after the money's commit leaves the attempt in the log, then kills") {
+  LedgerFile ledger;
+  // The crash is a real SIGKILL: it runs in a child process, and the ledger is read after.
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    Connection connection = ledger.open();
+    ManualClock clock(5000);
+    AttemptSetup setup;
+    setup.strategy = find_strategy("select-insert");
+    setup.request = request("r1");
+    setup.options.owner = "t";
     FaultSpec spec;
-    REQUIRE(parse_fault(text, &spec).is_ok());
-    setup.faults = {spec};
-    CHECK(check_attempt_faults(setup).code() == StatusCode::kUsage);
+    if (!parse_fault("crash:after=after-commit", &spec).is_ok()) _exit(3);
+    setup.faults.push_back(spec);
+    AttemptReport report;
+    (void)run_direct_attempt(connection, clock, setup, &report);
+    _exit(0);  // not reached: the fault kills the process
   }
-}
-
-TEST_CASE("one attempt takes one crash and one slow fault, not two of a kind") {
-  AttemptSetup setup;
-  setup.strategy = find_strategy("select-insert");
-  const auto with = [&](std::initializer_list<const char*> texts) {
-    setup.faults.clear();
-    for (const char* text : texts) {
-      FaultSpec spec;
-      REQUIRE(parse_fault(text, &spec).is_ok());
-      setup.faults.push_back(spec);
-    }
-    return check_attempt_faults(setup).code();
-  };
-  CHECK(with({"slow:ms=5", "crash:after=insert_flow"}) == StatusCode::kOk);
-  CHECK(with({"slow:ms=5", "slow:ms=7"}) == StatusCode::kUsage);
-  CHECK(with({"crash:after=insert_flow", "crash:after=debit"}) == StatusCode::kUsage);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+  CHECK(journal_pairs(ledger, "r1") == 1);
+  CHECK(ledger.scalar("SELECT count(*) FROM attempt WHERE outcome = 'applied' AND fault = "
+                      "'crash:after=after-commit'") == 1);
 }

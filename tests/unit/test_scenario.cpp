@@ -1,6 +1,7 @@
 // Tests for sim/scenario.
 #include <doctest/doctest.h>
 
+#include "attempt/fault_check.h"
 #include "sim/shared/scenario.h"
 
 using namespace idemlab;
@@ -15,7 +16,7 @@ TEST_CASE("every built-in scenario parses and names what it exposes") {
     CHECK(scenario.name == builtin.name);
     CHECK_FALSE(scenario.summary.empty());
     CHECK_FALSE(scenario.exposes.empty());
-    CHECK(check_sim_faults(config.faults).is_ok());
+    CHECK(check_faults(Surface::kSimulate, config.faults, nullptr, Pitfall::kNone).is_ok());
   }
 }
 
@@ -40,13 +41,15 @@ TEST_CASE("a scenario sets the config; unknown keys and bad faults are refused")
 TEST_CASE("fault steps must belong to some strategy") {
   FaultSpec fault;
   REQUIRE(parse_fault("crash:after=insert_dedup", &fault).is_ok());
-  CHECK(check_sim_faults({fault}).is_ok());
+  CHECK(check_faults(Surface::kSimulate, {fault}, nullptr, Pitfall::kNone).is_ok());
   REQUIRE(parse_fault("crash:after=nowhere", &fault).is_ok());
-  CHECK(check_sim_faults({fault}).code() == StatusCode::kUsage);
+  CHECK(check_faults(Surface::kSimulate, {fault}, nullptr, Pitfall::kNone).code() ==
+        StatusCode::kUsage);
 }
 
 TEST_CASE("a simulation refuses a gate: its twins meet in virtual time") {
   FaultSpec fault;
   REQUIRE(parse_fault("slow:gate=/tmp/g", &fault).is_ok());
-  CHECK(check_sim_faults({fault}).code() == StatusCode::kUsage);
+  CHECK(check_faults(Surface::kSimulate, {fault}, nullptr, Pitfall::kNone).code() ==
+        StatusCode::kUsage);
 }

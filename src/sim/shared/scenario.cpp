@@ -209,27 +209,4 @@ Status parse_sources(std::string_view text, std::vector<std::string>* out) {
   return Status::ok();
 }
 
-Status check_sim_faults(const std::vector<FaultSpec>& faults) {
-  for (const FaultSpec& fault : faults) {
-    if (!fault.gate.empty())
-      return Status::usage(
-          fmt::format("fault {}: gate= is for one-attempt commands, where twins are processes; a "
-                      "simulation's twins meet in virtual time without one",
-                      fault.text));
-    if (fault.step.empty()) continue;
-    bool known = false;
-    for (const Strategy* strategy : all_strategies()) {
-      known |= reaches_step(strategy->info(), Pitfall::kNone, fault.step);
-      for (const PitfallInfo& pitfall : strategy->info().pitfalls)
-        known |= reaches_step(strategy->info(), pitfall.id, fault.step);
-    }
-    if (!known)
-      return Status::usage(
-          fmt::format("fault {}: no strategy has a step '{}' "
-                      "(see: idemlab explain STRATEGY)",
-                      fault.name(), fault.step));
-  }
-  return Status::ok();
-}
-
 }  // namespace idemlab

@@ -63,7 +63,4 @@ Status parse_scenario(const std::string& text, const std::string& origin, SimCon
 Status parse_sources(std::string_view text, std::vector<std::string>* out);
 inline constexpr size_t kMaxSources = 16;
 
-// Checks every fault's step names a step of at least one strategy.
-Status check_sim_faults(const std::vector<FaultSpec>& faults);
-
 }  // namespace idemlab

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "attempt/serve.h"
+#include "attempt/checked_transfer.h"
 
 namespace idemlab {
 
@@ -24,7 +24,7 @@ size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy
   attempt.request = std::make_unique<TransferRequest>(request);
   attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options), index);
   attempt.session->use_guard_store(guard_store);
-  attempt.task.emplace(serve(*attempt.session, strategy, *attempt.request));
+  attempt.task.emplace(checked_transfer(*attempt.session, strategy, *attempt.request));
   attempt.task->start();
   settle(attempt);
   return index;

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "attempt/serve.h"
+#include "attempt/fault_check.h"
 #include "sim/shared/budget.h"
 #include "sim/shared/connections.h"
 #include "sim/simulate/simulation.h"
@@ -31,8 +31,7 @@ Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfa
   if (options.server && !options.connections_checked)
     RETURN_IF_ERROR(
         check_server_connections(*options.server, "simulate", simulation_need(config, 1)));
-  for (const FaultSpec& fault : config.faults)
-    RETURN_IF_ERROR(check_fault_steps(fault, strategy.info(), pitfall));
+  RETURN_IF_ERROR(check_faults(Surface::kSimulate, config.faults, &strategy, pitfall));
   try {
     sim::Simulation simulation(config, strategy, pitfall, options);
     return simulation.run(out);

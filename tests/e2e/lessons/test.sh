@@ -22,7 +22,7 @@ expect_exit 0 "$IDEMLAB" lesson natural-idempotence
 expect_contains "$out" "limit: alice 70.00 (was 60.00)"
 expect_contains "$out" "rejected: over_limit (n2)"
 expect_exit 0 "$IDEMLAB" lesson http-methods
-expect_contains "$out" "Location: /transfers/p2"
+expect_contains "$out" "Location: /transfers/auto-"
 expect_contains "$out" "Idempotent-Replayed: true"
 # The client retries over HTTP: without a key the retry pays again, with one it is a replay.
 expect_exit 0 "$IDEMLAB" lesson client-retries-over-http

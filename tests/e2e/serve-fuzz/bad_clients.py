@@ -82,7 +82,8 @@ def bad_transfers(rng):
         out.append(("media", post('{"from":"alice","to":"bob","amount":"1.00"}', content_type)))
     for method in ["GET", "PUT", "DELETE", "PATCH", "BREW", "OPTIONS"]:
         out.append(("method", f"{method} /transfers HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode()))
-    for path in ["/", "/transfer", "/transfers/", "/accounts/", "/accounts/nobody", "/../etc/passwd",
+    out.append(("path", post("{}", path="/")))
+    for path in ["/nothing-here", "/transfer", "/transfers/", "/accounts/", "/accounts/nobody", "/../etc/passwd",
                  "/pay?guard=other", "/tokens?count=0", "/tokens?count=x", "/problems/none",
                  "/transfers/%00", "/" + "a" * 2000]:
         out.append(("path", f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode()))

@@ -1,6 +1,5 @@
-// The exit code table and its help text, and the one place where the core's results (a
-// Status, an answer's outcome) become exit codes.
-#include "cli/exit_code.h"
+// The exit code table and its help text, and where a Status becomes an exit code.
+#include "core/exit_code.h"
 
 #include <fmt/format.h>
 
@@ -12,12 +11,13 @@ namespace idemlab {
 namespace {
 constexpr std::array kTable{
     ExitCodeInfo{ExitCode::kOk, "ok",
-                 "applied, or replayed (a repeat answered with the first answer)"},
+                 "applied, or replayed (a repeat answered with the first answer); or the "
+                 "command did what it was asked"},
     ExitCodeInfo{ExitCode::kInternal, "internal",
-                 "internal error (a bug or an unexpected SQLite error)"},
+                 "internal error: a bug, or an answer no engine or transport should give"},
     ExitCodeInfo{ExitCode::kUsage, "usage", "usage or input error; nothing was changed"},
     ExitCodeInfo{ExitCode::kRejected, "rejected",
-                 "rejected (insufficient_funds, unknown_account, same_account)"},
+                 "rejected (insufficient_funds, unknown_account, same_account, over_limit)"},
     ExitCodeInfo{ExitCode::kMismatch, "mismatch",
                  "mismatch: same biz_seq with a different payload, or first served by "
                  "another strategy"},
@@ -26,19 +26,30 @@ constexpr std::array kTable{
     ExitCodeInfo{ExitCode::kTokenRefused, "token_refused",
                  "token_unknown, token_used or token_expired"},
     ExitCodeInfo{ExitCode::kAuditFailed, "audit_failed",
-                 "audit found violations (a damaged file included)"},
+                 "audit found violations (a damaged file included); with --fail-on "
+                 "violation: a guarded strategy broke its promise"},
     ExitCodeInfo{ExitCode::kLedger, "ledger",
-                 "ledger file missing, damaged, not a ledger, newer schema, read-only, or "
-                 "already exists"},
+                 "the ledger cannot be used: a SQLite file missing, damaged, not a ledger, "
+                 "newer, read-only or already there; a database server, Redis or broker that "
+                 "refused the connection or the login, or has no such database or queue"},
     ExitCodeInfo{ExitCode::kNotFound, "not_found",
-                 "query: the server has no record of the request (lost, or not written yet)"},
+                 "not found: query has no record of the request (lost, or not written yet); "
+                 "http: no such resource"},
+    ExitCodeInfo{ExitCode::kDeadLettered, "dead_lettered",
+                 "consume: messages were set aside on QUEUE.dead (refused, or not settled "
+                 "after --max-deliveries); the rest were settled"},
     ExitCodeInfo{ExitCode::kRetryable, "retryable",
-                 "unknown outcome, safe to retry (timeout, database busy, a lost connection, a "
-                 "full server or disk)"},
+                 "unknown outcome, safe to retry: a timeout, a lost connection, a server that "
+                 "is busy, full or gave no answer in time, a full disk; consume: messages were "
+                 "left in the queue"},
     ExitCodeInfo{ExitCode::kInterrupted, "interrupted",
                  "130/143: stopped by SIGINT/SIGTERM; a simulation leaves no scratch file"},
 };
 }  // namespace
+
+std::span<const ExitCodeInfo> exit_code_table() {
+  return kTable;
+}
 
 const ExitCodeInfo& exit_code_info(ExitCode code) {
   for (const auto& row : kTable)
@@ -60,29 +71,6 @@ ExitCode exit_code_for(const Status& status) {
     case StatusCode::kInterrupted:
       return ExitCode::kInterrupted;
     case StatusCode::kInternal:
-      break;
-  }
-  return ExitCode::kInternal;
-}
-
-ExitCode exit_code_for(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kApplied:
-      return ExitCode::kOk;
-    case Outcome::kRejected:
-      return ExitCode::kRejected;
-    case Outcome::kMismatch:
-      return ExitCode::kMismatch;
-    case Outcome::kInProgress:
-      return ExitCode::kInProgress;
-    case Outcome::kTokenUnknown:
-    case Outcome::kTokenUsed:
-    case Outcome::kTokenExpired:
-      return ExitCode::kTokenRefused;
-    case Outcome::kTimeout:
-    case Outcome::kBusy:
-      return ExitCode::kRetryable;
-    case Outcome::kError:
       break;
   }
   return ExitCode::kInternal;

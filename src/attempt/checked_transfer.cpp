@@ -1,10 +1,6 @@
-// The server side of one attempt.
-#include "attempt/serve.h"
+// The checks before the strategy, and the strategy.
+#include "attempt/checked_transfer.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include "attempt/fault.h"
 #include "strategies/common.h"
 
 namespace idemlab {
@@ -16,7 +12,8 @@ Binds account_binds(const TransferRequest& request) {
 }
 }  // namespace
 
-Task<Answer> serve(Session& session, const Strategy& strategy, const TransferRequest& request) {
+Task<Answer> checked_transfer(Session& session, const Strategy& strategy,
+                              const TransferRequest& request) {
   if (request.from == request.to) co_return Answer::of(Outcome::kRejected, reason::kSameAccount);
   // A request without its key cannot be told from its repeats: refuse it, unless the pitfall
   // lets it through to a unique index that a NULL never conflicts with.
@@ -39,14 +36,6 @@ bool is_input_rejection(const Answer& answer) {
   return answer.outcome == Outcome::kRejected && !answer.replayed &&
          (answer.reason == reason::kSameAccount || answer.reason == reason::kUnknownAccount ||
           answer.reason == reason::kMissingKey || answer.reason == reason::kOverLimit);
-}
-
-Status check_fault_steps(const FaultSpec& fault, const StrategyInfo& info, Pitfall pitfall) {
-  if (fault.step.empty() || reaches_step(info, pitfall, fault.step))
-    return Status::ok();  // phases too
-  return Status::usage(fmt::format(
-      "fault {}: {}{} never reaches step '{}'; the steps it reaches: {}", fault.name(), info.name,
-      pitfall_argument(pitfall), fault.step, fmt::join(reachable_steps(info, pitfall), ", ")));
 }
 
 }  // namespace idemlab

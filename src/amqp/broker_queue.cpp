@@ -1,0 +1,35 @@
+// Consuming from RabbitMQ, and dead letters stored before their original is acked.
+#include "amqp/broker_queue.h"
+
+#include <fmt/format.h>
+
+#include "core/limits.h"
+
+namespace idemlab {
+
+Result<std::unique_ptr<BrokerQueue>> BrokerQueue::open(const std::string& url,
+                                                       const std::string& queue, int prefetch) {
+  ASSIGN_OR_RETURN(Broker broker, Broker::connect(url));
+  RETURN_IF_ERROR(broker.expect_queue(queue));
+  RETURN_IF_ERROR(broker.start_consuming(queue, prefetch));
+  return std::make_unique<BrokerQueue>(std::move(broker), url, queue);
+}
+
+Status BrokerQueue::dead_letter(const Delivery& delivery, const std::string& reason) {
+  if (!publisher_) {
+    ASSIGN_OR_RETURN(Broker publisher, Broker::connect(url_));
+    RETURN_IF_ERROR(publisher.declare_queue(dead_letter_queue_));
+    RETURN_IF_ERROR(publisher.enable_confirms());
+    publisher_ = std::make_unique<Broker>(std::move(publisher));
+  }
+  ASSIGN_OR_RETURN(const Confirm confirm,
+                   publisher_->publish(dead_letter_queue_, delivery.body, delivery.message_id,
+                                       defaults::kServerWaitS * 1000, reason));
+  if (confirm == Confirm::kStored) return Status::ok();
+  return Status::unavailable(
+      "no_confirm", fmt::format("{} did not confirm the dead letter on {}: the message stays "
+                                "on its queue",
+                                broker_.location(), dead_letter_queue_));
+}
+
+}  // namespace idemlab
