@@ -7,7 +7,11 @@
 #include <chrono>
 #include <utility>
 
+#include "core/interrupt.h"
+#include "core/limits.h"
 #include "core/quote.h"
+#include "db/locator.h"
+#include "db/server/refused.h"
 
 namespace idemlab {
 
@@ -69,29 +73,75 @@ Status Broker::check(const amqp_rpc_reply_t& reply, const char* doing) const {
   }
 }
 
+namespace {
+
+// amqp://USER:PASSWORD@HOST:PORT/VHOST[?connect_timeout=S]: the URL rabbitmq-c parses, and the
+// wait. amqps:// is refused, not spoken as plain AMQP: this client has no TLS.
+Status split_broker_url(const std::string& url, std::string* amqp_url, int* wait_s) {
+  if (url.starts_with("amqps://"))
+    return Status::usage(fmt::format(
+        "--broker {}: amqps:// (AMQP over TLS) is not supported; idemlab speaks amqp:// only",
+        redact_locator(url)));
+  *amqp_url = url;
+  const size_t query = url.find('?');
+  if (query == std::string::npos) return Status::ok();
+  *amqp_url = url.substr(0, query);
+  const std::string_view pair = std::string_view(url).substr(query + 1);
+  if (!pair.starts_with("connect_timeout="))
+    return Status::usage(
+        fmt::format("--broker {}: its query takes connect_timeout=S only", redact_locator(url)));
+  return parse_connect_timeout(pair.substr(16), redact_locator(url), wait_s);
+}
+
+}  // namespace
+
+Status Broker::open_socket(const amqp_connection_info& info, int wait_s) {
+  connection_ = lib_->new_connection();
+  amqp_socket_t* socket = lib_->tcp_socket_new(connection_);
+  timeval wait{wait_s, 0};
+  const int opened = lib_->socket_open_noblock(socket, info.host, info.port, &wait);
+  if (opened == AMQP_STATUS_TIMEOUT) return no_answer(location_, wait_s);
+  if (opened != AMQP_STATUS_OK)
+    return Status::ledger(
+        fmt::format("cannot connect to {}: {}", location_, lib_->error_string2(opened)));
+  lib_->set_handshake_timeout(connection_, &wait);
+  lib_->set_rpc_timeout(connection_, &wait);
+  return Status::ok();
+}
+
+Status Broker::log_in(const amqp_connection_info& info, int wait_s) {
+  amqp_rpc_reply_t login;
+  {
+    const WaitingSocket waiting(lib_->get_sockfd(connection_));
+    login = lib_->login(connection_, info.vhost, 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, info.user,
+                        info.password);
+  }
+  RETURN_IF_ERROR(check_interrupt());
+  if (login.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
+      login.library_error == AMQP_STATUS_TIMEOUT)
+    return no_answer(location_, wait_s);
+  if (login.reply_type != AMQP_RESPONSE_NORMAL)
+    return Status::ledger(fmt::format("{} refused the login of {}", location_, info.user));
+  return Status::ok();
+}
+
 Result<Broker> Broker::connect(const std::string& url) {
   Broker broker;
   RETURN_IF_ERROR(load_librabbitmq(&broker.lib_));
   const LibRabbitmq& lib = *broker.lib_;
-  std::string parsed = url;  // amqp_parse_url cuts it in place and points into it
+  std::string parsed;  // amqp_parse_url cuts it in place and points into it
+  int wait_s = defaults::kServerWaitS;
+  RETURN_IF_ERROR(split_broker_url(url, &parsed, &wait_s));
   amqp_connection_info info;
   lib.default_connection_info(&info);
   if (lib.parse_url(parsed.data(), &info) != AMQP_STATUS_OK)
-    return Status::usage(fmt::format("--broker {}: write amqp://USER:PASSWORD@HOST:PORT/", url));
+    return Status::usage(
+        fmt::format("--broker {}: write amqp://USER:PASSWORD@HOST:PORT/", redact_locator(url)));
   // amqp://HOST:PORT/ names the vhost "" by the URI spec; RabbitMQ's own is "/".
   if (info.vhost[0] == '\0') info.vhost = const_cast<char*>("/");
   broker.location_ = fmt::format("amqp://{}@{}:{}/", info.user, info.host, info.port);
-  broker.connection_ = lib.new_connection();
-  amqp_socket_t* socket = lib.tcp_socket_new(broker.connection_);
-  timeval wait = timeval_of(10000);
-  if (const int status = lib.socket_open_noblock(socket, info.host, info.port, &wait);
-      status != AMQP_STATUS_OK)
-    return Status::ledger(
-        fmt::format("cannot connect to {}: {}", broker.location_, lib.error_string2(status)));
-  const amqp_rpc_reply_t login = lib.login(broker.connection_, info.vhost, 0, 131072, 0,
-                                           AMQP_SASL_METHOD_PLAIN, info.user, info.password);
-  if (login.reply_type != AMQP_RESPONSE_NORMAL)
-    return Status::ledger(fmt::format("{} refused the login of {}", broker.location_, info.user));
+  RETURN_IF_ERROR(broker.open_socket(info, wait_s));
+  RETURN_IF_ERROR(broker.log_in(info, wait_s));
   lib.channel_open(broker.connection_, kChannel);
   RETURN_IF_ERROR(broker.check(lib.get_rpc_reply(broker.connection_), "opening a channel"));
   return broker;

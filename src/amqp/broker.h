@@ -19,7 +19,9 @@ enum class Confirm { kStored, kReturned, kNacked, kNoConfirm };
 
 class Broker {
  public:
-  // amqp://USER:PASSWORD@HOST:PORT/VHOST. Unreachable or refused: Status::ledger (exit 8).
+  // amqp://USER:PASSWORD@HOST:PORT/VHOST[?connect_timeout=S]. Unreachable or refused:
+  // Status::ledger (exit 8); a broker that accepts and says nothing within the wait: no_answer
+  // (exit 75). amqps:// is refused: this client speaks no TLS.
   static Result<Broker> connect(const std::string& url);
   Broker(Broker&& other) noexcept;
   Broker& operator=(Broker&&) = delete;
@@ -46,6 +48,8 @@ class Broker {
   Status check(const amqp_rpc_reply_t& reply, const char* doing) const;
   Status lost(const std::string& doing, const std::string& why) const;
   Status skip_other_frame();
+  Status open_socket(const amqp_connection_info& info, int wait_s);
+  Status log_in(const amqp_connection_info& info, int wait_s);
 
   const LibRabbitmq* lib_ = nullptr;
   amqp_connection_state_t connection_ = nullptr;

@@ -1,8 +1,6 @@
 // Resolving librabbitmq.so.4's functions into LibRabbitmq.
 #include "amqp/librabbitmq.h"
 
-#include <mutex>
-
 #include "core/client_library.h"
 
 namespace idemlab {
@@ -34,25 +32,16 @@ bool resolve_all(const ClientLibrary& library, LibRabbitmq* out) {
          resolve(library, "amqp_error_string2", &out->error_string2) &&
          resolve(library, "amqp_cstring_bytes", &out->cstring_bytes) &&
          resolve(library, "amqp_parse_url", &out->parse_url) &&
-         resolve(library, "amqp_default_connection_info", &out->default_connection_info);
+         resolve(library, "amqp_default_connection_info", &out->default_connection_info) &&
+         resolve(library, "amqp_set_handshake_timeout", &out->set_handshake_timeout) &&
+         resolve(library, "amqp_set_rpc_timeout", &out->set_rpc_timeout) &&
+         resolve(library, "amqp_get_sockfd", &out->get_sockfd);
 }
 
 }  // namespace
 
 Status load_librabbitmq(const LibRabbitmq** out) {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  static LibRabbitmq table;
-  static bool resolved = false;
-  ClientLibrary* library = nullptr;
-  RETURN_IF_ERROR(ClientLibrary::load("librabbitmq.so.4", "librabbitmq4", &library));
-  if (!resolved) {
-    if (!resolve_all(*library, &table))
-      return Status::internal("librabbitmq.so.4 lacks a function idemlab needs");
-    resolved = true;
-  }
-  *out = &table;
-  return Status::ok();
+  return load_client("librabbitmq.so.4", "librabbitmq4", resolve_all, out);
 }
 
 }  // namespace idemlab

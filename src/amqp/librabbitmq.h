@@ -36,6 +36,9 @@ struct LibRabbitmq {
   decltype(&amqp_cstring_bytes) cstring_bytes;
   decltype(&amqp_parse_url) parse_url;
   decltype(&amqp_default_connection_info) default_connection_info;
+  decltype(&amqp_set_handshake_timeout) set_handshake_timeout;
+  decltype(&amqp_set_rpc_timeout) set_rpc_timeout;
+  decltype(&amqp_get_sockfd) get_sockfd;
 };
 
 // The table, loaded once per process.

@@ -43,18 +43,37 @@ Status write_error(const std::string& option, const std::string& path, int error
   return Status::usage(fmt::format("{}: cannot write {}: {}", option, path, std::strerror(error)));
 }
 
+constexpr std::array<std::string_view, 3> kSidecars{"-wal", "-shm", "-journal"};
+
+// The one guard of every output option: a file idemlab writes is never the ledger, nor any
+// SQLite database (a ledger named otherwise, or another program's), nor one's -wal, -shm or
+// -journal file, by name or through a link.
+Status check_output_path(const std::string& option, const std::string& path,
+                         const std::string& ledger_path) {
+  if (path.empty()) return Status::usage(option + " needs a file name");
+  if (!ledger_path.empty())
+    for (const std::string_view suffix :
+         {std::string_view(), kSidecars[0], kSidecars[1], kSidecars[2]})
+      if (same_file(path, ledger_path + std::string(suffix)))
+        return Status::usage(fmt::format("{} {} would overwrite the ledger {}{}", option, path,
+                                         ledger_path, suffix));
+  if (is_sqlite_file(path))
+    return Status::usage(
+        fmt::format("{} {} is a SQLite database; idemlab will not write over it", option, path));
+  for (const std::string_view suffix : kSidecars)
+    if (path.ends_with(suffix) && is_sqlite_file(path.substr(0, path.size() - suffix.size())))
+      return Status::usage(
+          fmt::format("{} {} belongs to the SQLite database {}; idemlab will not "
+                      "write over it",
+                      option, path, path.substr(0, path.size() - suffix.size())));
+  return Status::ok();
+}
+
 }  // namespace
 
 Status open_output_file(const std::string& option, const std::string& path,
                         const std::string& ledger_path, OutputFile* out) {
-  if (path.empty()) return Status::usage(option + " needs a file name");
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-    if (same_file(path, ledger_path + suffix))
-      return Status::usage(
-          fmt::format("{} {} would overwrite the ledger {}{}", option, path, ledger_path, suffix));
-  if (is_sqlite_file(path))
-    return Status::usage(
-        fmt::format("{} {} is a SQLite database; idemlab will not write over it", option, path));
+  RETURN_IF_ERROR(check_output_path(option, path, ledger_path));
   OutputFile file(std::fopen(path.c_str(), "w"), std::fclose);
   if (!file)
     return Status::usage(
@@ -77,7 +96,8 @@ Status close_output_file(const std::string& option, const std::string& path, Out
 }
 
 Status write_whole_file(const std::string& option, const std::string& path,
-                        std::string_view contents) {
+                        std::string_view contents, const std::string& ledger_path) {
+  RETURN_IF_ERROR(check_output_path(option, path, ledger_path));
   const std::string partial = path + ".partial";
   std::FILE* file = std::fopen(partial.c_str(), "wb");
   if (!file) return write_error(option, path, errno, "was not written");

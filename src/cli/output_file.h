@@ -14,8 +14,8 @@ using OutputFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
 // Opens `path` for writing, truncating it. Refuses (usage error) a path that is the ledger at
 // `ledger_path` or its -wal, -shm or -journal file, by name or through a symbolic or hard link,
-// and any existing SQLite database. Call it before the ledger is opened, so that a bad path
-// fails before anything runs.
+// any existing SQLite database, and a -wal, -shm or -journal file beside one. Call it before the
+// ledger is opened, so that a bad path fails before anything runs.
 Status open_output_file(const std::string& option, const std::string& path,
                         const std::string& ledger_path, OutputFile* out);
 
@@ -25,8 +25,8 @@ Status close_output_file(const std::string& option, const std::string& path, Out
 
 // Writes `contents` to `path` whole or not at all: beside it first, then moved into place. A
 // full disk is a retryable error (disk_full) saying nothing was written; a path that cannot be
-// written, a usage error.
+// written, a usage error. The same guard as open_output_file's: never a ledger or a database.
 Status write_whole_file(const std::string& option, const std::string& path,
-                        std::string_view contents);
+                        std::string_view contents, const std::string& ledger_path = "");
 
 }  // namespace idemlab

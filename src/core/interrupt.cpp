@@ -1,7 +1,10 @@
 // The interrupt flag and its signal handlers.
 #include "core/interrupt.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <thread>
@@ -10,10 +13,36 @@ namespace idemlab {
 
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
+
+// The sockets blocked on now, one slot per waiting thread, each holding fd + 1 (0: free, as a
+// static starts). Lock-free, so that the handler may read them.
+constexpr int kWaitingSlots = 256;
+std::atomic<int> g_waiting[kWaitingSlots];
+
 extern "C" void on_signal(int signal) {
   g_signal = signal;
+  for (std::atomic<int>& slot : g_waiting)
+    if (const int fd_plus_one = slot.load(); fd_plus_one > 0)
+      ::shutdown(fd_plus_one - 1, SHUT_RDWR);
 }
 }  // namespace
+
+WaitingSocket::WaitingSocket(int fd) {
+  if (fd < 0) return;
+  for (int i = 0; i < kWaitingSlots; ++i) {
+    int free = 0;
+    if (g_waiting[i].compare_exchange_strong(free, fd + 1)) {
+      slot_ = i;
+      break;
+    }
+  }
+  // A signal that came just before: the wait would not see it shut the socket down.
+  if (g_signal != 0) ::shutdown(fd, SHUT_RDWR);
+}
+
+WaitingSocket::~WaitingSocket() {
+  if (slot_ >= 0) g_waiting[slot_].store(0);
+}
 
 void install_interrupt_handlers() {
   struct sigaction action {};

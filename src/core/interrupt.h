@@ -19,6 +19,22 @@ void ignore_broken_pipes();
 int interrupt_signal();
 // Status::interrupted() if a signal asked to stop, else ok: poll it in every long loop.
 Status check_interrupt();
+// A socket a client library is about to block on (a statement's answer, a server's greeting).
+// While one of these lives, SIGINT or SIGTERM also shuts its socket down (shutdown() is safe in
+// a signal handler), so the library's blocked read returns at once and its caller, seeing the
+// flag, stops: no wait on a server outlives the signal that asked to stop. Only the connection
+// blocked then is lost; those a run's clean-up needs are not.
+class WaitingSocket {
+ public:
+  explicit WaitingSocket(int fd);
+  ~WaitingSocket();
+  WaitingSocket(const WaitingSocket&) = delete;
+  WaitingSocket& operator=(const WaitingSocket&) = delete;
+
+ private:
+  int slot_ = -1;
+};
+
 // Sleeps `ms`, looking at the flag every 50 ms: false as soon as a signal asked to stop.
 bool sleep_unless_interrupted(int64_t ms);
 

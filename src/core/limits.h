@@ -30,6 +30,9 @@ inline constexpr int64_t kMaxSeed = INT64_MAX;
 inline constexpr int64_t kMaxMoneyMinor = 1'000'000'000'000'000;  // 10^13 in major units
 inline constexpr int64_t kMaxAccounts = 1000;
 
+// connect_timeout=S in a database or Redis URL: how long a server may take, in seconds.
+inline constexpr int64_t kMaxServerWaitS = 3600;
+
 // Tokens one POST /tokens?count=N may issue.
 inline constexpr int64_t kMaxTokensAtOnce = 10000;
 

@@ -82,6 +82,19 @@ Status read_host_port(std::string_view authority, const std::string& shown, Loca
   return Status::ok();
 }
 
+}  // namespace
+
+Status parse_connect_timeout(std::string_view value, const std::string& shown, int* out_s) {
+  int64_t seconds = 0;
+  if (!parse_whole(value, 1, limits::kMaxServerWaitS, &seconds))
+    return bad_url(shown, fmt::format("connect_timeout is a whole number of seconds from 1 to {}",
+                                      limits::kMaxServerWaitS));
+  *out_s = static_cast<int>(seconds);
+  return Status::ok();
+}
+
+namespace {
+
 Status read_parameters(std::string_view query, const std::string& shown, Locator* out) {
   while (!query.empty()) {
     const size_t amp = std::min(query.find('&'), query.size());
@@ -92,10 +105,7 @@ Status read_parameters(std::string_view query, const std::string& shown, Locator
         !percent_decode(pair.substr(equals + 1), &value) || key.empty())
       return bad_url(shown, "its query is not key=value pairs joined by &");
     if (key == "connect_timeout") {
-      int64_t seconds = 0;
-      if (!parse_whole(value, 1, 3600, &seconds))
-        return bad_url(shown, "connect_timeout is a whole number of seconds from 1 to 3600");
-      out->connect_timeout_s = static_cast<int>(seconds);
+      RETURN_IF_ERROR(parse_connect_timeout(value, shown, &out->connect_timeout_s));
     } else {
       out->parameters.emplace_back(std::move(key), std::move(value));
     }

@@ -9,12 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/status.h"
 #include "db/engine.h"
 
 namespace idemlab {
-
-inline constexpr int kDefaultConnectTimeoutS = 10;
 
 struct Locator {
   Engine engine = kEmbeddedEngine;
@@ -28,9 +27,9 @@ struct Locator {
   int port = 0;
   std::string database;
   std::vector<std::pair<std::string, std::string>> parameters;
-  // How long a connection may take to open, in seconds: ?connect_timeout=S (1 to 3600), as
-  // libpq spells it, on both engines.
-  int connect_timeout_s = kDefaultConnectTimeoutS;
+  // How long a connection may take to open, and the server to answer after that (beyond a lock
+  // wait's own limit), in seconds: ?connect_timeout=S, as libpq spells it, on both engines.
+  int connect_timeout_s = defaults::kServerWaitS;
   std::string shown;  // as given, with any password replaced by "***": for errors and output
 };
 
@@ -50,5 +49,8 @@ Status parse_locator_of(std::string_view text, std::string_view scheme, std::str
 // Whether `text` is the embedded engine's name ("sqlite"), as compare's and report's --backend
 // take it: a scratch ledger of the run's own rather than a file or a URL.
 bool names_embedded_engine(std::string_view text);
+
+// Reads connect_timeout=S's value (1 to limits::kMaxServerWaitS); a usage error naming `shown`.
+Status parse_connect_timeout(std::string_view value, const std::string& shown, int* out_s);
 
 }  // namespace idemlab

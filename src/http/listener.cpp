@@ -30,29 +30,20 @@ struct LibMicrohttpd {
   decltype(&MHD_destroy_response) destroy_response;
 };
 
+bool resolve_libmicrohttpd(const ClientLibrary& library, LibMicrohttpd* api) {
+  return resolve(library, "MHD_start_daemon", &api->start_daemon) &&
+         resolve(library, "MHD_stop_daemon", &api->stop_daemon) &&
+         resolve(library, "MHD_quiesce_daemon", &api->quiesce_daemon) &&
+         resolve(library, "MHD_get_daemon_info", &api->get_daemon_info) &&
+         resolve(library, "MHD_get_connection_values", &api->get_connection_values) &&
+         resolve(library, "MHD_create_response_from_buffer", &api->create_response_from_buffer) &&
+         resolve(library, "MHD_add_response_header", &api->add_response_header) &&
+         resolve(library, "MHD_queue_response", &api->queue_response) &&
+         resolve(library, "MHD_destroy_response", &api->destroy_response);
+}
+
 Status load_microhttpd(const LibMicrohttpd** out) {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  static LibMicrohttpd mhd;
-  static bool resolved = false;
-  ClientLibrary* library = nullptr;
-  RETURN_IF_ERROR(ClientLibrary::load("libmicrohttpd.so.12", "libmicrohttpd12", &library));
-  if (!resolved) {
-    const bool all =
-        resolve(*library, "MHD_start_daemon", &mhd.start_daemon) &&
-        resolve(*library, "MHD_stop_daemon", &mhd.stop_daemon) &&
-        resolve(*library, "MHD_quiesce_daemon", &mhd.quiesce_daemon) &&
-        resolve(*library, "MHD_get_daemon_info", &mhd.get_daemon_info) &&
-        resolve(*library, "MHD_get_connection_values", &mhd.get_connection_values) &&
-        resolve(*library, "MHD_create_response_from_buffer", &mhd.create_response_from_buffer) &&
-        resolve(*library, "MHD_add_response_header", &mhd.add_response_header) &&
-        resolve(*library, "MHD_queue_response", &mhd.queue_response) &&
-        resolve(*library, "MHD_destroy_response", &mhd.destroy_response);
-    if (!all) return Status::internal("libmicrohttpd.so.12 lacks a function idemlab needs");
-    resolved = true;
-  }
-  *out = &mhd;
-  return Status::ok();
+  return load_client("libmicrohttpd.so.12", "libmicrohttpd12", resolve_libmicrohttpd, out);
 }
 
 const LibMicrohttpd* g_mhd = nullptr;  // set by Listener::start before any callback runs

@@ -47,7 +47,7 @@ TEST_CASE("server URLs name their backend, credentials, host, port, database and
   CHECK(maria.password.empty());
   CHECK(maria.port == 0);
   CHECK(parsed("mariadb://u:p@h/d").engine == Engine::kMariadb);
-  CHECK(maria.connect_timeout_s == kDefaultConnectTimeoutS);
+  CHECK(maria.connect_timeout_s == defaults::kServerWaitS);
 }
 
 TEST_CASE("connect_timeout is read on both engines, not passed on, and bounded") {

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/client_library.h"
+#include "core/interrupt.h"
+#include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
 #include "db/server/socket_wait.h"
@@ -25,7 +27,8 @@ namespace {
 struct LibMariadb {
   decltype(&mysql_init) init;
   decltype(&mysql_options) options;
-  decltype(&mysql_real_connect) real_connect;
+  decltype(&mysql_real_connect_start) real_connect_start;
+  decltype(&mysql_real_connect_cont) real_connect_cont;
   decltype(&mysql_error) error;
   decltype(&mysql_errno) error_number;
   decltype(&mysql_close) close;
@@ -46,39 +49,33 @@ struct LibMariadb {
   decltype(&mysql_thread_id) thread_id;
 };
 
+bool resolve_libmariadb(const ClientLibrary& library, LibMariadb* api) {
+  return resolve(library, "mysql_init", &api->init) &&
+         resolve(library, "mysql_options", &api->options) &&
+         resolve(library, "mysql_real_connect_start", &api->real_connect_start) &&
+         resolve(library, "mysql_real_connect_cont", &api->real_connect_cont) &&
+         resolve(library, "mysql_error", &api->error) &&
+         resolve(library, "mysql_errno", &api->error_number) &&
+         resolve(library, "mysql_close", &api->close) &&
+         resolve(library, "mysql_real_query", &api->real_query) &&
+         resolve(library, "mysql_store_result", &api->store_result) &&
+         resolve(library, "mysql_free_result", &api->free_result) &&
+         resolve(library, "mysql_num_fields", &api->num_fields) &&
+         resolve(library, "mysql_field_count", &api->field_count) &&
+         resolve(library, "mysql_fetch_row", &api->fetch_row) &&
+         resolve(library, "mysql_fetch_lengths", &api->fetch_lengths) &&
+         resolve(library, "mysql_fetch_fields", &api->fetch_fields) &&
+         resolve(library, "mysql_affected_rows", &api->affected_rows) &&
+         resolve(library, "mysql_next_result", &api->next_result) &&
+         resolve(library, "mysql_real_escape_string", &api->escape) &&
+         resolve(library, "mysql_real_query_start", &api->real_query_start) &&
+         resolve(library, "mysql_real_query_cont", &api->real_query_cont) &&
+         resolve(library, "mysql_get_socket", &api->get_socket) &&
+         resolve(library, "mysql_thread_id", &api->thread_id);
+}
+
 Status load_my(const LibMariadb** out) {
-  static std::mutex mutex;  // compare --jobs opens connections from several threads
-  std::lock_guard lock(mutex);
-  static LibMariadb my;
-  static bool resolved = false;
-  ClientLibrary* lib = nullptr;
-  RETURN_IF_ERROR(ClientLibrary::load("libmariadb.so.3", "libmariadb3", &lib));
-  if (!resolved) {
-    const bool all =
-        resolve(*lib, "mysql_init", &my.init) && resolve(*lib, "mysql_options", &my.options) &&
-        resolve(*lib, "mysql_real_connect", &my.real_connect) &&
-        resolve(*lib, "mysql_error", &my.error) && resolve(*lib, "mysql_errno", &my.error_number) &&
-        resolve(*lib, "mysql_close", &my.close) &&
-        resolve(*lib, "mysql_real_query", &my.real_query) &&
-        resolve(*lib, "mysql_store_result", &my.store_result) &&
-        resolve(*lib, "mysql_free_result", &my.free_result) &&
-        resolve(*lib, "mysql_num_fields", &my.num_fields) &&
-        resolve(*lib, "mysql_field_count", &my.field_count) &&
-        resolve(*lib, "mysql_fetch_row", &my.fetch_row) &&
-        resolve(*lib, "mysql_fetch_lengths", &my.fetch_lengths) &&
-        resolve(*lib, "mysql_fetch_fields", &my.fetch_fields) &&
-        resolve(*lib, "mysql_affected_rows", &my.affected_rows) &&
-        resolve(*lib, "mysql_next_result", &my.next_result) &&
-        resolve(*lib, "mysql_real_escape_string", &my.escape) &&
-        resolve(*lib, "mysql_real_query_start", &my.real_query_start) &&
-        resolve(*lib, "mysql_real_query_cont", &my.real_query_cont) &&
-        resolve(*lib, "mysql_get_socket", &my.get_socket) &&
-        resolve(*lib, "mysql_thread_id", &my.thread_id);
-    if (!all) return Status::ledger("libmariadb.so.3 lacks a function idemlab needs");
-    resolved = true;
-  }
-  *out = &my;
-  return Status::ok();
+  return load_client("libmariadb.so.3", "libmariadb3", resolve_libmariadb, out);
 }
 
 bool integer_field(enum_field_types type) {
@@ -206,6 +203,7 @@ StepResult MariadbBackend::execute(const SqlTemplate& sql, const Binds& binds,
                                    const RowSink* on_row) {
   if (trace_) (*trace_)(sql_with_values(sql, binds));
   const std::string text = with_escaped_values(sql, binds);
+  const WaitingSocket waiting(my_->get_socket(conn_));  // a signal to stop ends the wait at once
   if (my_->real_query(conn_, text.data(), text.size()) != 0) return failure();
   return stored_result(on_row);
 }
@@ -277,6 +275,7 @@ Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vec
 
 Status MariadbBackend::exec_script(const char* sql) {
   if (trace_) (*trace_)(sql);
+  const WaitingSocket waiting(my_->get_socket(conn_));
   int status = my_->real_query(conn_, sql, std::strlen(sql));
   while (status == 0) {
     if (MYSQL_RES* result = my_->store_result(conn_)) my_->free_result(result);
@@ -349,27 +348,72 @@ StepCode mariadb_step_code(unsigned error_number) {
   }
 }
 
+namespace {
+
+// The server waits for, as poll() events, and back.
+short poll_events(int wait) {
+  return static_cast<short>(((wait & MYSQL_WAIT_READ) ? POLLIN : 0) |
+                            ((wait & MYSQL_WAIT_WRITE) ? POLLOUT : 0) |
+                            ((wait & MYSQL_WAIT_EXCEPT) ? POLLPRI : 0));
+}
+
+// mysql_real_connect_start and _cont, each wait on the socket bounded by connect_timeout and
+// stopped by a signal (db/server/connect_wait.h): mysql_real_connect's own read of the greeting
+// waits out the whole timeout whatever signal comes. nullptr in `connected` when the server
+// refused (the caller reads why); a Status for a wait that ran out or a signal.
+Status connect_within(const LibMariadb& my, MYSQL* conn, const Locator& locator, const char* socket,
+                      MYSQL** connected) {
+  const auto text_or_null = [](const std::string& text) {
+    return text.empty() ? nullptr : text.c_str();
+  };
+  int wait = my.real_connect_start(connected, conn, text_or_null(locator.host),
+                                   text_or_null(locator.user), text_or_null(locator.password),
+                                   locator.database.c_str(), static_cast<unsigned>(locator.port),
+                                   socket, CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS);
+  const auto deadline = deadline_after(locator.connect_timeout_s);
+  while (wait != 0) {
+    const SocketWait waited = wait_for_socket(my.get_socket(conn), poll_events(wait), deadline);
+    if (waited == SocketWait::kInterrupted) return check_interrupt();
+    if (waited == SocketWait::kTimedOut) return no_answer(locator.shown, locator.connect_timeout_s);
+    wait = my.real_connect_cont(connected, conn, wait & ~MYSQL_WAIT_TIMEOUT);
+  }
+  return Status::ok();
+}
+
+// Each statement's answer may take the lock wait's own limit, and connect_timeout beyond it.
+void set_timeouts(const LibMariadb& my, MYSQL* conn, const Locator& locator,
+                  const ConnectionOptions& options) {
+  const unsigned connect_s = static_cast<unsigned>(locator.connect_timeout_s);
+  const unsigned answer_s =
+      connect_s + static_cast<unsigned>(std::max(1, (options.busy_timeout_ms + 999) / 1000));
+  my.options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &connect_s);
+  my.options(conn, MYSQL_OPT_READ_TIMEOUT, &answer_s);
+  my.options(conn, MYSQL_OPT_WRITE_TIMEOUT, &answer_s);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
                                               const ConnectionOptions& options) {
   const LibMariadb* my = nullptr;
   RETURN_IF_ERROR(load_my(&my));
   MYSQL* conn = my->init(nullptr);
   if (!conn) return Status::internal("mysql_init: out of memory");
-  const unsigned timeout_s = static_cast<unsigned>(locator.connect_timeout_s);
   my->options(conn, MYSQL_READ_DEFAULT_GROUP, "client");
-  my->options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &timeout_s);
+  set_timeouts(*my, conn, locator, options);
   my->options(conn, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-  if (options.nonblocking) my->options(conn, MYSQL_OPT_NONBLOCK, nullptr);
+  my->options(conn, MYSQL_OPT_NONBLOCK, nullptr);  // the connect below; statements may block
   std::string socket;
   for (const auto& [key, value] : locator.parameters)
     if (key == "socket") socket = value;
-  const auto text_or_null = [](const std::string& text) {
-    return text.empty() ? nullptr : text.c_str();
-  };
-  if (!my->real_connect(conn, text_or_null(locator.host), text_or_null(locator.user),
-                        text_or_null(locator.password), locator.database.c_str(),
-                        static_cast<unsigned>(locator.port), text_or_null(socket),
-                        CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS)) {
+  MYSQL* connected = nullptr;
+  if (Status waited =
+          connect_within(*my, conn, locator, socket.empty() ? nullptr : socket.c_str(), &connected);
+      !waited.is_ok()) {
+    my->close(conn);
+    return waited;
+  }
+  if (!connected) {
     const std::string why = my->error(conn);
     const unsigned error_number = my->error_number(conn);
     my->close(conn);

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/client_library.h"
+#include "core/interrupt.h"
+#include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
 #include "db/server/socket_wait.h"
@@ -20,7 +22,8 @@ namespace {
 
 // The libpq functions idemlab calls, resolved from libpq.so.5.
 struct LibPq {
-  decltype(&PQconnectdbParams) connectdb_params;
+  decltype(&PQconnectStartParams) connect_start_params;
+  decltype(&PQconnectPoll) connect_poll;
   decltype(&PQstatus) status;
   decltype(&PQerrorMessage) error_message;
   decltype(&PQfinish) finish;
@@ -47,44 +50,36 @@ struct LibPq {
   decltype(&PQbackendPID) backend_pid;
 };
 
+bool resolve_libpq(const ClientLibrary& library, LibPq* api) {
+  return resolve(library, "PQconnectStartParams", &api->connect_start_params) &&
+         resolve(library, "PQconnectPoll", &api->connect_poll) &&
+         resolve(library, "PQstatus", &api->status) &&
+         resolve(library, "PQerrorMessage", &api->error_message) &&
+         resolve(library, "PQfinish", &api->finish) &&
+         resolve(library, "PQexecParams", &api->exec_params) &&
+         resolve(library, "PQexec", &api->exec) &&
+         resolve(library, "PQresultStatus", &api->result_status) &&
+         resolve(library, "PQresultErrorField", &api->result_error_field) &&
+         resolve(library, "PQresultErrorMessage", &api->result_error_message) &&
+         resolve(library, "PQclear", &api->clear) && resolve(library, "PQntuples", &api->ntuples) &&
+         resolve(library, "PQnfields", &api->nfields) &&
+         resolve(library, "PQgetvalue", &api->getvalue) &&
+         resolve(library, "PQgetisnull", &api->getisnull) &&
+         resolve(library, "PQgetlength", &api->getlength) &&
+         resolve(library, "PQftype", &api->ftype) &&
+         resolve(library, "PQcmdTuples", &api->cmd_tuples) &&
+         resolve(library, "PQtransactionStatus", &api->transaction_status) &&
+         resolve(library, "PQsetNoticeProcessor", &api->set_notice_processor) &&
+         resolve(library, "PQsendQueryParams", &api->send_query_params) &&
+         resolve(library, "PQconsumeInput", &api->consume_input) &&
+         resolve(library, "PQisBusy", &api->is_busy) &&
+         resolve(library, "PQgetResult", &api->get_result) &&
+         resolve(library, "PQsocket", &api->socket) &&
+         resolve(library, "PQbackendPID", &api->backend_pid);
+}
+
 Status load_pq(const LibPq** out) {
-  static std::mutex mutex;  // compare --jobs opens connections from several threads
-  std::lock_guard lock(mutex);
-  static LibPq pq;
-  static bool resolved = false;
-  ClientLibrary* library = nullptr;
-  RETURN_IF_ERROR(ClientLibrary::load("libpq.so.5", "libpq5", &library));
-  if (!resolved) {
-    const bool all = resolve(*library, "PQconnectdbParams", &pq.connectdb_params) &&
-                     resolve(*library, "PQstatus", &pq.status) &&
-                     resolve(*library, "PQerrorMessage", &pq.error_message) &&
-                     resolve(*library, "PQfinish", &pq.finish) &&
-                     resolve(*library, "PQexecParams", &pq.exec_params) &&
-                     resolve(*library, "PQexec", &pq.exec) &&
-                     resolve(*library, "PQresultStatus", &pq.result_status) &&
-                     resolve(*library, "PQresultErrorField", &pq.result_error_field) &&
-                     resolve(*library, "PQresultErrorMessage", &pq.result_error_message) &&
-                     resolve(*library, "PQclear", &pq.clear) &&
-                     resolve(*library, "PQntuples", &pq.ntuples) &&
-                     resolve(*library, "PQnfields", &pq.nfields) &&
-                     resolve(*library, "PQgetvalue", &pq.getvalue) &&
-                     resolve(*library, "PQgetisnull", &pq.getisnull) &&
-                     resolve(*library, "PQgetlength", &pq.getlength) &&
-                     resolve(*library, "PQftype", &pq.ftype) &&
-                     resolve(*library, "PQcmdTuples", &pq.cmd_tuples) &&
-                     resolve(*library, "PQtransactionStatus", &pq.transaction_status) &&
-                     resolve(*library, "PQsetNoticeProcessor", &pq.set_notice_processor) &&
-                     resolve(*library, "PQsendQueryParams", &pq.send_query_params) &&
-                     resolve(*library, "PQconsumeInput", &pq.consume_input) &&
-                     resolve(*library, "PQisBusy", &pq.is_busy) &&
-                     resolve(*library, "PQgetResult", &pq.get_result) &&
-                     resolve(*library, "PQsocket", &pq.socket) &&
-                     resolve(*library, "PQbackendPID", &pq.backend_pid);
-    if (!all) return Status::ledger("libpq.so.5 lacks a function idemlab needs");
-    resolved = true;
-  }
-  *out = &pq;
-  return Status::ok();
+  return load_client("libpq.so.5", "libpq5", resolve_libpq, out);
 }
 
 constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kNumeric = 1700;
@@ -150,6 +145,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
     const Split& statement = split_for(id);
     Params params = params_for(statement.order, binds);
     if (trace_) (*trace_)(sql_with_values(statement.sql, binds));
+    const WaitingSocket waiting(pq_->socket(conn_));  // a signal to stop ends the wait at once
     return result_of(
         pq_->exec_params(conn_, statement.numbered.c_str(), static_cast<int>(params.values.size()),
                          params.types.data(), params.values.data(), nullptr, nullptr, 0),
@@ -190,6 +186,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
     const std::string numbered = numbered_placeholders(sql, &order);
     Params params = params_for(order, binds);
     if (trace_) (*trace_)(sql_with_values(sql, binds));
+    const WaitingSocket waiting(pq_->socket(conn_));
     return result_of(
         pq_->exec_params(conn_, numbered.c_str(), static_cast<int>(order.size()),
                          params.types.data(), params.values.data(), nullptr, nullptr, 0),
@@ -198,6 +195,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
 
   Status exec_script(const char* sql) override {
     if (trace_) (*trace_)(sql);
+    const WaitingSocket waiting(pq_->socket(conn_));
     StepResult result = result_of(pq_->exec(conn_, sql), nullptr);
     if (result.ok()) return Status::ok();
     return step_error_status(result);
@@ -339,6 +337,37 @@ StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok) {
   return StepCode::kError;
 }
 
+namespace {
+
+// libpq's connect, driven here: each wait on the socket is bounded by connect_timeout and
+// stopped by a signal (db/server/connect_wait.h), which PQconnectdb's own wait is not.
+Result<PGconn*> connect_within(const LibPq& pq, const Locator& locator, const char* const* keys,
+                               const char* const* values) {
+  PGconn* conn = pq.connect_start_params(keys, values, 0);
+  if (!conn) return Status::internal("PQconnectStartParams: out of memory");
+  const auto deadline = deadline_after(locator.connect_timeout_s);
+  PostgresPollingStatusType polled = PGRES_POLLING_WRITING;
+  while (pq.status(conn) != CONNECTION_BAD && polled != PGRES_POLLING_OK &&
+         polled != PGRES_POLLING_FAILED) {
+    const short events = polled == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+    const SocketWait waited = wait_for_socket(pq.socket(conn), events, deadline);
+    if (waited != SocketWait::kReady) {
+      pq.finish(conn);
+      if (waited == SocketWait::kInterrupted) return check_interrupt();
+      return no_answer(locator.shown, locator.connect_timeout_s);
+    }
+    polled = pq.connect_poll(conn);
+  }
+  if (pq.status(conn) == CONNECTION_OK) return conn;
+  const std::string why = first_line(pq.error_message(conn));
+  pq.finish(conn);
+  if (const std::optional<std::string> limit = postgres_refusal(why, locator.connect_timeout_s))
+    return server_busy(locator.shown, *limit);
+  return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
                                                const ConnectionOptions& options) {
   const LibPq* pq = nullptr;
@@ -346,7 +375,7 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   std::vector<std::pair<std::string, std::string>> settings{
       {"dbname", locator.database},
       {"application_name", "idemlab"},
-      {"connect_timeout", std::to_string(locator.connect_timeout_s)}};
+      {"connect_timeout", std::to_string(locator.connect_timeout_s)}};  // each host's try
   if (!locator.host.empty()) settings.emplace_back("host", locator.host);
   if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
   if (!locator.user.empty()) settings.emplace_back("user", locator.user);
@@ -359,14 +388,7 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   }
   keys.push_back(nullptr);
   values.push_back(nullptr);
-  PGconn* conn = pq->connectdb_params(keys.data(), values.data(), 0);
-  if (!conn || pq->status(conn) != CONNECTION_OK) {
-    const std::string why = conn ? first_line(pq->error_message(conn)) : "out of memory";
-    if (conn) pq->finish(conn);
-    if (const std::optional<std::string> limit = postgres_refusal(why, locator.connect_timeout_s))
-      return server_busy(locator.shown, *limit);
-    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
-  }
+  ASSIGN_OR_RETURN(PGconn * conn, connect_within(*pq, locator, keys.data(), values.data()));
   auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);
   RETURN_IF_ERROR(backend->start(options));
   return std::unique_ptr<Backend>(std::move(backend));

@@ -27,6 +27,13 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
   if (!text.starts_with("redis://"))
     return bad("expected redis:///path/to/socket or redis://host:port/N");
   std::string_view rest = text.substr(8);
+  if (const size_t query = rest.find('?'); query != std::string_view::npos) {
+    const std::string_view pair = rest.substr(query + 1);
+    if (!pair.starts_with("connect_timeout=")) return bad("its query takes connect_timeout=S only");
+    RETURN_IF_ERROR(
+        parse_connect_timeout(pair.substr(16), locator.shown, &locator.connect_timeout_s));
+    rest = rest.substr(0, query);
+  }
   if (rest.starts_with("/")) {
     locator.socket = std::string(rest);
     *out = std::move(locator);

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/limits.h"
 #include "core/status.h"
 
 namespace idemlab {
@@ -15,11 +16,13 @@ struct RedisLocator {
   int port = 6379;
   int database = 0;
   std::string password;  // redis://:password@host
-  std::string shown;     // with any password as ***
+  // How long the server may take to accept, and to answer each command: ?connect_timeout=S.
+  int connect_timeout_s = defaults::kServerWaitS;
+  std::string shown;  // with any password as ***
 };
 
-// Reads --redis: redis:///path/sock or redis://[:password@]host[:port][/N]. Anything else is a
-// usage error that never shows the password.
+// Reads --redis: redis:///path/sock or redis://[:password@]host[:port][/N], each with an
+// optional ?connect_timeout=S. Anything else is a usage error that never shows the password.
 Status parse_redis_locator(std::string_view text, RedisLocator* out);
 
 }  // namespace idemlab

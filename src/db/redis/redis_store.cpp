@@ -4,13 +4,14 @@
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
 
-#include <mutex>
+#include <cerrno>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/client_library.h"
+#include "core/interrupt.h"
 #include "db/connection.h"
 
 namespace idemlab {
@@ -18,6 +19,7 @@ namespace idemlab {
 struct Hiredis {
   decltype(&redisConnectWithTimeout) connect;
   decltype(&redisConnectUnixWithTimeout) connect_unix;
+  decltype(&redisSetTimeout) set_timeout;
   decltype(&redisCommandArgv) command_argv;
   decltype(&freeReplyObject) free_reply;
   decltype(&redisFree) free;
@@ -25,24 +27,17 @@ struct Hiredis {
 
 namespace {
 
+bool resolve_hiredis(const ClientLibrary& library, Hiredis* api) {
+  return resolve(library, "redisConnectWithTimeout", &api->connect) &&
+         resolve(library, "redisConnectUnixWithTimeout", &api->connect_unix) &&
+         resolve(library, "redisSetTimeout", &api->set_timeout) &&
+         resolve(library, "redisCommandArgv", &api->command_argv) &&
+         resolve(library, "freeReplyObject", &api->free_reply) &&
+         resolve(library, "redisFree", &api->free);
+}
+
 Status load_hiredis(const Hiredis** out) {
-  static std::mutex mutex;  // compare --jobs opens connections from several threads
-  std::lock_guard lock(mutex);
-  static Hiredis api;
-  static bool resolved = false;
-  ClientLibrary* lib = nullptr;
-  RETURN_IF_ERROR(ClientLibrary::load("libhiredis.so.0.14", "libhiredis0.14", &lib));
-  if (!resolved) {
-    if (!resolve(*lib, "redisConnectWithTimeout", &api.connect) ||
-        !resolve(*lib, "redisConnectUnixWithTimeout", &api.connect_unix) ||
-        !resolve(*lib, "redisCommandArgv", &api.command_argv) ||
-        !resolve(*lib, "freeReplyObject", &api.free_reply) ||
-        !resolve(*lib, "redisFree", &api.free))
-      return Status::ledger("libhiredis lacks a function idemlab needs");
-    resolved = true;
-  }
-  *out = &api;
-  return Status::ok();
+  return load_client("libhiredis.so.0.14", "libhiredis0.14", resolve_hiredis, out);
 }
 
 // How long a used token's note (who used it) outlives the token: a day.
@@ -160,9 +155,19 @@ StepResult RedisStore::command(const std::vector<std::string>& words, redisReply
     argv.push_back(word.data());
     lengths.push_back(word.size());
   }
-  *reply = static_cast<redisReply*>(
-      api_->command_argv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
-  if (!*reply) return {StepCode::kConnectionLost, 0, std::nullopt, context_->errstr};
+  {
+    WaitingSocket waiting(context_->fd);  // a signal to stop ends the wait at once
+    errno = 0;
+    *reply = static_cast<redisReply*>(
+        api_->command_argv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  }
+  if (!*reply) {
+    // A socket timeout (redisSetTimeout): the server took the command and said nothing.
+    const bool silent = errno == EAGAIN || errno == EWOULDBLOCK;
+    return {StepCode::kConnectionLost, 0, std::nullopt,
+            silent ? fmt::format("no answer from {} within {} s", shown_, wait_s_)
+                   : std::string(context_->errstr)};
+  }
   if ((*reply)->type == REDIS_REPLY_ERROR) {
     StepResult failed{StepCode::kError, 0, std::nullopt, (*reply)->str};
     api_->free_reply(*reply);
@@ -289,16 +294,23 @@ std::string_view RedisStore::statement_text(Stmt id) const {
 Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator) {
   const Hiredis* api = nullptr;
   RETURN_IF_ERROR(load_hiredis(&api));
-  const timeval timeout{10, 0};
+  const timeval wait{locator.connect_timeout_s, 0};
   redisContext* context = locator.socket.empty()
-                              ? api->connect(locator.host.c_str(), locator.port, timeout)
-                              : api->connect_unix(locator.socket.c_str(), timeout);
+                              ? api->connect(locator.host.c_str(), locator.port, wait)
+                              : api->connect_unix(locator.socket.c_str(), wait);
   if (!context || context->err) {
     const std::string why = context ? context->errstr : "out of memory";
+    const bool silent = context && std::string_view(why).find("timed out") != std::string::npos;
     if (context) api->free(context);
+    if (silent)
+      return Status::unavailable("no_answer",
+                                 fmt::format("{} did not accept the connection "
+                                             "within connect_timeout ({} s)",
+                                             locator.shown, locator.connect_timeout_s));
     return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
   }
-  auto store = std::make_unique<RedisStore>(api, context, locator.shown);
+  api->set_timeout(context, wait);  // every answer after this is bounded too
+  auto store = std::make_unique<RedisStore>(api, context, locator.shown, locator.connect_timeout_s);
   std::vector<std::vector<std::string>> setup;
   if (!locator.password.empty()) setup.push_back({"AUTH", locator.password});
   if (locator.database != 0) setup.push_back({"SELECT", std::to_string(locator.database)});
@@ -307,6 +319,9 @@ Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator
     redisReply* reply = nullptr;
     StepResult result = store->command(words, &reply);
     if (reply) api->free_reply(reply);
+    RETURN_IF_ERROR(check_interrupt());
+    if (result.code == StepCode::kConnectionLost)
+      return Status::unavailable("no_answer", result.error);
     if (!result.ok())
       return Status::ledger(fmt::format("cannot use {}: {}", locator.shown, result.error));
   }

@@ -28,8 +28,8 @@ struct Hiredis;  // hiredis's functions, loaded on first use (redis_store.cpp)
 
 class RedisStore final : public GuardStore {
  public:
-  RedisStore(const Hiredis* api, redisContext* context, std::string shown)
-      : api_(api), context_(context), shown_(std::move(shown)) {}
+  RedisStore(const Hiredis* api, redisContext* context, std::string shown, int wait_s)
+      : api_(api), context_(context), shown_(std::move(shown)), wait_s_(wait_s) {}
   ~RedisStore() override;
   RedisStore(const RedisStore&) = delete;
   RedisStore& operator=(const RedisStore&) = delete;
@@ -67,13 +67,15 @@ class RedisStore final : public GuardStore {
   const Hiredis* api_;
   redisContext* context_;
   std::string shown_;
+  int wait_s_;  // how long a command's answer may take (redisSetTimeout)
   std::unique_ptr<TraceSink> trace_;
   std::string prefix_;
   bool scratch_ = false;
 };
 
 // Connects (hiredis, loaded on first use); an unreachable server or a refused password is a
-// ledger error (exit 8).
+// ledger error (exit 8). A server that accepts and stays silent, past connect_timeout, is
+// unavailable (no_answer, exit 75); so is a command whose answer takes longer, later.
 Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator);
 
 // A store for one simulated run: its keys live under `prefix` (a name no other run uses), and

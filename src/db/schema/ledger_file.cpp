@@ -109,8 +109,29 @@ bool wal_holds_frames(const std::string& path) {
   return ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 32;
 }
 
+bool is_folder(const std::string& path) {
+  struct stat kind {};
+  return ::stat(path.c_str(), &kind) == 0 && S_ISDIR(kind.st_mode);
+}
+
+// A reader leaves the ledger's folder as it found it. SQLite makes a -wal and a -shm file
+// beside a WAL ledger for any connection, and removes them when the last one closes, unless
+// that connection was opened read-only. So when neither file is there yet, and the reader could
+// write, it opens as a writer would, but query_only: nothing can be written, and its close
+// removes what its open made. (With a -wal already there it opens read-only as before: a
+// writer's close would checkpoint frames into the file.)
+bool reads_as_query_only(const std::string& path, ConnectionOptions* options) {
+  if (options->immutable || is_write_protected(path) || file_exists(path + "-wal") ||
+      file_exists(path + "-shm"))
+    return false;
+  options->read_only = false;
+  return true;
+}
+
 Status check_ledger_header(const std::string& path, bool* size_left_to_sqlite) {
   if (size_left_to_sqlite) *size_left_to_sqlite = false;
+  if (is_folder(path))
+    return Status::ledger(fmt::format("{} is a folder, not a ledger file", path));
   unsigned char header[100] = {};
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) return Status::ledger(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
@@ -177,6 +198,15 @@ Status create_schema(Connection& connection, const std::vector<OpeningBalance>& 
   return connection.exec_script("COMMIT");
 }
 
+// --force replaces an idemlab ledger, a damaged one too, and never any other file: a foreign
+// database, a document, a folder.
+Status check_replaceable(const std::string& path) {
+  const Status header = check_ledger_header(path, nullptr);
+  if (header.is_ok() || header.is_damaged()) return Status::ok();
+  return Status::ledger(fmt::format(
+      "{}; --force replaces an idemlab ledger only, so it is left as it is", header.message()));
+}
+
 Status create_ledger(const std::string& path, const std::vector<OpeningBalance>& accounts,
                      bool force) {
   Locator locator;
@@ -185,6 +215,7 @@ Status create_ledger(const std::string& path, const std::vector<OpeningBalance>&
   if (is_server(locator.engine)) return create_server_ledger(locator, accounts, force);
   if (file_exists(path) && !force)
     return Status::ledger(fmt::format("{} already exists; pass --force to replace it", path));
+  if (file_exists(path)) RETURN_IF_ERROR(check_replaceable(path));
   RETURN_IF_ERROR(check_parent_folder(path));
   const std::string scratch = fmt::format("{}.init-{}", path, ::getpid());
   remove_sidecars(scratch);
@@ -311,6 +342,8 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   if (!file_exists(path))
     return Status::ledger(
         fmt::format("no ledger at {}; create one with: idemlab init --db {}", path, path));
+  if (is_folder(path))
+    return Status::ledger(fmt::format("{} is a folder, not a ledger file", path));
   if (access == Access::kWrite && is_write_protected(path))
     return Status::ledger(fmt::format("ledger {} is read-only", path));
   // A writer refuses a damaged file before SQLite writes to it; audit (a reader) opens it to
@@ -324,7 +357,9 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
   options.wait_in_process = wait_in_process;
   if (access == Access::kRead && on_read_only_filesystem(path))
     RETURN_IF_ERROR(read_only_filesystem_options(path, &options));
+  const bool leaves_no_sidecars = access == Access::kRead && reads_as_query_only(path, &options);
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));
+  if (leaves_no_sidecars) RETURN_IF_ERROR(connection.exec_script("PRAGMA query_only = 1"));
   RETURN_IF_ERROR(check_ledger(connection, path));
   if (access == Access::kWrite)
     RETURN_IF_ERROR(check_before_write(connection, path, size_left_to_sqlite));

@@ -14,6 +14,13 @@ Status server_busy(std::string_view shown, std::string_view what_was_met) {
       fmt::format("{} is busy: {}; nothing was sent: retry later", shown, what_was_met));
 }
 
+Status no_answer(std::string_view shown, int seconds) {
+  return Status::unavailable(
+      "no_answer", fmt::format("no answer from {} within {} s (connect_timeout): nothing was "
+                               "sent; retry later",
+                               shown, seconds));
+}
+
 std::optional<std::string> postgres_refusal(std::string_view message, int connect_timeout_s) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kWords{{
       {"sorry, too many clients already", "it has as many connections as max_connections allows"},

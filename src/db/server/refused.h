@@ -12,6 +12,11 @@
 
 namespace idemlab {
 
+// A server that took the connection and said nothing within connect_timeout (`seconds`): the
+// same words for every server idemlab talks to (a database, Redis, the broker): exit 75,
+// reason no_answer. Nothing was sent but the greeting: retry.
+Status no_answer(std::string_view shown, int seconds);
+
 // What held the server back, in words: "its max_connections", "it is starting up", ...
 Status server_busy(std::string_view shown, std::string_view what_was_met);
 

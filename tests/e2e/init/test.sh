@@ -17,6 +17,20 @@ expect_exit 0 "$IDEMLAB" init --db "$db" --force --account x=1.50 --account y=0 
 expect_equal "$(json_field "$out" accounts)" '[{"name": "x", "balance_minor": 150}, {"name": "y", "balance_minor": 0}]' "json"
 integrity_ok "$db"
 
+# --force replaces an idemlab ledger only: a document, another program's database and a folder
+# are refused and left byte for byte as they were.
+printf '# notes\n' >"$work/notes.md"
+sqlite3 "$work/foreign.db" "CREATE TABLE t (x); INSERT INTO t VALUES (1)"
+mkdir "$work/folder"
+for target in "$work/notes.md" "$work/foreign.db" "$work/folder"; do
+  kept=$( [ -d "$target" ] && ls -la "$target" | sha256sum || sha256sum <"$target")
+  expect_exit 8 "$IDEMLAB" init --db "$target" --force
+  expect_one_error_line
+  expect_contains "$err" "replaces an idemlab ledger only"
+  expect_equal "$( [ -d "$target" ] && ls -la "$target" | sha256sum || sha256sum <"$target")" \
+    "$kept" "init --force left $target unchanged"
+done
+
 IDEMLAB_DB=$work/env.db expect_exit 0 "$IDEMLAB" init
 [ -f "$work/env.db" ] || fail "IDEMLAB_DB was not used"
 (cd "$work" && expect_exit 0 "$IDEMLAB" init && [ -f idemlab.db ]) || fail "default path idemlab.db"

@@ -77,7 +77,7 @@ for body in 'not json' '{"source":"mq","biz_seq":"p1","from":"alice","to":"bob"}
             '{"source":"mq","biz_seq":"p3","from":"alice","to":"bob","amount":"1.00"}'; do
   amqp-publish --url="$broker" -r "$queue" -p -b "$body" || fail "amqp-publish $body"
 done
-expect_exit 0 consume "$work/q.db" --strategy dedup-table --json
+expect_exit 10 consume "$work/q.db" --strategy dedup-table --json
 expect_equal "$(json_field "$out" dead_lettered)" 3 "three poisoned messages set aside"
 expect_equal "$(json_field "$out" acked)" 1 "the transfer after them applied"
 expect_equal "$(amqp-get --url="$broker" -q "$queue.dead" 2>&1)" 'not json' "the first set aside"
@@ -85,8 +85,11 @@ expect_exit 0 "$IDEMLAB" consume --broker "$broker" --queue "$queue" --db "$work
   --strategy dedup-table --until-idle 300
 expect_contains "$out" "0 delivered"
 
-# Bad input: one error line, nothing consumed.
+# Bad input: one error line, nothing consumed; a queue that does not exist is not made.
 fresh_queue
+expect_exit 2 "$IDEMLAB" consume --broker "$broker" --queue "$queue-typo" --db "$work/q.db" --strategy dedup-table
+expect_one_error_line
+expect_contains "$err" "no queue '$queue-typo'"
 expect_exit 2 "$IDEMLAB" publish --broker "$broker" --queue "$queue" --requests 1 --fault confirm-lost:p=2
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" consume --broker "$broker" --queue "$queue" --db "$work/q.db" --strategy token

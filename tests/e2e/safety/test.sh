@@ -20,6 +20,12 @@ for target in "$db" "$work/link.db" "$work/hard.db" "$db-wal" "$db-shm" "$db-jou
   unchanged "--trace-sql $target"
 done
 expect_equal "$(sqlite3 "$work/other.db" "SELECT count(*) FROM sqlite_schema")" 1 "other db kept"
+# report --out, the other output option, is held to the same guard.
+for target in "$db" "$work/link.db" "$db-wal" "$work/other.db"; do
+  expect_exit 2 "$IDEMLAB" report --out "$target" --requests 10
+  expect_one_error_line
+  unchanged "report --out $target"
+done
 # The trace is opened before the ledger: a bad trace path fails first and runs nothing.
 expect_exit 2 "$IDEMLAB" "${transfer[@]}" --trace-sql "$work/no/such/dir/trace.sql"
 unchanged "unwritable trace"
