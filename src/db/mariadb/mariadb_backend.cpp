@@ -9,11 +9,10 @@
 #include <array>
 #include <cctype>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
-#include "core/client_library.h"
 #include "core/interrupt.h"
+#include "db/mariadb/libmariadb.h"
 #include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
@@ -22,61 +21,6 @@
 namespace idemlab {
 
 namespace {
-
-// The libmariadb functions idemlab calls, resolved from libmariadb.so.3.
-struct LibMariadb {
-  decltype(&mysql_init) init;
-  decltype(&mysql_options) options;
-  decltype(&mysql_real_connect_start) real_connect_start;
-  decltype(&mysql_real_connect_cont) real_connect_cont;
-  decltype(&mysql_error) error;
-  decltype(&mysql_errno) error_number;
-  decltype(&mysql_close) close;
-  decltype(&mysql_real_query) real_query;
-  decltype(&mysql_store_result) store_result;
-  decltype(&mysql_free_result) free_result;
-  decltype(&mysql_num_fields) num_fields;
-  decltype(&mysql_field_count) field_count;
-  decltype(&mysql_fetch_row) fetch_row;
-  decltype(&mysql_fetch_lengths) fetch_lengths;
-  decltype(&mysql_fetch_fields) fetch_fields;
-  decltype(&mysql_affected_rows) affected_rows;
-  decltype(&mysql_next_result) next_result;
-  decltype(&mysql_real_escape_string) escape;
-  decltype(&mysql_real_query_start) real_query_start;
-  decltype(&mysql_real_query_cont) real_query_cont;
-  decltype(&mysql_get_socket) get_socket;
-  decltype(&mysql_thread_id) thread_id;
-};
-
-bool resolve_libmariadb(const ClientLibrary& library, LibMariadb* api) {
-  return resolve(library, "mysql_init", &api->init) &&
-         resolve(library, "mysql_options", &api->options) &&
-         resolve(library, "mysql_real_connect_start", &api->real_connect_start) &&
-         resolve(library, "mysql_real_connect_cont", &api->real_connect_cont) &&
-         resolve(library, "mysql_error", &api->error) &&
-         resolve(library, "mysql_errno", &api->error_number) &&
-         resolve(library, "mysql_close", &api->close) &&
-         resolve(library, "mysql_real_query", &api->real_query) &&
-         resolve(library, "mysql_store_result", &api->store_result) &&
-         resolve(library, "mysql_free_result", &api->free_result) &&
-         resolve(library, "mysql_num_fields", &api->num_fields) &&
-         resolve(library, "mysql_field_count", &api->field_count) &&
-         resolve(library, "mysql_fetch_row", &api->fetch_row) &&
-         resolve(library, "mysql_fetch_lengths", &api->fetch_lengths) &&
-         resolve(library, "mysql_fetch_fields", &api->fetch_fields) &&
-         resolve(library, "mysql_affected_rows", &api->affected_rows) &&
-         resolve(library, "mysql_next_result", &api->next_result) &&
-         resolve(library, "mysql_real_escape_string", &api->escape) &&
-         resolve(library, "mysql_real_query_start", &api->real_query_start) &&
-         resolve(library, "mysql_real_query_cont", &api->real_query_cont) &&
-         resolve(library, "mysql_get_socket", &api->get_socket) &&
-         resolve(library, "mysql_thread_id", &api->thread_id);
-}
-
-Status load_my(const LibMariadb** out) {
-  return load_client("libmariadb.so.3", "libmariadb3", resolve_libmariadb, out);
-}
 
 bool integer_field(enum_field_types type) {
   switch (type) {
