@@ -157,11 +157,17 @@ Status Broker::expect_queue(const std::string& queue) {
   lib_->queue_declare(connection_, kChannel, bytes_of(queue), /*passive=*/1, /*durable=*/1,
                       /*exclusive=*/0, /*auto_delete=*/0, kEmptyTable);
   const amqp_rpc_reply_t reply = lib_->get_rpc_reply(connection_);
-  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION)
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION &&
+      reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD) {
+    const std::string why =
+        text_of(static_cast<amqp_channel_close_t*>(reply.reply.decoded)->reply_text);
+    if (why.find("down or inaccessible") != std::string::npos)  // recovering, after a restart
+      return Status::unavailable("queue_recovering", fmt::format("{}: {}", location_, why));
     return Status::usage(fmt::format(
         "no queue {} on {}: consume takes a queue that exists (idemlab publish --queue {} "
         "makes it)",
         in_quotes(queue), location_, queue));
+  }
   return check(reply, "looking for the queue");
 }
 

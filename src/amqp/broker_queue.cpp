@@ -3,16 +3,30 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
+#include "core/interrupt.h"
 #include "core/limits.h"
 
 namespace idemlab {
 
 Result<std::unique_ptr<BrokerQueue>> BrokerQueue::open(const std::string& url,
                                                        const std::string& queue, int prefetch) {
-  ASSIGN_OR_RETURN(Broker broker, Broker::connect(url));
-  RETURN_IF_ERROR(broker.expect_queue(queue));
-  RETURN_IF_ERROR(broker.start_consuming(queue, prefetch));
-  return std::make_unique<BrokerQueue>(std::move(broker), url, queue);
+  // A broker just restarted answers for a durable queue it is still recovering that it is
+  // "down or inaccessible", and closes the channel: asked again on a new connection, a moment
+  // later, until the server's wait is over.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(defaults::kServerWaitS);
+  for (;;) {
+    ASSIGN_OR_RETURN(Broker broker, Broker::connect(url));
+    const Status found = broker.expect_queue(queue);
+    if (found.reason() == "queue_recovering" && std::chrono::steady_clock::now() < deadline &&
+        sleep_unless_interrupted(200))
+      continue;
+    RETURN_IF_ERROR(found);
+    RETURN_IF_ERROR(broker.start_consuming(queue, prefetch));
+    return std::make_unique<BrokerQueue>(std::move(broker), url, queue);
+  }
 }
 
 Status BrokerQueue::dead_letter(const Delivery& delivery, const std::string& reason) {

@@ -158,10 +158,11 @@ Status Consumer::handle(const Delivery& delivery) {
   RETURN_IF_ERROR(settle(delivery, settlement, deliveries));
   say_(fmt::format("{}, {}", line, settle_name(settlement.settle)));
   if (settlement.settle == Settle::kRequeueAndStop)
-    return Status::unavailable("connection_lost",
-                               report.lost_connection.empty()
-                                   ? fmt::format("lost the connection to {}", ledger_.location())
-                                   : report.lost_connection);
+    return Status::unavailable(
+        "connection_lost",
+        fmt::format("lost the connection to the ledger ({}); delivery {} went back to the queue",
+                    report.lost_connection.empty() ? ledger_.location() : report.lost_connection,
+                    number));
   return Status::ok();
 }
 

@@ -100,7 +100,10 @@ Status check_command_line(CLI::App& app, int argc, char** argv) {
 
 int report_error(const Status& status, bool json) {
   const ExitCode code = exit_code_for(status);
-  if (code == ExitCode::kInterrupted && interrupt_signal() != 0) {
+  // A run asked to stop ends as stopped, whatever error its unwinding met: a signal shuts the
+  // socket a wait was blocked on (core/interrupt.h), and that wait then fails as a lost
+  // connection.
+  if (interrupt_signal() != 0) {
     const int signal = interrupt_signal();
     std::signal(signal, SIG_DFL);
     std::raise(signal);

@@ -36,8 +36,8 @@ WaitingSocket::WaitingSocket(int fd) {
       break;
     }
   }
-  // A signal that came just before: the wait would not see it shut the socket down.
-  if (g_signal != 0) ::shutdown(fd, SHUT_RDWR);
+  // A signal that came already is not acted on here: a run that stops needs its other
+  // connections for its clean-up, and every wait is bounded besides.
 }
 
 WaitingSocket::~WaitingSocket() {

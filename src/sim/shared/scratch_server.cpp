@@ -51,7 +51,11 @@ ScratchServer::~ScratchServer() {
   const std::string drop =
       fmt::format(fmt::runtime(engine_traits(server_.engine).scratch_drop_sql), name_);
   admin_.rollback_if_open();
-  (void)admin_.exec_script(drop.c_str());
+  if (admin_.exec_script(drop.c_str()).is_ok()) return;
+  // Its connection was lost (a signal cut the wait it was in, or the server ended it): the
+  // drop goes through a new one.
+  if (Result<Connection> again = open_connection(server_, {}); again.is_ok())
+    (void)again->exec_script(drop.c_str());
 }
 
 Result<Connection> ScratchServer::connect(const ConnectionOptions& options) const {
