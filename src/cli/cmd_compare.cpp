@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "cli/command.h"
-#include "cli/compare_notes.h"
 #include "cli/errors.h"
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
+#include "report/compare_notes.h"
 #include "sim/shared/budget.h"
 #include "sim/simulate/compare.h"
 #include "term/text.h"

@@ -1,5 +1,5 @@
 // compare's findings and notes, computed from the config and the rows.
-#include "cli/compare_notes.h"
+#include "report/compare_notes.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,0 +1,180 @@
+// explore's text, JSON and diagram.
+#include "report/explore_view.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "report/json.h"
+#include "report/mermaid.h"
+#include "report/sim_view.h"
+#include "report/svg.h"
+#include "term/text.h"
+
+namespace idemlab {
+
+namespace {
+
+// "on postgresql at read-committed, " on a server, "tokens and locks in Redis, " with --redis;
+// "" on SQLite alone.
+std::string where_text(const ExploreResult& result) {
+  const std::string redis = result.guard_store.empty() ? "" : "tokens and locks in Redis, ";
+  if (!is_server(result.engine)) return redis;
+  return fmt::format("on {} at {}, {}", engine_name(result.engine), result.isolation, redis);
+}
+
+// On a server, unless --all-orders: two steps that commute are tried in one order only.
+bool one_order_of_commuting(const ExploreView& view, const ExploreResult& result) {
+  return is_server(result.engine) && !view.all_orders;
+}
+
+std::string orders_text(const ExploreView& view, const ExploreResult& result) {
+  return one_order_of_commuting(view, result) ? " (steps that commute tried in one order)" : "";
+}
+
+// What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
+// were refused as unserialisable.
+std::string server_counts_text(const ExploreResult& result) {
+  if (!is_server(result.engine)) return "";
+  return fmt::format("; {} blocking, {} deadlocking, {} unserializable, {} meeting a unique key",
+                     result.blocking, result.deadlocking, result.unserializable,
+                     result.unique_violations);
+}
+
+// Where the server let waiting statements go in another order when the same steps ran again:
+// how often, and what that cost the count. Empty where it never did.
+std::string wake_order_text(const ExploreResult& result) {
+  if (result.replays_repeated == 0 && result.branches_not_replayed == 0) return "";
+  std::string text = fmt::format(
+      "The server let waiting statements go in another order than before {}; each was run "
+      "again until it went as before",
+      count_of(result.replays_repeated, "time"));
+  if (result.branches_not_replayed > 0)
+    text += fmt::format(", except {} that never did: the interleavings after them are not counted",
+                        count_of(result.branches_not_replayed, "branch", "branches"));
+  return text + ". (See \"Which waiter goes first\" in docs/simulator.md.)";
+}
+
+// The interleaving a run shows: the one --interleaving picked, else the first breaking one.
+struct Shown {
+  std::string label;  // "First breaking interleaving", "Interleaving 7"
+  const std::vector<int>* schedule;
+  CrashPoint crash;
+  const std::vector<std::string>* invariants;
+  const std::vector<TimelineEvent>* timeline;
+};
+
+Shown first_breaking_of(const ExploreResult& r) {
+  return {"First breaking interleaving", &r.first_breaking_schedule, r.first_breaking_crash,
+          &r.first_breaking_invariants, &r.first_breaking};
+}
+
+Shown shown_of(const ExploreResult& r) {
+  if (r.picked_index == 0) return first_breaking_of(r);
+  return {fmt::format("Interleaving {}", r.picked_index), &r.picked_schedule, r.picked_crash,
+          &r.picked_invariants, &r.picked};
+}
+
+std::string breaks_text(const Shown& shown) {
+  return shown.invariants->empty() ? std::string("breaks nothing")
+                                   : fmt::format("breaks {}", fmt::join(*shown.invariants, ", "));
+}
+
+std::vector<int> one_based(const std::vector<int>& schedule) {
+  std::vector<int> out;
+  for (int attempt : schedule) out.push_back(attempt + 1);
+  return out;
+}
+
+nlohmann::ordered_json shown_json(const Shown& shown) {
+  const CrashPoint& crash = shown.crash;
+  return {{"schedule", one_based(*shown.schedule)},
+          {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
+                                      : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
+                                                               {"after_statement", crash.after}}},
+          {"invariants", *shown.invariants},
+          {"timeline", timeline_json(*shown.timeline)}};
+}
+
+// The counts, then the shown interleaving as a timeline.
+}  // namespace
+
+std::string explore_text(const ExploreView& view, const ExploreResult& result) {
+  std::string out =
+      wrap(fmt::format("{}{}: {}{}, {}{}{}, {} breaking{}", result.strategy,
+                       pitfall_argument(result.pitfall), where_text(result),
+                       count_of(result.duplicates, "duplicate"),
+                       count_of(result.interleavings, "interleaving"), orders_text(view, result),
+                       result.truncated ? " (stopped at --max-interleavings)" : "", result.breaking,
+                       server_counts_text(result)),
+           0);
+  for (const auto& [invariant, count] : result.by_invariant)
+    out += fmt::format("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
+  if (const std::string wake_order = wake_order_text(result); !wake_order.empty())
+    out += wrap(wake_order, 0);
+  if (result.first_deadlock_index > 0)
+    out += wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); "
+                            "the server chose attempt {} as its victim (--interleaving "
+                            "{} shows it).",
+                            result.first_deadlock_index,
+                            fmt::join(one_based(result.first_deadlock_schedule), " "),
+                            result.first_deadlock_victim + 1, result.first_deadlock_index),
+                0);
+  const Shown shown = shown_of(result);
+  if (shown.timeline->empty()) return out;
+  const std::string heading = fmt::format(
+      "{} (attempt per step: {}{}), {}:", shown.label, fmt::join(one_based(*shown.schedule), " "),
+      shown.crash.attempt < 0 ? std::string()
+                              : fmt::format("; attempt {} dies after its statement {}, then a "
+                                            "late retry",
+                                            shown.crash.attempt + 1, shown.crash.after),
+      breaks_text(shown));
+  return out + "\n" + wrap(heading, 0) + timeline_legend() +
+         timeline_text(*shown.timeline, view.sql);
+}
+
+std::string explore_diagram(const ExploreView& view, const ExploreResult& result) {
+  const Shown shown = shown_of(result);
+  const std::string verdict = shown.timeline->empty()
+                                  ? std::string("no interleaving breaks an invariant")
+                                  : breaks_text(shown);
+  const std::string title =
+      fmt::format("{}{}: {}", result.strategy, pitfall_argument(result.pitfall),
+                  result.picked_index > 0 ? fmt::format("interleaving {}", result.picked_index)
+                                          : std::string("the first breaking interleaving"));
+  return view.diagram == "svg" ? svg_sequence(*shown.timeline, title, verdict)
+                               : mermaid_sequence(*shown.timeline, title, verdict);
+}
+
+nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult& result) {
+  nlohmann::ordered_json out{
+      {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
+      {"duplicates", result.duplicates},    {"interleavings", result.interleavings},
+      {"breaking", result.breaking},        {"truncated", result.truncated},
+      {"by_invariant", result.by_invariant}};
+  if (!result.guard_store.empty()) out["redis"] = result.guard_store;
+  if (is_server(result.engine)) {
+    out["engine"] = engine_name(result.engine);
+    out["isolation"] = result.isolation;
+    out["orders"] = one_order_of_commuting(view, result) ? "one-of-commuting" : "all";
+    out["blocking"] = result.blocking;
+    out["deadlocking"] = result.deadlocking;
+    out["unserializable"] = result.unserializable;
+    out["unique_violations"] = result.unique_violations;
+    out["replays_repeated"] = result.replays_repeated;
+    out["branches_not_replayed"] = result.branches_not_replayed;
+    if (result.first_deadlock_index > 0)
+      out["first_deadlock"] = {{"interleaving", result.first_deadlock_index},
+                               {"schedule", one_based(result.first_deadlock_schedule)},
+                               {"victim", result.first_deadlock_victim + 1},
+                               {"timeline", timeline_json(result.first_deadlock)}};
+  }
+  if (!result.first_breaking_schedule.empty())
+    out["first_breaking"] = shown_json(first_breaking_of(result));
+  if (result.picked_index > 0) {
+    out["interleaving"] = result.picked_index;
+    out["picked"] = shown_json(shown_of(result));
+  }
+  return out;
+}
+
+}  // namespace idemlab
