@@ -116,8 +116,9 @@ ReportInput report_input(const ReportOptions& options) {
 ExitCode run_report(const ReportOptions& options) {
   install_interrupt_handlers();
   const ReportInput input = report_input(options);
-  std::string page;
-  throw_if_error(build_report(input, &page));
+  ReportData data;
+  throw_if_error(gather_report(input, &data));
+  const std::string page = build_report(input, data);
   // Written beside and moved into place: a failure leaves no half-written report.
   throw_if_error(write_whole_file("--out", options.out, page));
   fmt::print("wrote {} ({} KiB): {} strategies, {} scenarios\n", options.out, page.size() / 1024,

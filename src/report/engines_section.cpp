@@ -8,8 +8,6 @@
 
 #include "report/markup.h"
 #include "report/svg.h"
-#include "sim/explore/explore.h"
-#include "sim/simulate/compare.h"
 
 namespace idemlab {
 
@@ -68,14 +66,6 @@ std::string engine_heading(const SimResult& r) {
   return is_server(r.engine) ? fmt::format("{} {}", engine, r.isolation) : std::string(engine);
 }
 
-std::string engine_arguments(const ReportEngine& engine) {
-  if (!engine.server) return "";
-  std::string out = " --db " + engine.backend;
-  if (engine.isolation != Isolation::kDefault)
-    out += fmt::format(" --isolation {}", isolation_name(engine.isolation));
-  return out;
-}
-
 // One client's-own-pitfall scenario: how many (strategy, engine) cells it broke, and how.
 std::string client_row(const std::string& scenario, const std::vector<SimResult>& results) {
   size_t broken = 0;
@@ -110,80 +100,59 @@ std::string matrix_table(const ReportInput& input, const std::vector<std::string
   return table;
 }
 
-Status engine_matrix(const ReportInput& input, std::vector<std::string>* headings,
-                     std::string* out) {
-  std::vector<CompareRow> rows;
-  for (const Strategy* strategy : input.strategies)
-    for (const ReportEngine& engine : input.engines) {
-      CompareRow row;
-      row.strategy = strategy;
-      row.backend = engine.backend;
-      row.server = engine.server ? &*engine.server : nullptr;
-      row.isolation = engine.isolation;
-      rows.push_back(row);
-    }
-  std::vector<EngineCell> cells(rows.size());
+std::string engine_matrix(const ReportInput& input, const ReportData& data,
+                          std::vector<std::string>* headings) {
+  std::vector<EngineCell> cells(input.strategies.size() * input.engines.size());
   std::vector<std::string> matrix_scenarios;
   std::string client_rows;
-  for (const std::string& name : input.scenarios) {
-    SimConfig config;
-    RETURN_IF_ERROR(load_scenario(name, &config, nullptr));
-    config.requests = input.requests;
-    config.seed = input.seed;
-    std::vector<SimResult> results;
-    RETURN_IF_ERROR(compare(config, rows, input.jobs, {}, &results));
+  for (const ScenarioRun& run : data.engine_runs) {
     if (headings->empty())
       for (size_t e = 0; e < input.engines.size(); ++e)
-        headings->push_back(engine_heading(results[e]));
-    if (clients_own_pitfall(config)) {
-      client_rows += client_row(name, results);
+        headings->push_back(engine_heading(run.results[e]));
+    if (clients_own_pitfall(run.config)) {
+      client_rows += client_row(run.scenario, run.results);
       continue;
     }
-    matrix_scenarios.push_back(name);
-    for (size_t i = 0; i < results.size(); ++i) add_problems(name, results[i], &cells[i]);
+    matrix_scenarios.push_back(run.scenario);
+    for (size_t i = 0; i < run.results.size(); ++i)
+      add_problems(run.scenario, run.results[i], &cells[i]);
   }
-  *out = matrix_table(input, *headings, cells) +
-         fmt::format(
-             "</table><p>Every scenario asked for but the client's own pitfalls ({}), {} "
-             "requests each, seed "
-             "{}, on the identical schedule in every column. A cell names each scenario "
-             "where the strategy moved money twice (2x), lied, left a request stuck, "
-             "answered inconsistently or failed its audit; \u2260 marks a strategy whose "
-             "engines disagree. Reproduce a scenario: <code>{}</code></p>\n",
-             markup_text(fmt::format("{}", fmt::join(matrix_scenarios, ", "))), input.requests,
-             input.seed,
-             markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "
-                                     "--seed {}{}",
-                                     input.requests, input.seed, input.backend_arguments)));
+  std::string out =
+      matrix_table(input, *headings, cells) +
+      fmt::format(
+          "</table><p>Every scenario asked for but the client's own pitfalls ({}), {} "
+          "requests each, seed "
+          "{}, on the identical schedule in every column. A cell names each scenario "
+          "where the strategy moved money twice (2x), lied, left a request stuck, "
+          "answered inconsistently or failed its audit; \u2260 marks a strategy whose "
+          "engines disagree. Reproduce a scenario: <code>{}</code></p>\n",
+          markup_text(fmt::format("{}", fmt::join(matrix_scenarios, ", "))), input.requests,
+          input.seed,
+          markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "
+                                  "--seed {}{}",
+                                  input.requests, input.seed, input.backend_arguments)));
   if (!client_rows.empty())
-    *out += fmt::format(
+    out += fmt::format(
         "<h3>The client's own pitfalls</h3><p>A client that retries under a new key sends the "
         "server a new request: no strategy on any engine can tell, so these break every cell "
         "alike and stand apart from the matrix above.</p><table class=\"matrix\"><tr>"
         "<th>scenario</th><th>cells broken</th><th>how</th></tr>\n{}</table>\n",
         client_rows);
-  return Status::ok();
+  return out;
 }
 
 // One engine's explore of the chosen strategy: its counts, and a diagram of the first breaking
 // interleaving (or, when none breaks, of the first deadlock).
-Status engine_explore(const ReportInput& input, const ReportEngine& engine,
-                      const std::string& heading, std::string* out) {
+std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
+                           const std::string& heading) {
   const Strategy& strategy = *input.engine_strategy;
-  ExploreConfig config;
-  config.max_interleavings = kReportEngineInterleavings;
-  config.server = engine.server;
-  config.isolation = engine.isolation;
-  ExploreResult result;
-  RETURN_IF_ERROR(explore(strategy, Pitfall::kNone, config, &result));
-  const std::string command =
-      fmt::format("idemlab explore --strategy {} --max-interleavings {}{}", strategy.info().name,
-                  kReportEngineInterleavings, engine_arguments(engine));
+  const ExploreResult& result = engine.result;
+  const std::string& command = engine.command;
   std::string figure = fmt::format(
       "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
       "a unique key, {} break.</p>\n",
       markup_text(heading), result.interleavings,
-      engine.server ? " (steps that commute tried in one order)" : "",
+      engine.engine->server ? " (steps that commute tried in one order)" : "",
       result.truncated ? " (the first tried)" : "", result.blocking, result.deadlocking,
       result.unique_violations, result.breaking);
   if (!result.first_breaking.empty()) {
@@ -207,18 +176,15 @@ Status engine_explore(const ReportInput& input, const ReportEngine& engine,
     figure += fmt::format("<p>No interleaving breaks it here. Reproduce: <code>{}</code></p>",
                           markup_text(command));
   }
-  *out = figure + "</div>\n";
-  return Status::ok();
+  return figure + "</div>\n";
 }
 
 }  // namespace
 
-Status engines_section(const ReportInput& input, std::string* out) {
-  out->clear();
-  if (input.engines.empty()) return Status::ok();
+std::string engines_section(const ReportInput& input, const ReportData& data) {
+  if (input.engines.empty()) return "";
   std::vector<std::string> headings;
-  std::string matrix;
-  RETURN_IF_ERROR(engine_matrix(input, &headings, &matrix));
+  const std::string matrix = engine_matrix(input, data, &headings);
   std::string section = fmt::format(
       "<section class=\"card\" id=\"engines\"><h2>The same strategy on {} engines</h2>\n"
       "<p>The same requests, faults and twins on each engine: a difference between columns is "
@@ -226,13 +192,9 @@ Status engines_section(const ReportInput& input, std::string* out) {
       "<h3>Two twins of {} on each engine</h3><p>Every interleaving of two concurrent "
       "duplicates, each statement a step, run against the engine's own locks.</p>\n",
       input.engines.size(), matrix, markup_text(input.engine_strategy->info().name));
-  for (size_t e = 0; e < input.engines.size(); ++e) {
-    std::string figure;
-    RETURN_IF_ERROR(engine_explore(input, input.engines[e], headings[e], &figure));
-    section += figure;
-  }
-  *out = section + "</section>\n";
-  return Status::ok();
+  for (size_t e = 0; e < data.engine_figures.size(); ++e)
+    section += engine_explore(input, data.engine_figures[e], headings[e]);
+  return section + "</section>\n";
 }
 
 }  // namespace idemlab

@@ -9,10 +9,7 @@
 
 namespace idemlab {
 
-// How many interleavings of the twins each engine tries (the first ones, in explore's order).
-inline constexpr int64_t kReportEngineInterleavings = 2000;
-
-// The section's HTML; "" when `input.engines` is empty.
-Status engines_section(const ReportInput& input, std::string* out);
+// The section's HTML, from gather_report()'s runs; "" when `input.engines` is empty.
+std::string engines_section(const ReportInput& input, const ReportData& data);
 
 }  // namespace idemlab

@@ -1,6 +1,5 @@
-// The report's sections, each built from real runs: explain's rehearsal for a guard, explore's
-// first breaking interleaving for a pitfall (with crashes where a crash exposes it), compare for
-// the matrix. Same input, same bytes.
+// The report's page, rendered from the runs classroom/report_data.h gathered: the cards, the
+// matrix and its charts, the engines section, the lessons. Same data, same bytes.
 #include "report/html_report.h"
 
 #include <fmt/format.h>
@@ -8,15 +7,11 @@
 
 #include <algorithm>
 
-#include "attempt/trace.h"
 #include "lessons/lesson.h"
 #include "report/engines_section.h"
 #include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
-#include "sim/explore/explore.h"
-#include "sim/shared/scenario.h"
-#include "sim/simulate/compare.h"
 
 namespace idemlab {
 
@@ -44,150 +39,49 @@ td.differs{outline:3px solid #1f4e9c;outline-offset:-3px;font-weight:bold}
 @media print{body{max-width:none}.card{background:white}section{break-inside:avoid}}
 )css";
 
-// How many requests the simulated pitfall diagrams run, to find the first that breaks.
-constexpr int64_t kSimulatedDiagramRequests = 40;
-
-// How explore exposes a pitfall: with crashes when a crash is what exposes it, an overdraw for
-// a lie about a rejection, a lock TTL the work outlasts. The guard runs under the same.
-ExploreConfig explore_config(const PitfallInfo& pitfall) {
-  ExploreConfig config;
-  config.max_interleavings = 20000;
-  config.crash =
-      pitfall.verdict == std::string_view("stuck") || pitfall.id == Pitfall::kSuccessOnDuplicate;
-  config.overdraw = pitfall.id == Pitfall::kSuccessOnDuplicate;
-  if (pitfall.id == Pitfall::kTtlTooLong) config.lock_ttl_ms = 20;
-  if (pitfall.id == Pitfall::kNoOwnerCheck || pitfall.id == Pitfall::kTtlTooShort)
-    config.lock_ttl_ms = 3;  // the clock moves 1 ms a statement: the lock lapses mid-work
-  return config;
+// A figure: its diagram and the command that draws it alone; nothing when no run shows it.
+std::string figure_html(const Figure& figure) {
+  if (figure.timeline.empty()) return "";
+  return diagram_box(svg_sequence(figure.timeline, figure.title, figure.verdict)) +
+         fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(figure.command));
 }
 
-// The explore command that draws what explore_config(pitfall) finds, for `shown` (the
-// pitfall itself, or kNone for the guard) and interleaving `number` (0: the first breaking).
-std::string explore_command(const StrategyInfo& info, const PitfallInfo& pitfall, Pitfall shown,
-                            int64_t number) {
-  const ExploreConfig config = explore_config(pitfall);
-  std::string out =
-      fmt::format("idemlab explore --strategy {}{}", info.name, pitfall_argument(shown));
-  if (config.crash) out += " --crash";
-  if (config.overdraw) out += " --overdraw";
-  if (config.lock_ttl_ms != ExploreConfig{}.lock_ttl_ms)
-    out += fmt::format(" --lock-ttl-ms {}", config.lock_ttl_ms);
-  if (number > 0) out += fmt::format(" --interleaving {}", number);
-  return out + " --format svg";
-}
-
-// A pitfall's diagram: explore's first breaking interleaving; empty when two concurrent
-// duplicates cannot show it (it needs the simulator).
-Status pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall, std::string* out) {
-  ExploreResult result;
-  RETURN_IF_ERROR(explore(strategy, pitfall.id, explore_config(pitfall), &result));
-  out->clear();
-  if (result.first_breaking.empty()) return Status::ok();
-  *out = svg_sequence(result.first_breaking,
-                      fmt::format("{} --pitfall={}: the first breaking interleaving",
-                                  strategy.info().name, pitfall_name(pitfall.id)),
-                      fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", ")));
-  return Status::ok();
-}
-
-// The guard under what exposes its main pitfall: the interleaving whose attempts take turns
-// most often, which it survives (or, if it did not, says what broke).
-Status guard_race_figure(const Strategy& strategy, std::string* out) {
-  const StrategyInfo& info = strategy.info();
-  const PitfallInfo& main = info.pitfalls.front();
-  ExploreConfig config = explore_config(main);
-  config.pick = kTightestRace;
-  ExploreResult result;
-  RETURN_IF_ERROR(explore(strategy, Pitfall::kNone, config, &result));
-  // The caption is the one `explore --interleaving N --format svg` draws, byte for byte.
-  const std::string verdict =
-      result.picked_invariants.empty()
-          ? std::string("breaks nothing")
-          : fmt::format("breaks {}", fmt::join(result.picked_invariants, ", "));
-  *out = fmt::format(
-      "<div class=\"figure\"><h3>The guard in the tightest race</h3><p>Under what exposes "
-      "--pitfall={}: {}. Of the {} interleavings tried ({} breaking), the one whose attempts "
-      "take turns most often.</p>\n{}<p>Reproduce: <code>{}</code></p></div>\n",
-      pitfall_name(main.id), markup_text(main.exposed_by), result.interleavings, result.breaking,
-      diagram_box(svg_sequence(result.picked,
-                               fmt::format("{}: interleaving {}", info.name, result.picked_index),
-                               verdict)),
-      markup_text(explore_command(info, main, Pitfall::kNone, result.picked_index)));
-  return Status::ok();
-}
-
-// A pitfall two concurrent duplicates cannot show (it needs two sources, or a client that
-// leaves the key out): the simulation its `shown_by` names, drawn for the first request the
-// pitfall's verdict counts. Empty when that run has none.
-Status simulated_pitfall_diagram(const Strategy& strategy, const PitfallInfo& pitfall,
-                                 std::string* svg, std::string* command) {
-  svg->clear();
-  const std::string_view shown = pitfall.shown_by;
-  const size_t at = shown.find("--scenario ");
-  if (!shown.starts_with("simulate") || at == std::string_view::npos) return Status::ok();
-  const std::string scenario(shown.substr(at + 11, shown.find(' ', at + 11) - at - 11));
-  SimConfig config;
-  RETURN_IF_ERROR(load_scenario(scenario, &config, nullptr));
-  config.requests = kSimulatedDiagramRequests;
-  SimOptions options;
-  options.find_first = pitfall.verdict;
-  SimResult found;
-  RETURN_IF_ERROR(simulate(config, strategy, pitfall.id, options, &found));
-  if (found.first_found == 0) return Status::ok();
-  options = SimOptions{};
-  options.timeline = true;
-  options.timeline_request = found.first_found;
-  SimResult traced;
-  RETURN_IF_ERROR(simulate(config, strategy, pitfall.id, options, &traced));
-  *svg = svg_sequence(traced.timeline,
-                      fmt::format("{}{}: request {}", strategy.info().name,
-                                  pitfall_argument(pitfall.id), found.first_found),
-                      traced.traced_verdict);
-  *command = fmt::format(
-      "idemlab simulate --strategy {}{} --scenario {} --requests {} --timeline-request {} "
-      "--format svg",
-      strategy.info().name, pitfall_argument(pitfall.id), scenario, config.requests,
-      found.first_found);
-  return Status::ok();
-}
-
-Status strategy_card(const Strategy& strategy, std::string* out) {
-  const StrategyInfo& info = strategy.info();
+std::string strategy_card(const StrategyCard& data) {
+  const StrategyInfo& info = data.strategy->info();
   std::string card = fmt::format(
       "<section class=\"card strategy\" id=\"{0}\"><div class=\"intro\"><h2>{0}</h2><p>{1}</p>"
       "<p><b>How:</b> {2}</p><p><b>Protects against:</b> {3}</p></div>\n",
       markup_text(info.name), markup_text(info.title), markup_text(info.how),
       markup_text(info.protects));
-  std::vector<TracedAttempt> rehearsal;
-  RETURN_IF_ERROR(rehearse(strategy, Pitfall::kNone, &rehearsal));
   card += "<div class=\"figure\"><h3>The guard: a first attempt and its repeat</h3>\n" +
-          diagram_box(svg_sequence(rehearsal_timeline(rehearsal),
+          diagram_box(svg_sequence(rehearsal_timeline(data.rehearsal),
                                    std::string(info.name) + ": a first attempt and a repeat", "")) +
           fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p></div>\n",
                       info.name);
-  if (!info.pitfalls.empty()) {
-    std::string race;
-    RETURN_IF_ERROR(guard_race_figure(strategy, &race));
-    card += race;
+  if (data.race) {
+    const PitfallInfo& main = info.pitfalls.front();
+    card += fmt::format(
+        "<div class=\"figure\"><h3>The guard in the tightest race</h3><p>Under what exposes "
+        "--pitfall={}: {}. Of the {} interleavings tried ({} breaking), the one whose attempts "
+        "take turns most often.</p>\n{}<p>Reproduce: <code>{}</code></p></div>\n",
+        pitfall_name(main.id), markup_text(main.exposed_by), data.race->interleavings,
+        data.race->breaking,
+        diagram_box(svg_sequence(data.race->figure.timeline, data.race->figure.title,
+                                 data.race->figure.verdict)),
+        markup_text(data.race->figure.command));
   }
-  for (const PitfallInfo& pitfall : info.pitfalls) {
-    std::string svg;
-    RETURN_IF_ERROR(pitfall_diagram(strategy, pitfall, &svg));
+  for (const PitfallFigure& pitfall : data.pitfalls) {
+    const PitfallInfo& p = *pitfall.pitfall;
     card += fmt::format(
         "<div class=\"figure\"><h3>--pitfall={}</h3><p>{} ({}). <b>Removes:</b> {}. "
         "<b>Then:</b> {}.</p>\n",
-        pitfall_name(pitfall.id), markup_text(pitfall.exposed_by), markup_text(pitfall.reference),
-        markup_text(pitfall.removes), markup_text(pitfall.goes_wrong));
-    std::string command = explore_command(info, pitfall, pitfall.id, 0);
-    if (svg.empty()) RETURN_IF_ERROR(simulated_pitfall_diagram(strategy, pitfall, &svg, &command));
-    if (!svg.empty())
-      card += diagram_box(svg) +
-              fmt::format("<p>Reproduce: <code>{}</code></p>\n", markup_text(command));
-    card += fmt::format("<p>In the simulator: <code>{}</code></p></div>\n",
-                        markup_text(pitfall_command(info, pitfall)));
+        pitfall_name(p.id), markup_text(p.exposed_by), markup_text(p.reference),
+        markup_text(p.removes), markup_text(p.goes_wrong));
+    card += figure_html(pitfall.figure) +
+            fmt::format("<p>In the simulator: <code>{}</code></p></div>\n",
+                        markup_text(pitfall_command(info, p)));
   }
-  *out = card + "</section>\n";
-  return Status::ok();
+  return card + "</section>\n";
 }
 
 // One cell of the matrix: what went wrong, coloured; "ok" in green when nothing did.
@@ -203,7 +97,7 @@ std::string matrix_cell(const SimResult& r) {
   return "<td class=\"good\">ok</td>";
 }
 
-Status build_report_matrix(const ReportInput& input, std::string* out);
+std::string build_report_matrix(const ReportInput& input, const ReportData& data);
 std::string build_report_lessons();
 
 // Horizontal bars, one per strategy: `value` picks the figure, scaled to the largest.
@@ -232,7 +126,7 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
 
 }  // namespace
 
-Status build_report(const ReportInput& input, std::string* out) {
+std::string build_report(const ReportInput& input, const ReportData& data) {
   std::string page = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>idemlab report"
       "</title><style>{}</style></head><body>\n<h1>idemlab: idempotent transfers, side by side"
@@ -242,69 +136,48 @@ Status build_report(const ReportInput& input, std::string* out) {
       input.engines.empty() ? ""
                             : ", except the engines section, which ran on each engine it names",
       markup_text(input.command));
-  for (const Strategy* strategy : input.strategies) {
-    std::string card;
-    RETURN_IF_ERROR(strategy_card(*strategy, &card));
-    page += card;
-  }
-  std::string matrix;
-  RETURN_IF_ERROR(build_report_matrix(input, &matrix));
-  std::string engines;
-  RETURN_IF_ERROR(engines_section(input, &engines));
-  page += matrix + engines + build_report_lessons() + "</body></html>\n";
-  *out = std::move(page);
-  return Status::ok();
+  for (const StrategyCard& card : data.cards) page += strategy_card(card);
+  page += build_report_matrix(input, data) + engines_section(input, data) + build_report_lessons() +
+          "</body></html>\n";
+  return page;
 }
 
 namespace {
 
-Status build_report_matrix(const ReportInput& input, std::string* out) {
-  std::vector<CompareRow> rows;
-  for (const Strategy* strategy : input.strategies) {
-    CompareRow row;
-    row.strategy = strategy;
-    rows.push_back(row);
-  }
+std::string build_report_matrix(const ReportInput& input, const ReportData& data) {
   std::string table =
       "<section class=\"card\" id=\"matrix\"><h2>Every scenario, every "
       "strategy</h2>\n<table class=\"matrix\"><tr><th>scenario</th>";
-  for (const CompareRow& row : rows)
-    table += "<th>" + markup_text(row.strategy->info().name) + "</th>";
+  for (const Strategy* strategy : input.strategies)
+    table += "<th>" + markup_text(strategy->info().name) + "</th>";
   table += "</tr>\n";
-  std::vector<SimResult> charted;  // the first scenario's rows, for the charts
-  for (const std::string& name : input.scenarios) {
-    SimConfig config;
-    RETURN_IF_ERROR(load_scenario(name, &config, nullptr));
-    config.requests = input.requests;
-    config.seed = input.seed;
-    std::vector<SimResult> results;
-    RETURN_IF_ERROR(compare(config, rows, input.jobs, {}, &results));
-    table += "<tr><th>" + markup_text(name) + "</th>";
-    for (const SimResult& r : results) table += matrix_cell(r);
+  for (const ScenarioRun& run : data.matrix) {
+    table += "<tr><th>" + markup_text(run.scenario) + "</th>";
+    for (const SimResult& r : run.results) table += matrix_cell(r);
     table += "</tr>\n";
-    if (charted.empty()) charted = results;
   }
-  *out = table + fmt::format(
-                     "</table><p>{} requests per scenario, seed {}. 2x: money moved twice; lied: "
-                     "told success, nothing moved; stuck: the client gave up on in_progress; "
-                     "incons: answers disagree. Reproduce a row: <code>idemlab compare "
-                     "--scenario NAME --requests {} --seed {}</code></p></section>\n",
-                     input.requests, input.seed, input.requests, input.seed);
-  if (!charted.empty())
-    *out += fmt::format(
-        "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n"
-        "<div class=\"charts\">{}{}{}</div></section>\n",
-        markup_text(input.scenarios.front()),
-        diagram_box(bar_chart(
-            "attempts per request", charted,
-            [](const SimResult& r) { return r.attempts_per_request; }, "")),
-        diagram_box(bar_chart(
-            "latency p50 (virtual ms)", charted,
-            [](const SimResult& r) { return double(r.latency_ms_p50); }, "ms")),
-        diagram_box(bar_chart(
-            "latency p99 (virtual ms)", charted,
-            [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
-  return Status::ok();
+  std::string out = table + fmt::format(
+                                "</table><p>{} requests per scenario, seed {}. 2x: money moved "
+                                "twice; lied: told success, nothing moved; stuck: the client gave "
+                                "up on in_progress; incons: answers disagree. Reproduce a row: "
+                                "<code>idemlab compare --scenario NAME --requests {} --seed {}"
+                                "</code></p></section>\n",
+                                input.requests, input.seed, input.requests, input.seed);
+  if (data.matrix.empty()) return out;
+  const std::vector<SimResult>& charted = data.matrix.front().results;  // the first scenario's
+  return out + fmt::format(
+                   "<section class=\"card\" id=\"charts\"><h2>Cost, in scenario {}</h2>\n"
+                   "<div class=\"charts\">{}{}{}</div></section>\n",
+                   markup_text(data.matrix.front().scenario),
+                   diagram_box(bar_chart(
+                       "attempts per request", charted,
+                       [](const SimResult& r) { return r.attempts_per_request; }, "")),
+                   diagram_box(bar_chart(
+                       "latency p50 (virtual ms)", charted,
+                       [](const SimResult& r) { return double(r.latency_ms_p50); }, "ms")),
+                   diagram_box(bar_chart(
+                       "latency p99 (virtual ms)", charted,
+                       [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
 }
 
 std::string build_report_lessons() {
