@@ -10,6 +10,7 @@
 #include <string>
 
 #include "amqp/broker.h"
+#include "core/limits.h"
 #include "ledger/request.h"
 
 namespace idemlab {
@@ -22,8 +23,8 @@ struct PublishSettings {
   double confirm_lost_p = 0;     // the chance that a publish's confirm is dropped
   int64_t confirm_lost_nth = 0;  // or: the Nth publish's (counting copies)
   uint64_t seed = 1;
-  int confirm_wait_ms = 5000;
-  int max_copies = 5;  // a request published this often without a confirm is an error
+  int confirm_wait_ms = defaults::kConfirmWaitMs;
+  int max_copies = defaults::kMaxPublishCopies;  // published this often without a confirm: error
 };
 
 struct PublishTally {

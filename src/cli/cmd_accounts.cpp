@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/money.h"
@@ -19,7 +20,8 @@ struct AccountsOptions {
 };
 
 ExitCode run_accounts(const AccountsOptions& options) {
-  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
+  Connection connection =
+      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
   std::vector<AccountBalance> accounts;
   throw_if_error(list_accounts(connection, &accounts));
   if (options.json) {

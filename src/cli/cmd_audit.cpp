@@ -83,7 +83,7 @@ ExitCode run_audit(const AuditOptions& options) {
   AuditReport report;
   std::vector<GuardPlace> places;
   // A file too damaged to open is a finding of the audit, not an error of the command.
-  Result<Connection> ledger = open_ledger(options.db, Access::kRead, 5000);
+  Result<Connection> ledger = open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs);
   const Status opened = ledger.status();
   if (opened.is_ok()) connection = std::move(ledger).value();
   if (opened.is_damaged())

@@ -197,7 +197,7 @@ void register_compare(CLI::App& app, CommandResult& result) {
       ->add_option("--jobs", options->jobs,
                    "strategies simulated at once, one ledger each (default: one per core); "
                    "the output is the same bytes for any value")
-      ->check(whole_number(1, 64))
+      ->check(whole_number(1, limits::kMaxJobs))
       ->capture_default_str();
   command->add_option("--db", options->db,
                       "compare on this PostgreSQL or MariaDB server, as simulate and explore "

@@ -192,7 +192,7 @@ void register_consume(CLI::App& app, CommandResult& result) {
   command
       ->add_option("--prefetch", options->prefetch,
                    "unacked messages the broker may hand over at once (default 1)")
-      ->check(whole_number(1, 65535));
+      ->check(whole_number(1, limits::kMaxPrefetch));
   command
       ->add_option("--ack", options->ack,
                    "after-commit (default): ack once the attempt is settled; on-receipt: "

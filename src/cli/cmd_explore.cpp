@@ -101,7 +101,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
   command->add_option("-k,--duplicates", options->config.duplicates, "concurrent duplicates (K)")
-      ->check(whole_number(2, 4))
+      ->check(whole_number(limits::kMinDuplicates, limits::kMaxDuplicates))
       ->capture_default_str();
   command
       ->add_option("--lock-ttl-ms", options->config.lock_ttl_ms,

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
@@ -43,7 +44,8 @@ TextTable history_table(const std::vector<AttemptRecord>& attempts) {
 ExitCode run_history(const HistoryOptions& options) {
   if (options.filter.biz_seq) throw_if_error(validate_biz_seq(*options.filter.biz_seq));
   if (options.filter.source) throw_if_error(validate_source(*options.filter.source));
-  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
+  Connection connection =
+      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
   std::vector<AttemptRecord> attempts;
   throw_if_error(list_attempts(connection, options.filter, &attempts));
   if (options.json) {
@@ -76,7 +78,7 @@ void register_history(CLI::App& app, CommandResult& result) {
   command->add_option("--source", options->filter.source, "only this source's requests");
   command->add_option("--biz-seq", options->filter.biz_seq, "only this request");
   command->add_option("--limit", options->filter.limit, "show the most recent N attempts")
-      ->check(whole_number(1, 1'000'000))
+      ->check(whole_number(1, limits::kMaxHistoryRows))
       ->capture_default_str();
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_history(*options); });

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
@@ -55,7 +56,8 @@ std::string query_text(const std::string& biz_seq, const RequestStatus& status) 
 ExitCode run_query(const QueryOptions& options) {
   throw_if_error(validate_biz_seq(options.biz_seq));
   throw_if_error(validate_source(options.source));
-  Connection connection = value_or_throw(open_ledger(options.db, Access::kRead, 5000));
+  Connection connection =
+      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
   RequestStatus status;
   throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);

@@ -138,13 +138,13 @@ void register_report(CLI::App& app, CommandResult& result) {
   command->add_option("--strategies", options->strategies, "comma-separated names, or all")
       ->capture_default_str();
   command->add_option("--requests", options->requests, "requests per scenario in the matrix")
-      ->check(whole_number(1, 100'000))
+      ->check(whole_number(1, limits::kMaxReportRequests))
       ->capture_default_str();
   command->add_option("--seed", options->seed, "the matrix's seed")
       ->check(whole_number(0, limits::kMaxSeed))
       ->capture_default_str();
   command->add_option("--jobs", options->jobs, "strategies simulated at once")
-      ->check(whole_number(1, 64))
+      ->check(whole_number(1, limits::kMaxJobs))
       ->capture_default_str();
   command->add_option("--backend", options->backends,
                       "add a section comparing engines, a column per backend: sqlite, or a "

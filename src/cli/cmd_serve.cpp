@@ -128,11 +128,11 @@ void add_limit_options(CLI::App* command, ServeOptions* options) {
   command
       ->add_option("--max-body-bytes", options->listener.max_body_bytes,
                    "a body longer than this is refused, 413 (default 65536)")
-      ->check(whole_number(256, 16 << 20));
+      ->check(whole_number(limits::kMinBodyBytes, limits::kMaxBodyBytes));
   command
       ->add_option("--max-header-bytes", options->listener.max_header_bytes,
                    "the request line and headers may take this much, else 431 (default 16384)")
-      ->check(whole_number(1024, 1 << 20));
+      ->check(whole_number(limits::kMinHeaderBytes, limits::kMaxHeaderBytes));
   command
       ->add_option("--timeout-ms", options->timeout_ms,
                    "a connection that sends or reads nothing this long is closed, whole "
@@ -141,11 +141,11 @@ void add_limit_options(CLI::App* command, ServeOptions* options) {
   command
       ->add_option("--max-connections", options->listener.max_connections,
                    "connections at once, each a thread; more are refused (default 256)")
-      ->check(whole_number(1, 10000));
+      ->check(whole_number(1, limits::kMaxHttpConnections));
   command
       ->add_option("--pool", options->pool,
                    "ledger connections at once (default: as many as cores, at least 2)")
-      ->check(whole_number(1, 1000));
+      ->check(whole_number(1, limits::kMaxPoolConnections));
   command
       ->add_option("--drain-ms", options->drain_ms,
                    "on SIGINT or SIGTERM, how long attempts in flight may finish (default "

@@ -13,8 +13,6 @@ namespace idemlab {
 
 namespace {
 
-constexpr int64_t kMaxTimelineRequests = 200;
-
 struct SimulateOptions {
   std::string strategy;
   std::optional<std::string> pitfall;
@@ -45,11 +43,12 @@ ExitCode run_simulate(const SimulateOptions& options) {
   const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, {options.strategy});
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
-  if (options.timeline && options.timeline_request == 0 && config.requests > kMaxTimelineRequests)
+  if (options.timeline && options.timeline_request == 0 &&
+      config.requests > limits::kMaxTimelineRequests)
     throw_if_error(Status::usage(fmt::format(
         "--timeline narrates every event: use it with at most {} requests, or pick one with "
         "--timeline-request N",
-        kMaxTimelineRequests)));
+        limits::kMaxTimelineRequests)));
   const Format wanted = output_format(options.sim);
   if ((wanted == Format::kMermaid || wanted == Format::kSvg) && !options.timeline &&
       options.timeline_request == 0)

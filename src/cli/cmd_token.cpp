@@ -25,7 +25,8 @@ ExitCode run_token_issue(const TokenIssueOptions& options) {
   // With --redis the token lives there alone; the ledger is not touched.
   const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
   Connection ledger;
-  if (!guard_store) ledger = value_or_throw(open_ledger(options.db, Access::kWrite, 5000));
+  if (!guard_store)
+    ledger = value_or_throw(open_ledger(options.db, Access::kWrite, defaults::kBusyTimeoutMs));
   StatementRunner& connection = guard_store ? static_cast<StatementRunner&>(*guard_store) : ledger;
   std::random_device entropy;  // tokens only need to be unguessable; this is no simulation
   auto word = [&] { return (uint64_t{entropy()} << 32) | entropy(); };

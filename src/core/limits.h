@@ -3,6 +3,7 @@
 // a value that passes one way in passes every way in, and every sum the program computes fits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -41,6 +42,47 @@ inline constexpr int64_t kMaxTokensAtOnce = 10000;
 inline constexpr int64_t kMaxDeliveries = 1000;
 inline constexpr int64_t kMaxRequeuePauseMs = 5000;
 
+// Identifiers: a request's id (biz_seq), an account's and a source's name, a token; and how many
+// sources one simulation's requests come from.
+inline constexpr size_t kMaxBizSeqLength = 64;
+inline constexpr size_t kMaxAccountNameLength = 32;
+inline constexpr size_t kMaxTokenLength = 64;
+inline constexpr size_t kMaxSources = 16;
+
+// Work run at once: compare and report simulate this many strategies side by side, explore
+// runs 2 to 4 twins, serve lends at most this many ledger connections and holds this many
+// client connections, consume takes this many unacked messages.
+inline constexpr int64_t kMaxJobs = 64;
+inline constexpr int64_t kMinDuplicates = 2;
+inline constexpr int64_t kMaxDuplicates = 4;
+inline constexpr int64_t kMaxPoolConnections = 1000;
+inline constexpr int64_t kMaxHttpConnections = 10000;
+inline constexpr int64_t kMaxPrefetch = 65535;
+
+// What one request to serve may be: a body and a request line with headers.
+inline constexpr int64_t kMinBodyBytes = 256;
+inline constexpr int64_t kMaxBodyBytes = 16 << 20;
+inline constexpr int64_t kMinHeaderBytes = 1024;
+inline constexpr int64_t kMaxHeaderBytes = 1 << 20;
+
+// What a command prints or reads at most: history's rows, the requests a report's matrix runs
+// per scenario, the requests a timeline of every request may hold, findings listed per audit
+// check (the rest counted), a scenario file's size.
+inline constexpr int64_t kMaxHistoryRows = 1'000'000;
+inline constexpr int64_t kMaxReportRequests = 100'000;
+inline constexpr int64_t kMaxTimelineRequests = 200;
+inline constexpr int kMaxViolationsPerCheck = 100;
+inline constexpr int64_t kMaxScenarioBytes = 1 << 20;
+
+// A ledger file's own check before a write: PRAGMA integrity_check up to this size,
+// quick_check up to the next; past that the header alone (db/schema/ledger_file.cpp says why).
+inline constexpr int64_t kIntegrityCheckMaxBytes = 256 << 10;
+inline constexpr int64_t kQuickCheckMaxBytes = 4 << 20;
+
+// explore and simulate on a server: how long a statement may wait for a lock, a guard against a
+// hang, never a part of any schedule.
+inline constexpr int64_t kServerWaitGuardMs = 60'000;
+
 // Interleavings one explore run may replay.
 inline constexpr int64_t kMaxInterleavings = 10'000'000;
 
@@ -71,6 +113,16 @@ inline constexpr int kServerWaitS = 10;
 // requeue (doubled each time, up to limits::kMaxRequeuePauseMs).
 inline constexpr int kMaxDeliveries = 10;
 inline constexpr int kRequeuePauseMs = 100;
+
+// serve's listener: a body, a request line with headers, an idle connection, connections at
+// once (each a thread).
+inline constexpr int64_t kBodyBytes = 64 << 10;
+inline constexpr int64_t kHeaderBytes = 16 << 10;
+inline constexpr int kIdleConnectionS = 10;
+inline constexpr int kHttpConnections = 256;
+// publish: how long a confirm may take, and how often one request is published without one.
+inline constexpr int kConfirmWaitMs = 5000;
+inline constexpr int kMaxPublishCopies = 5;
 
 }  // namespace defaults
 

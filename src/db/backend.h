@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/status.h"
 #include "db/engine.h"
 #include "db/statements.h"
@@ -51,7 +52,7 @@ using TraceSink = std::function<void(std::string_view)>;
 struct ConnectionOptions {
   bool read_only = false;
   bool create = false;
-  int busy_timeout_ms = 5000;    // SQLite's busy timeout; a server's lock wait limit
+  int busy_timeout_ms = defaults::kBusyTimeoutMs;  // SQLite's busy timeout; a server's lock wait
   bool synchronous_off = false;  // simulations: durability is not what is simulated
   bool uri = false;  // read `path` as a SQLite URI (internal databases only; never a user's path)
   // A file nobody can change (on a read-only filesystem): read without locks or a -shm file,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
 #include "db/redis/redis_locator.h"
@@ -21,7 +22,7 @@ namespace idemlab {
 struct LedgerPoolOptions {
   std::string db;
   Isolation isolation = Isolation::kDefault;
-  int busy_timeout_ms = 5000;
+  int busy_timeout_ms = defaults::kBusyTimeoutMs;
   std::optional<RedisLocator> redis;
   int size = 16;  // connections at most; a request beyond them waits for one
 };

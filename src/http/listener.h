@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/status.h"
 
 namespace idemlab {
@@ -21,10 +22,10 @@ namespace idemlab {
 struct ListenerOptions {
   std::string host = "127.0.0.1";  // loopback unless told otherwise
   int port = 8080;                 // 0: a free port, which port() then says
-  int64_t max_body_bytes = 64 << 10;
-  int64_t max_header_bytes = 16 << 10;
-  int timeout_s = 10;         // a connection idle this long is closed (a client that stalls)
-  int max_connections = 256;  // at once; each has a thread while it is open
+  int64_t max_body_bytes = defaults::kBodyBytes;
+  int64_t max_header_bytes = defaults::kHeaderBytes;
+  int timeout_s = defaults::kIdleConnectionS;  // an idle connection is closed (a stalled client)
+  int max_connections = defaults::kHttpConnections;  // at once; each a thread while it is open
 };
 
 struct HttpMessage {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
 #include "db/connection.h"
 #include "ledger/journal_tally.h"
 
@@ -33,7 +34,7 @@ struct AuditReport {
 // consumer's delivery log, applied_once_per_message and acked_never_applied. Warnings:
 // expired_lock, unanswered_dedup_record (older than stale_after_ms).
 // At most `kMaxViolationsPerCheck` rows are listed per check.
-constexpr int kMaxViolationsPerCheck = 100;
+using limits::kMaxViolationsPerCheck;
 
 struct AuditSettings {
   // The audit's notion of now: the wall clock for the command, the virtual clock in a simulation.

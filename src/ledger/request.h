@@ -5,14 +5,15 @@
 #include <string>
 #include <string_view>
 
+#include "core/limits.h"
 #include "core/status.h"
 #include "db/value.h"
 
 namespace idemlab {
 
-constexpr size_t kMaxBizSeqLength = 64;
-constexpr size_t kMaxAccountNameLength = 32;
-constexpr size_t kMaxTokenLength = 64;
+using limits::kMaxAccountNameLength;
+using limits::kMaxBizSeqLength;
+using limits::kMaxTokenLength;
 
 inline constexpr std::string_view kDefaultSource = "api";
 

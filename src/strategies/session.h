@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/check.h"
 #include "core/clock.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
@@ -61,12 +62,18 @@ class Session {
     bool await_suspend(std::coroutine_handle<> handle) {
       return session.driver_->park(session, handle);
     }
-    StepResult await_resume() { return std::move(session.pending_.result); }
+    StepResult await_resume() {
+      session.count_money();
+      return std::move(session.pending_.result);
+    }
   };
 
   // co_await session.exec("insert_flow", Stmt::kInsertFlow, binds) -> StepResult.
   // ":now" is bound when the step runs, from the session's clock.
   StepAwaiter exec(std::string_view step, Stmt stmt, Binds binds) {
+    IDEMLAB_CHECK(stmt != Stmt::kCommit || debited_minor_ == credited_minor_,
+                  "money not conserved before a commit: the transaction's debits and credits "
+                  "differ");
     pending_.step = step;
     pending_.stmt = stmt;
     // Into the same storage every step: it keeps room for the ":now" run_pending() adds.
@@ -112,6 +119,22 @@ class Session {
   }
 
  private:
+  // What the open transaction's debits took and credits gave, from their results: before a
+  // COMMIT the two are equal, or a strategy moved money out of nothing.
+  void count_money() {
+    const StepResult& result = pending_.result;
+    const Stmt stmt = pending_.stmt;
+    if (stmt == Stmt::kCommit || stmt == Stmt::kRollback || !result.ok() ||
+        stmt == Stmt::kBeginImmediate || stmt == Stmt::kBeginDeferred) {
+      debited_minor_ = credited_minor_ = 0;  // a transaction ends or begins
+      return;
+    }
+    if ((stmt != Stmt::kDebit && stmt != Stmt::kCredit) || result.changes != 1) return;
+    for (const Bind& bind : pending_.binds)
+      if (std::string_view(bind.name) == ":amount")
+        (stmt == Stmt::kDebit ? debited_minor_ : credited_minor_) += as_int(bind.value);
+  }
+
   void bind_now() {
     if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
       pending_.binds.push_back({":now", int64_t{0}});
@@ -126,6 +149,8 @@ class Session {
   size_t driver_tag_;
   StrategyOptions options_;
   PendingStep pending_;
+  int64_t debited_minor_ = 0;
+  int64_t credited_minor_ = 0;
 };
 
 }  // namespace idemlab

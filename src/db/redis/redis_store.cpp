@@ -319,7 +319,7 @@ Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator
     redisReply* reply = nullptr;
     StepResult result = store->command(words, &reply);
     if (reply) api->free_reply(reply);
-    RETURN_IF_ERROR(check_interrupt());
+    if (!result.ok()) RETURN_IF_ERROR(check_interrupt());  // a signal cut the wait short
     if (result.code == StepCode::kConnectionLost)
       return Status::unavailable("no_answer", result.error);
     if (!result.ok())

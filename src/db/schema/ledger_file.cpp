@@ -288,8 +288,6 @@ Status check_ledger(Connection& connection, const std::string& path) {
 // whole one-attempt process. So it runs up to kIntegrityCheckMaxBytes, where it stays well
 // below a process start; quick_check (26 ms at 4 MiB) up to kQuickCheckMaxBytes; past that the
 // header check alone guards, and `idemlab audit` checks everything.
-constexpr off_t kIntegrityCheckMaxBytes = 256 << 10;
-constexpr off_t kQuickCheckMaxBytes = 4 << 20;
 
 // `whole`: integrity_check whatever the size (the header check left the file's size to SQLite).
 Status check_before_write(Connection& connection, const std::string& path, bool whole) {
@@ -298,8 +296,8 @@ Status check_before_write(Connection& connection, const std::string& path, bool 
   if (::stat(path.c_str(), &info) != 0) return Status::ok();
   // In WAL mode the newest pages may sit in the -wal file: count them too.
   const off_t size = info.st_size + (::stat((path + "-wal").c_str(), &wal) == 0 ? wal.st_size : 0);
-  if (size > kQuickCheckMaxBytes && !whole) return Status::ok();
-  whole |= size <= kIntegrityCheckMaxBytes;
+  if (size > limits::kQuickCheckMaxBytes && !whole) return Status::ok();
+  whole |= size <= limits::kIntegrityCheckMaxBytes;
   const char* pragma = whole ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)";
   std::string problem;
   StepResult result = connection.query(pragma, {}, [&](const Row& row) {

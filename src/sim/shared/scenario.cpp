@@ -21,7 +21,6 @@ namespace idemlab {
 namespace {
 
 Status read_file(const std::string& path, std::string* out) {
-  constexpr std::uintmax_t kMaxScenarioBytes = 1 << 20;
   std::error_code error;
   if (path.empty()) return Status::usage("--scenario is empty (see: idemlab scenarios)");
   if (!std::filesystem::is_regular_file(path, error))
@@ -29,7 +28,8 @@ Status read_file(const std::string& path, std::string* out) {
         fmt::format("no built-in scenario or file named '{}' "
                     "(see: idemlab scenarios)",
                     path));
-  if (std::filesystem::file_size(path, error) > kMaxScenarioBytes)
+  if (std::filesystem::file_size(path, error) >
+      static_cast<std::uintmax_t>(limits::kMaxScenarioBytes))
     return Status::usage(fmt::format("scenario {}: larger than 1 MiB", path));
   std::ifstream file(path);
   if (!file) return Status::usage(fmt::format("scenario {}: cannot be read", path));

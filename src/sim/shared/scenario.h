@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attempt/fault.h"
+#include "core/limits.h"
 #include "ledger/request.h"
 #include "sim/shared/retry.h"
 
@@ -61,6 +62,6 @@ Status parse_scenario(const std::string& text, const std::string& origin, SimCon
 
 // Parses "api,batch": 1 to kMaxSources distinct names, each like an account name.
 Status parse_sources(std::string_view text, std::vector<std::string>* out);
-inline constexpr size_t kMaxSources = 16;
+using limits::kMaxSources;
 
 }  // namespace idemlab

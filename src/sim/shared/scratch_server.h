@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
 #include "db/connection.h"
 #include "db/schema/ledger_file.h"
 
@@ -50,6 +51,6 @@ std::string scratch_name();
 // The connection options explore uses on a server: a lock wait ends when the server lets it go,
 // or after `kServerWaitGuardMs`, a guard against a hang, not a part of any schedule.
 ConnectionOptions scratch_server_options(Isolation isolation);
-inline constexpr int kServerWaitGuardMs = 60'000;
+using limits::kServerWaitGuardMs;
 
 }  // namespace idemlab

@@ -1,16 +1,29 @@
 // Retrying clients: each worker sends one request at a time, waits for its answer or a timeout,
 // backs off and retries by its policy, asks first (query=yes), gives up; a token-strategy client
-// fetches a token for each key it uses. Internal to src/sim/simulate/.
+// fetches a token for each key it uses. The clients own every request's record (requests.h).
+// Internal to src/sim/simulate/.
 #pragma once
 
+#include <vector>
+
 #include "sim/simulate/network.h"
-#include "sim/simulate/run_state.h"
+#include "sim/simulate/requests.h"
+#include "sim/simulate/run_ledger.h"
+#include "sim/simulate/run_stats.h"
 
 namespace idemlab::sim {
 
 class Clients {
  public:
-  Clients(RunState& run, Network& network) : run_(run), network_(network) {}
+  Clients(const RunSettings& settings, EventQueue& events, RunTrace& trace, RunStats& stats,
+          RunLedger& ledger, Network& network)
+      : settings_(settings),
+        events_(events),
+        trace_(trace),
+        stats_(stats),
+        ledger_(ledger),
+        network_(network),
+        requests_(static_cast<size_t>(settings.config.requests)) {}
 
   // The workers start, one event each.
   void start(uint32_t workers);
@@ -24,6 +37,10 @@ class Clients {
   TransferRequest make_request(uint32_t request, uint8_t key) const;
   // The server gave a definitive answer to `request`: kept, to tell whether answers agree.
   void record_answer(uint32_t request, const Answer& answer);
+  // A statement ran for `request` (on the server, or the client's own query).
+  void count_statement(uint32_t request) { ++requests_[request].statements; }
+
+  const std::vector<RequestRecord>& requests() const { return requests_; }
 
  private:
   void back_off(uint32_t request);
@@ -32,8 +49,13 @@ class Clients {
   std::string token_for(uint32_t request, uint8_t key) const;
   bool issue_token_for(uint32_t request, uint8_t key);
 
-  RunState& run_;
+  const RunSettings& settings_;
+  EventQueue& events_;
+  RunTrace& trace_;
+  RunStats& stats_;
+  RunLedger& ledger_;
   Network& network_;
+  std::vector<RequestRecord> requests_;
   std::vector<uint32_t> worker_request_;
   uint32_t next_request_ = 0;
   int64_t finished_ = 0;

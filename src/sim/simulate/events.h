@@ -6,6 +6,7 @@
 #include <queue>
 #include <vector>
 
+#include "core/check.h"
 #include "core/clock.h"
 #include "core/limits.h"
 
@@ -34,10 +35,9 @@ struct Event {
   }
 };
 
+// The queue owns the run's virtual clock: only popping an event moves it, and never back.
 class EventQueue {
  public:
-  explicit EventQueue(ManualClock& clock) : clock_(clock) {}
-
   // Every event is scheduled `delay_ms` from now; add_ms() proves the sum cannot overflow.
   void schedule_in(int64_t delay_ms, EventKind kind, uint32_t a, uint32_t b = 0) {
     events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
@@ -47,12 +47,15 @@ class EventQueue {
   Event pop() {
     Event event = events_.top();
     events_.pop();
+    IDEMLAB_CHECK(event.at >= clock_.now_ms(), "the event queue went back in time");
     clock_.set_ms(event.at);
     return event;
   }
+  const ManualClock& clock() const { return clock_; }
+  int64_t now_ms() const { return clock_.now_ms(); }
 
  private:
-  ManualClock& clock_;
+  ManualClock clock_{0};
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   uint64_t next_seq_ = 0;
 };

@@ -6,33 +6,37 @@ namespace idemlab::sim {
 
 // The ledger is a scratch ledger in memory; the client's connection creates it.
 Status SqliteLockQueue::open() {
-  RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.client));
-  ASSIGN_OR_RETURN(run_.busy, ledger_.connect());
-  if (run_.options.record) {
-    run_.stepper.on_run = [this](const Connection& connection, const PendingStep& step) {
-      run_.record(connection, step.stmt, step.binds);
+  RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
+  ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
+  if (run_.ledger.recording()) {
+    run_.server.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
+      run_.ledger.record(connection, step.stmt, step.binds);
     };
   }
   return Status::ok();
 }
 
 void SqliteLockQueue::step(uint32_t index) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
+  Stepper& stepper = run_.server.stepper();
   const bool was_woken = woken_ == index;
   if (was_woken) woken_ = kNoHolder;
-  if (server_.crashes_before_step(index)) return;
+  if (run_.server.crashes_before_step(index)) {
+    wake_waiters();
+    return;
+  }
   const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
-                               run_.clock.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+                               run_.events.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  const bool traced = run_.trace.traced(delivery.request);
   Binds traced_binds;  // the values of the step about to run, for the timeline
-  if (run_.traced(delivery.request)) traced_binds = run_.stepper.pending(delivery.slot).binds;
-  const ExecutedStep done =
-      run_.stepper.advance(delivery.slot, give_up_waiting, run_.traced(delivery.request));
+  if (traced) traced_binds = stepper.pending(delivery.slot).binds;
+  const ExecutedStep done = stepper.advance(delivery.slot, give_up_waiting, traced);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
     if (delivery.wait_start_ms < 0) {
-      ++run_.lock_waits;
-      delivery.wait_start_ms = run_.clock.now_ms();
-      run_.note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(done.step),
-                "", "waits for the write lock");
+      ++run_.stats.lock_waits;
+      delivery.wait_start_ms = run_.events.now_ms();
+      run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
+                      std::string(done.step), "", "waits for the write lock");
       run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
                               static_cast<uint32_t>(delivery.wait_start_ms));
     }
@@ -44,27 +48,35 @@ void SqliteLockQueue::step(uint32_t index) {
     wake_waiters();
     return;
   }
-  server_.after_step(index, done, traced_binds);
+  holds_transaction(index,
+                    !stepper.finished(delivery.slot) && delivery.connection->in_transaction());
+  run_.server.after_step(index, done, traced_binds);
+  wake_waiters();  // the step, its end or its crash may have let the write lock go
 }
 
 // Past the server's busy timeout: run the step once more and let the strategy see busy.
 // `wait_start_ms` tells this wait from a later one of the same delivery.
 void SqliteLockQueue::wait_limit(uint32_t index, int64_t wait_start_ms) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
   if (!delivery.live || delivery.wait_start_ms != wait_start_ms || !delivery.asleep) return;
   delivery.asleep = false;
-  server_.step(index);
+  step(index);
 }
 
 bool SqliteLockQueue::take_busy_lock() {
-  if (!run_.busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
+  if (!run_.ledger.busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
   lock_holder_ = kBusyHolder;
   return true;
 }
 
-void SqliteLockQueue::busy_released() {
+void SqliteLockQueue::busy_released(int64_t) {
   lock_holder_ = kNoHolder;
   wake_waiters();
+}
+
+// An attempt that ended holds no transaction: a crash rolled its transaction back.
+void SqliteLockQueue::attempt_ended(uint32_t index, int64_t) {
+  holds_transaction(index, false);
 }
 
 // The write lock is held across steps only by an open write transaction, so a step that finds
@@ -76,7 +88,7 @@ void SqliteLockQueue::wake_waiters() {
   while (!sleepers_.empty()) {
     uint32_t index = sleepers_.front();
     sleepers_.pop_front();
-    Delivery& delivery = run_.deliveries[index];
+    Delivery& delivery = run_.network.delivery(index);
     if (!delivery.live || !delivery.asleep) continue;
     delivery.asleep = false;
     woken_ = index;

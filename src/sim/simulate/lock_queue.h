@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "sim/shared/scratch_ledger.h"
+#include "sim/simulate/run_ledger.h"
 #include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
@@ -15,7 +16,7 @@ namespace idemlab::sim {
 
 class SqliteLockQueue final : public StepRunner {
  public:
-  SqliteLockQueue(RunState& run, Server& server) : run_(run), server_(server) {}
+  explicit SqliteLockQueue(const RunParts& parts) : run_(parts) {}
 
   Status open() override;
   Connection connect() override { return value_or_throw(ledger_.connect()); }
@@ -24,18 +25,20 @@ class SqliteLockQueue final : public StepRunner {
   bool take_busy_lock() override;
   std::string_view busy_statement() const override { return "BEGIN IMMEDIATE"; }
   std::string_view busy_lock_name() const override { return "lock"; }
-  void busy_released() override;
-  void holds_transaction(uint32_t delivery, bool holds) override;
-  void wake_waiters() override;
-  void transaction_may_end(int64_t) override {}  // SQLite's one lock is the write lock
+  void busy_released(int64_t session) override;
+  void attempt_ended(uint32_t delivery, int64_t session) override;
   Engine engine() const override { return kEmbeddedEngine; }
 
  private:
   static constexpr uint32_t kNoHolder = UINT32_MAX;
   static constexpr uint32_t kBusyHolder = UINT32_MAX - 1;
 
-  RunState& run_;
-  Server& server_;
+  // The write lock is held across steps only by an open write transaction: whose it is.
+  void holds_transaction(uint32_t delivery, bool holds);
+  // The longest sleeper tries the lock next, when no one holds it.
+  void wake_waiters();
+
+  RunParts run_;
   ScratchLedger ledger_;
   std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
   uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock

@@ -3,26 +3,15 @@
 
 namespace idemlab::sim {
 
-uint32_t Deliveries::add() {
-  uint32_t index;
-  if (free_.empty()) {
-    index = static_cast<uint32_t>(all_.size());
-    all_.emplace_back();
-  } else {
-    index = free_.back();
-    free_.pop_back();
-  }
-  all_[index] = Delivery{};
-  return index;
-}
-
 Network::Copies Network::draw_copies(uint32_t request, int attempt, Random& faults) const {
   Copies copies;
-  for (const FaultSpec& fault : run_.config.faults) {
+  for (const FaultSpec& fault : settings_.config.faults) {
     if (attempt != 1) break;
-    if (fault.kind == FaultKind::kDoubleSubmit && run_.fault_hits(fault, request, attempt, faults))
+    if (fault.kind == FaultKind::kDoubleSubmit &&
+        settings_.fault_hits(fault, request, attempt, faults))
       copies.submitted = static_cast<int>(fault.count);
-    if (fault.kind == FaultKind::kRedeliver && run_.fault_hits(fault, request, attempt, faults))
+    if (fault.kind == FaultKind::kRedeliver &&
+        settings_.fault_hits(fault, request, attempt, faults))
       copies.redelivered = static_cast<int>(fault.count);
   }
   return copies;
@@ -33,16 +22,16 @@ void Network::dispatch(uint32_t request, int attempt, uint8_t key, Copies copies
   for (int copy = 0; copy < copies.submitted + copies.redelivered; ++copy) {
     const uint32_t index =
         new_delivery(request, static_cast<uint8_t>(attempt), static_cast<uint8_t>(copy), key);
-    const bool lost = place_faults(run_.deliveries[index], request, attempt, faults);
+    const bool lost = place_faults(deliveries_[index], request, attempt, faults);
     const bool redelivery = copy >= copies.submitted;
     int64_t latency = network.between(1, 4);
     if (redelivery) latency += kRedeliveryGapMs * (copy - copies.submitted + 1);
     if (lost && !redelivery) {
-      run_.note(request, attempt, copy, "network", "request lost", "", "", "request-lost");
-      run_.deliveries.free(index);
+      trace_.note(request, attempt, copy, "network", "request lost", "", "", "request-lost");
+      deliveries_.free(index);
       continue;
     }
-    run_.events.schedule_in(latency, EventKind::kArrive, index);
+    events_.schedule_in(latency, EventKind::kArrive, index);
   }
 }
 
@@ -51,26 +40,26 @@ void Network::dispatch(uint32_t request, int attempt, uint8_t key, Copies copies
 bool Network::place_faults(Delivery& delivery, uint32_t request, int attempt,
                            Random& faults) const {
   bool lost = false;
-  for (const FaultSpec& fault : run_.config.faults) {
+  for (const FaultSpec& fault : settings_.config.faults) {
     switch (fault.kind) {
       case FaultKind::kRequestLost:
-        lost |= run_.fault_hits(fault, request, attempt, faults);
+        lost |= settings_.fault_hits(fault, request, attempt, faults);
         break;
       case FaultKind::kResponseLost:
-        delivery.response_lost |= run_.fault_hits(fault, request, attempt, faults);
+        delivery.response_lost |= settings_.fault_hits(fault, request, attempt, faults);
         break;
       case FaultKind::kSlow:
-        if (run_.fault_hits(fault, request, attempt, faults)) delivery.sites.arm(fault);
+        if (settings_.fault_hits(fault, request, attempt, faults)) delivery.sites.arm(fault);
         break;
       case FaultKind::kCrash:
-        if (run_.fault_hits(fault, request, attempt, faults)) {
+        if (settings_.fault_hits(fault, request, attempt, faults)) {
           // A crash naming neither step nor phase lands after a drawn number of statements.
           const bool drawn = fault.step.empty() && fault.phase == Phase::kNone;
           delivery.sites.arm(fault, drawn ? crash_point(faults) : 0);
         }
         break;
       case FaultKind::kBusy:
-        if (run_.fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;
+        if (settings_.fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;
         break;
       default:
         break;
@@ -83,16 +72,15 @@ bool Network::place_faults(Delivery& delivery, uint32_t request, int attempt,
 // strategy can reach; an attempt that ends sooner crashes after its last statement, so every
 // crash drawn happens at a step the attempt really reached.
 uint16_t Network::crash_point(Random& random) const {
-  const auto span = reachable_steps(run_.strategy.info(), run_.pitfall).size();
+  const auto span = reachable_steps(settings_.strategy.info(), settings_.pitfall).size();
   return static_cast<uint16_t>(random.between(1, static_cast<int64_t>(span)));
 }
 
 uint32_t Network::new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, uint8_t key) {
-  const uint32_t index = run_.deliveries.add();
-  Delivery& delivery = run_.deliveries[index];
-  delivery.sites =
-      FaultSites(slow_default_step(run_.strategy.info(), run_.pitfall), kSimulatedSlowPhase);
-  delivery.live = true;
+  const uint32_t index = deliveries_.add();
+  Delivery& delivery = deliveries_[index];
+  delivery.sites = FaultSites(slow_default_step(settings_.strategy.info(), settings_.pitfall),
+                              kSimulatedSlowPhase);
   delivery.request = request;
   delivery.attempt = attempt;
   delivery.copy = copy;
@@ -101,18 +89,18 @@ uint32_t Network::new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, 
 }
 
 void Network::send_answer(uint32_t index) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = deliveries_[index];
   const uint32_t request = delivery.request;
   if (delivery.response_lost) {
-    run_.note(request, delivery.attempt, delivery.copy, "network", "response lost", "", "",
-              "response-lost");
-    run_.deliveries.free(index);
+    trace_.note(request, delivery.attempt, delivery.copy, "network", "response lost", "", "",
+                "response-lost");
+    deliveries_.free(index);
     return;
   }
-  Random network(mix(run_.config.seed, request, delivery.attempt, Purpose::kNetwork));
+  Random network(mix(settings_.config.seed, request, delivery.attempt, Purpose::kNetwork));
   network.next();
-  run_.events.schedule_in(network.between(1, 4) + std::exchange(delivery.after_commit_pause_ms, 0),
-                          EventKind::kAnswer, index);
+  events_.schedule_in(network.between(1, 4) + std::exchange(delivery.after_commit_pause_ms, 0),
+                      EventKind::kAnswer, index);
 }
 
 }  // namespace idemlab::sim

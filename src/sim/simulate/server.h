@@ -1,20 +1,27 @@
 // The server side of a simulated run: a copy of an attempt arrives, its attempt steps through
 // the strategy on a connection of its own (pausing or crashing where a fault says; each step
-// run by the StepRunner of the engine in use), and its answer goes back over the network.
+// run by the StepRunner of the engine in use), and its answer goes back over the network. It
+// owns the Stepper that holds every attempt in flight.
 // Internal to src/sim/simulate/.
 #pragma once
 
+#include "sim/shared/stepper.h"
 #include "sim/simulate/client.h"
-#include "sim/simulate/network.h"
-#include "sim/simulate/run_state.h"
 #include "sim/simulate/step_runner.h"
 
 namespace idemlab::sim {
 
 class Server {
  public:
-  Server(RunState& run, Clients& clients, Network& network)
-      : run_(run), clients_(clients), network_(network) {}
+  Server(const RunSettings& settings, EventQueue& events, RunTrace& trace, RunStats& stats,
+         RunLedger& ledger, Clients& clients, Network& network)
+      : settings_(settings),
+        events_(events),
+        trace_(trace),
+        stats_(stats),
+        ledger_(ledger),
+        clients_(clients),
+        network_(network) {}
   void use(StepRunner& runner) { runner_ = &runner; }
 
   void arrive(uint32_t delivery);
@@ -27,18 +34,24 @@ class Server {
   // The busy fault's other writer lets go of its lock.
   void release_busy_lock();
 
+  Stepper& stepper() { return stepper_; }
+
  private:
   void take_busy_lock(const Delivery& delivery);
   void schedule_step(uint32_t delivery);
   void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
   void crash(uint32_t delivery, std::string what);
   void done(uint32_t delivery, std::optional<Answer> answer);
-  Connection* take_connection();
 
-  RunState& run_;
+  const RunSettings& settings_;
+  EventQueue& events_;
+  RunTrace& trace_;
+  RunStats& stats_;
+  RunLedger& ledger_;
   Clients& clients_;
   Network& network_;
   StepRunner* runner_ = nullptr;
+  Stepper stepper_;
   bool busy_held_ = false;
 };
 

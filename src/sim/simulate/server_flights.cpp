@@ -15,55 +15,59 @@ constexpr int kLookUs = 200;
 
 }  // namespace
 
-ServerFlights::ServerFlights(RunState& run, Server& server)
-    : run_(run), server_(server), traits_(engine_traits(run.options.server->engine)) {}
+ServerFlights::ServerFlights(const RunParts& parts)
+    : run_(parts), traits_(engine_traits(parts.settings.options.server->engine)) {}
 
 Status ServerFlights::open() {
-  RETURN_IF_ERROR(ScratchServer::create(*run_.options.server, sim_opening_balances(), &scratch_));
-  const ConnectionOptions options = scratch_server_options(run_.options.isolation);
-  ASSIGN_OR_RETURN(run_.client, scratch_.connect(options));
-  ASSIGN_OR_RETURN(run_.busy, scratch_.connect(options));
+  const SimOptions& options = run_.settings.options;
+  RETURN_IF_ERROR(ScratchServer::create(*options.server, sim_opening_balances(), &scratch_));
+  const ConnectionOptions connect = scratch_server_options(options.isolation);
+  ASSIGN_OR_RETURN(run_.ledger.client, scratch_.connect(connect));
+  ASSIGN_OR_RETURN(run_.ledger.busy, scratch_.connect(connect));
   return Status::ok();
 }
 
 Connection ServerFlights::connect() {
-  ConnectionOptions options = scratch_server_options(run_.options.isolation);
+  ConnectionOptions options = scratch_server_options(run_.settings.options.isolation);
   options.nonblocking = true;
   return value_or_throw(scratch_.connect(options));
 }
 
 void ServerFlights::step(uint32_t index) {
-  if (server_.crashes_before_step(index)) return;
+  if (run_.server.crashes_before_step(index)) return;
   send_step(index);
 }
 
 // Past the wait limit in virtual time: cancel the waiting statement, as the server's own wait
 // limit would. `wait_start_ms` tells this wait from a later one of the same delivery.
 void ServerFlights::wait_limit(uint32_t index, int64_t wait_start_ms) {
-  const Delivery& delivery = run_.deliveries[index];
+  const Delivery& delivery = run_.network.delivery(index);
   if (!delivery.live || delivery.wait_start_ms != wait_start_ms) return;
   if (delivery.lock_waiting) cancel_wait(index);
 }
 
 bool ServerFlights::take_busy_lock() {
-  if (!run_.busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
-  if (run_.busy.query(kBusySql, {}).ok()) return true;
-  (void)run_.busy.run(Stmt::kRollback, {});
+  Connection& busy = run_.ledger.busy;
+  if (!busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
+  if (busy.query(kBusySql, {}).ok()) return true;
+  (void)busy.run(Stmt::kRollback, {});
   return false;
 }
 
 void ServerFlights::send_step(uint32_t index) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
+  Stepper& stepper = run_.server.stepper();
   StatementRunner* target = nullptr;
-  const PendingStep& pending = run_.stepper.prepare_send(delivery.slot, &target);
-  delivery.sent_binds = run_.traced(delivery.request) ? pending.binds : Binds{};
+  const PendingStep& pending = stepper.prepare_send(delivery.slot, &target);
+  const bool traced = run_.trace.traced(delivery.request);
+  delivery.sent_binds = traced ? pending.binds : Binds{};
   if (target != delivery.connection) {  // Redis answers at once, and holds no lock to wait for
-    const ExecutedStep done = run_.stepper.deliver(
-        delivery.slot, target->run(pending.stmt, pending.binds), run_.traced(delivery.request));
-    server_.after_step(index, done, delivery.sent_binds);
+    const ExecutedStep done =
+        stepper.deliver(delivery.slot, target->run(pending.stmt, pending.binds), traced);
+    run_.server.after_step(index, done, delivery.sent_binds);
     return;
   }
-  if (run_.options.record) run_.record(*delivery.connection, pending.stmt, pending.binds);
+  run_.ledger.record(*delivery.connection, pending.stmt, pending.binds);
   throw_if_error(delivery.connection->nonblocking()->send(pending.stmt, pending.binds));
   delivery.in_flight = true;
   in_flight_.insert(std::lower_bound(in_flight_.begin(), in_flight_.end(), index), index);
@@ -88,12 +92,12 @@ void ServerFlights::settle_flights(uint32_t cause) {
   released_ = 0;
   for (bool changed = true; changed;) {
     changed = false;
-    if (cause != kNoCause && run_.deliveries[cause].in_flight)
+    if (cause != kNoCause && run_.network.delivery(cause).in_flight)
       changed |= settle_flight(cause, false);
     const std::vector<uint32_t> order = in_flight_;
     const std::vector<bool> still_waiting = ask_parked(order);
     for (size_t i = 0; i < order.size(); ++i)
-      if (order[i] != cause && run_.deliveries[order[i]].in_flight)
+      if (order[i] != cause && run_.network.delivery(order[i]).in_flight)
         changed |= settle_flight(order[i], still_waiting[i]);
     if (!changed && waits_in_cycle()) {
       await_server();
@@ -101,7 +105,7 @@ void ServerFlights::settle_flights(uint32_t cause) {
     }
     cause = kNoCause;
   }
-  if (released_ >= 2) ++run_.released_together;
+  if (released_ >= 2) ++run_.stats.released_together;
 }
 
 // Of `deliveries`, those already known to wait that the server, asked once for all of them,
@@ -122,7 +126,7 @@ std::vector<bool> ServerFlights::ask_parked(const std::vector<uint32_t>& deliver
   const std::vector<bool> asked =
       holders_stale(sessions) ? ask_lock_waits(sessions) : std::vector<bool>(sessions.size(), true);
   for (size_t i = 0, next = 0; i < deliveries.size(); ++i) {
-    const Delivery& delivery = run_.deliveries[deliveries[i]];
+    const Delivery& delivery = run_.network.delivery(deliveries[i]);
     if (delivery.in_flight && delivery.lock_waiting) waiting[i] = asked[next++];
   }
   return waiting;
@@ -158,7 +162,7 @@ bool ServerFlights::holders_stale(const std::vector<int64_t>& waiting) const {
 // a look would cost each of them kLookUs every step. If the server said a moment ago that it
 // still waits (`still_waiting`, from ask_parked), it is not asked again.
 bool ServerFlights::settle_flight(uint32_t index, bool still_waiting) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
   for (int look_us = delivery.lock_waiting ? 0 : kLookUs;; look_us = kLookUs) {
     if (std::optional<StepResult> result = delivery.connection->nonblocking()->receive(look_us)) {
       take_answer(index, std::move(*result));
@@ -172,11 +176,11 @@ bool ServerFlights::settle_flight(uint32_t index, bool still_waiting) {
       holders_[delivery.session] = std::move(holders);  // let go, then waits for another
       if (!delivery.lock_waiting) {
         delivery.lock_waiting = true;
-        delivery.wait_start_ms = run_.clock.now_ms();
-        ++run_.lock_waits;
-        run_.note(delivery.request, delivery.attempt, delivery.copy, "server",
-                  std::string(run_.stepper.pending(delivery.slot).step), "",
-                  "waits for a row lock");
+        delivery.wait_start_ms = run_.events.now_ms();
+        ++run_.stats.lock_waits;
+        run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
+                        std::string(run_.server.stepper().pending(delivery.slot).step), "",
+                        "waits for a row lock");
         run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
                                 static_cast<uint32_t>(delivery.wait_start_ms));
       }
@@ -220,7 +224,8 @@ bool ServerFlights::waits_in_cycle() {
 std::vector<int64_t> ServerFlights::waiting_sessions() const {
   std::vector<int64_t> sessions;
   for (uint32_t index : in_flight_)
-    if (run_.deliveries[index].lock_waiting) sessions.push_back(run_.deliveries[index].session);
+    if (run_.network.delivery(index).lock_waiting)
+      sessions.push_back(run_.network.delivery(index).session);
   return sessions;
 }
 
@@ -234,7 +239,7 @@ void ServerFlights::await_server() {
                                      [&](const auto& answer) { return answer.first == index; });
       if (taken) continue;
       if (std::optional<StepResult> result =
-              run_.deliveries[index].connection->nonblocking()->receive(kLookUs)) {
+              run_.network.delivery(index).connection->nonblocking()->receive(kLookUs)) {
         have_error |= !result->ok();
         got.emplace_back(index, std::move(*result));
       }
@@ -251,22 +256,22 @@ void ServerFlights::await_server() {
 // statement outside a transaction, or an error (MariaDB rolls back a deadlock's victim whole,
 // and its error packet carries no transaction state to tell).
 void ServerFlights::take_answer(uint32_t index, StepResult result) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
   if (!result.ok() || !delivery.connection->in_transaction()) transaction_may_end(delivery.session);
   if (delivery.lock_waiting) ++released_;
   delivery.in_flight = false;
   delivery.lock_waiting = false;
   in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), index));
-  const ExecutedStep done =
-      run_.stepper.deliver(delivery.slot, std::move(result), run_.traced(delivery.request));
-  server_.after_step(index, done, delivery.sent_binds);
+  const ExecutedStep done = run_.server.stepper().deliver(delivery.slot, std::move(result),
+                                                          run_.trace.traced(delivery.request));
+  run_.server.after_step(index, done, delivery.sent_binds);
 }
 
 // Past the wait limit in virtual time: the statement is cancelled, as the server's own
 // lock_timeout or innodb_lock_wait_timeout would end it, and the attempt gets a lock timeout
 // (common.cpp's fail(): its transaction rolled back whole, MariaDB included).
 void ServerFlights::cancel_wait(uint32_t index) {
-  Delivery& delivery = run_.deliveries[index];
+  Delivery& delivery = run_.network.delivery(index);
   throw_if_error(control().cancel_statement(delivery.session));
   std::optional<StepResult> result;
   while (!(result = delivery.connection->nonblocking()->receive(kLookUs)))
@@ -274,9 +279,9 @@ void ServerFlights::cancel_wait(uint32_t index) {
   if (!result->ok())
     result = StepResult{StepCode::kLockTimeout, 0, std::nullopt,
                         fmt::format("waited {} ms for a lock: cancelled", kLockWaitLimitMs)};
-  run_.note(delivery.request, delivery.attempt, delivery.copy, "server",
-            std::string(run_.stepper.pending(delivery.slot).step), "",
-            fmt::format("waited {} ms: cancelled", kLockWaitLimitMs));
+  run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
+                  std::string(run_.server.stepper().pending(delivery.slot).step), "",
+                  fmt::format("waited {} ms: cancelled", kLockWaitLimitMs));
   delivery.lock_waiting = false;  // its wait was ended, not let go
   take_answer(index, std::move(*result));
   settle_flights(kNoCause);

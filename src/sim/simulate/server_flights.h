@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/shared/scratch_server.h"
+#include "sim/simulate/run_ledger.h"
 #include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
@@ -19,7 +20,7 @@ namespace idemlab::sim {
 
 class ServerFlights final : public StepRunner {
  public:
-  ServerFlights(RunState& run, Server& server);
+  explicit ServerFlights(const RunParts& parts);
 
   Status open() override;
   Connection connect() override;
@@ -28,11 +29,12 @@ class ServerFlights final : public StepRunner {
   bool take_busy_lock() override;
   std::string_view busy_statement() const override { return kBusySql; }
   std::string_view busy_lock_name() const override { return "account rows"; }
-  void busy_released() override { settle_flights(kNoCause); }
-  void holds_transaction(uint32_t, bool) override {}  // the server keeps its own locks
-  void wake_waiters() override {}                     // the server lets its waiters go
-  void transaction_may_end(int64_t session) override { ended_.push_back(session); }
-  Engine engine() const override { return run_.options.server->engine; }
+  void busy_released(int64_t session) override {
+    transaction_may_end(session);
+    settle_flights(kNoCause);
+  }
+  void attempt_ended(uint32_t, int64_t session) override { transaction_may_end(session); }
+  Engine engine() const override { return traits_.engine; }
 
  private:
   // The busy fault's other writer: every account row, if no attempt holds one (NOWAIT, as
@@ -51,10 +53,12 @@ class ServerFlights final : public StepRunner {
   void await_server();
   void take_answer(uint32_t delivery, StepResult result);
   void cancel_wait(uint32_t delivery);
-  NonBlocking& control() { return *run_.client.nonblocking(); }
+  // The transaction of the connection the server numbers `session` may have ended, and its
+  // locks with it: the next question about who waits for whom is asked again.
+  void transaction_may_end(int64_t session) { ended_.push_back(session); }
+  NonBlocking& control() { return *run_.ledger.client.nonblocking(); }
 
-  RunState& run_;
-  Server& server_;
+  RunParts run_;
   const EngineTraits& traits_;
   ScratchServer scratch_;
   std::vector<uint32_t> in_flight_;  // deliveries with a statement on the server, in order

@@ -9,56 +9,25 @@
 
 namespace idemlab::sim {
 
-RunState::RunState(const SimConfig& run_config, const Strategy& run_strategy, Pitfall run_pitfall,
-                   const SimOptions& run_options)
-    : config(run_config),
-      strategy(run_strategy),
-      pitfall(run_pitfall),
-      options(run_options),
-      requests(static_cast<size_t>(run_config.requests)) {
-  for (const FaultSpec& fault : config.faults)
-    if (fault.kind == FaultKind::kShortTtl) short_ttl_ms = fault.ms;
-}
-
-RunState::~RunState() {
-  guard_store = nullptr;
-  pool.clear();
-  client = Connection();
-  busy = Connection();
-}
-
-void RunState::note(uint32_t request, int attempt, int copy, const char* actor, std::string what,
-                    std::string detail, std::string result, std::string fault) {
-  if (!traced(request)) return;
-  timeline.push_back({clock.now_ms(), actor, request + 1, attempt, copy, std::move(what),
-                      std::move(detail), std::move(result), "", std::move(fault)});
-}
-
-void RunState::record(const Connection& connection, Stmt stmt, const Binds& binds) {
-  uint32_t index = &connection == &client ? 0 : &connection == &busy ? 1 : 2;
-  for (size_t i = 0; i < pool.size(); ++i)
-    if (pool[i].get() == &connection) index = static_cast<uint32_t>(i + 2);
-  options.record->push_back({index, stmt, binds});
-}
-
-std::unique_ptr<StepRunner> make_step_runner(RunState& run, Server& server) {
-  if (run.options.server) return std::make_unique<ServerFlights>(run, server);
-  return std::make_unique<SqliteLockQueue>(run, server);
+std::unique_ptr<StepRunner> make_step_runner(const RunParts& parts) {
+  if (parts.settings.options.server) return std::make_unique<ServerFlights>(parts);
+  return std::make_unique<SqliteLockQueue>(parts);
 }
 
 Simulation::Simulation(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
                        const SimOptions& options)
-    : run_(config, strategy, pitfall, options) {
-  runner_ = make_step_runner(run_, server_);
+    : settings_(config, strategy, pitfall, options) {
+  runner_ =
+      make_step_runner(RunParts{settings_, events_, trace_, stats_, ledger_, network_, server_});
   server_.use(*runner_);
 }
 
 // --redis: a strategy with tokens or locks keeps them in Redis, in keys of the run's own.
 Status Simulation::open_guard_store() {
-  const StrategyInfo& info = run_.strategy.info();
-  if (!run_.options.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  RETURN_IF_ERROR(ScratchRedis::create(*run_.options.redis, &redis_));
-  run_.guard_store = &redis_.store();
+  const StrategyInfo& info = settings_.strategy.info();
+  if (!settings_.options.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  RETURN_IF_ERROR(ScratchRedis::create(*settings_.options.redis, &redis_));
+  ledger_.guard_store = &redis_.store();
   return Status::ok();
 }
 
@@ -88,16 +57,16 @@ void Simulation::handle(const Event& event) {
 Status Simulation::run(SimResult* out) {
   RETURN_IF_ERROR(runner_->open());
   RETURN_IF_ERROR(open_guard_store());
-  clients_.start(
-      static_cast<uint32_t>(std::min<int64_t>(run_.config.concurrency, run_.config.requests)));
-  while (!run_.events.empty()) {
+  const SimConfig& config = settings_.config;
+  clients_.start(static_cast<uint32_t>(std::min<int64_t>(config.concurrency, config.requests)));
+  while (!events_.empty()) {
     RETURN_IF_ERROR(check_interrupt());
-    handle(run_.events.pop());
+    handle(events_.pop());
   }
   Status status = verdicts(out);
   out->engine = runner_->engine();
-  out->isolation = run_.client.isolation();
-  if (run_.guard_store) out->guard_store = run_.options.redis->shown;
+  out->isolation = ledger_.client.isolation();
+  if (ledger_.guard_store) out->guard_store = settings_.options.redis->shown;
   return status;
 }
 

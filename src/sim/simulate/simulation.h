@@ -1,8 +1,10 @@
-// Simulation: one run of the simulator. Its parts act on one RunState: Clients (client.h) send
-// and retry, the Network (network.h) carries each copy and answer and drops what a fault says,
-// the Server (server.h) steps attempts through the strategy, and a StepRunner (step_runner.h)
-// runs each step on the engine in use. The loop pops events in (virtual time, sequence) order
-// and hands each to its part; at the end the verdicts are counted from the journal.
+// Simulation: one run of the simulator. Its parts each own their state and meet through their
+// own calls: the EventQueue (events.h) owns the virtual clock, the Clients (client.h) every
+// request's record, the Network (network.h) every copy of an attempt in flight, the Server
+// (server.h) the attempts stepping through the strategy, the RunLedger (run_ledger.h) the
+// connections, and a StepRunner (step_runner.h) runs each step on the engine in use. The loop
+// pops events in (virtual time, sequence) order and hands each to its part; at the end the
+// verdicts are counted from the journal.
 // Internal to src/sim/simulate/.
 #pragma once
 
@@ -11,7 +13,6 @@
 #include "sim/shared/scratch_redis.h"
 #include "sim/simulate/client.h"
 #include "sim/simulate/network.h"
-#include "sim/simulate/run_state.h"
 #include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
@@ -30,13 +31,17 @@ class Simulation {
   Status verdicts(SimResult* out);
 
   // Declared first, so destroyed last: the scratch ledger and Redis keys outlive every
-  // connection into them (RunState closes those).
+  // connection into them (the RunLedger closes those).
   std::unique_ptr<StepRunner> runner_;
   ScratchRedis redis_;  // --redis: where tokens and locks go, for strategies with them
-  RunState run_;
-  Network network_{run_};
-  Clients clients_{run_, network_};
-  Server server_{run_, clients_, network_};
+  RunSettings settings_;
+  EventQueue events_;
+  RunTrace trace_{settings_.options, events_.clock()};
+  RunStats stats_;
+  RunLedger ledger_{settings_.options};
+  Network network_{settings_, events_, trace_};
+  Clients clients_{settings_, events_, trace_, stats_, ledger_, network_};
+  Server server_{settings_, events_, trace_, stats_, ledger_, clients_, network_};
 };
 
 }  // namespace idemlab::sim

@@ -17,15 +17,32 @@
 
 namespace idemlab::sim {
 
-struct RunState;
+struct RunSettings;
+class EventQueue;
+class RunTrace;
+struct RunStats;
+class RunLedger;
+class Network;
 class Server;
+
+// The parts a runner works with. Each owns its own state; the runner reads and moves them
+// through their own calls.
+struct RunParts {
+  const RunSettings& settings;
+  EventQueue& events;
+  RunTrace& trace;
+  RunStats& stats;
+  RunLedger& ledger;
+  Network& network;
+  Server& server;
+};
 
 class StepRunner {
  public:
   virtual ~StepRunner() = default;
 
   // Makes the run's scratch ledger with the simulation's accounts, and connects the client's
-  // and the busy writer's connections (RunState::client, ::busy) to it.
+  // and the busy writer's connections (RunLedger::client, ::busy) to it.
   virtual Status open() = 0;
   // A new connection for an attempt (throws StatusError when it cannot be made).
   virtual Connection connect() = 0;
@@ -34,27 +51,23 @@ class StepRunner {
   // The delivery's wait for a lock, begun at `wait_start_ms`, has lasted the wait limit.
   virtual void wait_limit(uint32_t delivery, int64_t wait_start_ms) = 0;
 
-  // The busy fault's other writer (RunState::busy): takes what every attempt's write needs
+  // The busy fault's other writer (RunLedger::busy): takes what every attempt's write needs
   // (false: it could not), and what that is, for the timeline.
   virtual bool take_busy_lock() = 0;
   virtual std::string_view busy_statement() const = 0;
   virtual std::string_view busy_lock_name() const = 0;
-  // The busy writer let go (rolled back): what waited for it goes on.
-  virtual void busy_released() = 0;
-
-  // What the server side tells the runner, so that it keeps its waiters in order:
-  // - the delivery holds a write transaction open across steps, or no longer does;
-  virtual void holds_transaction(uint32_t delivery, bool holds) = 0;
-  // - a waiter may go now (a lock may have been let go);
-  virtual void wake_waiters() = 0;
-  // - the transaction of the connection numbered `session` may have ended, and its locks.
-  virtual void transaction_may_end(int64_t session) = 0;
+  // The busy writer, whose connection is the server's `session` (0 on SQLite), let go (rolled
+  // back): what waited for it goes on.
+  virtual void busy_released(int64_t session) = 0;
+  // The delivery's attempt ended (answered or crashed): whatever its transaction held on the
+  // connection the server numbers `session` (0 on SQLite) is let go.
+  virtual void attempt_ended(uint32_t delivery, int64_t session) = 0;
 
   // What the result says of where the run happened.
   virtual Engine engine() const = 0;
 };
 
-// The runner for the engine `run.options.server` names (nullptr: SQLite in memory).
-std::unique_ptr<StepRunner> make_step_runner(RunState& run, Server& server);
+// The runner for the engine `parts.settings.options.server` names (nullptr: SQLite in memory).
+std::unique_ptr<StepRunner> make_step_runner(const RunParts& parts);
 
 }  // namespace idemlab::sim

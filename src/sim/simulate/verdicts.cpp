@@ -26,29 +26,29 @@ std::string request_verdict(uint32_t pairs, const RequestRecord& state) {
 
 Status Simulation::verdicts(SimResult* out) {
   SimResult result;
-  result.strategy = std::string(run_.strategy.info().name);
-  result.pitfall = run_.pitfall;
-  result.sources = run_.config.sources;
-  result.requests = run_.config.requests;
-  result.seed = run_.config.seed;
-  result.virtual_ms = run_.clock.now_ms();
+  result.strategy = std::string(settings_.strategy.info().name);
+  result.pitfall = settings_.pitfall;
+  result.sources = settings_.config.sources;
+  result.requests = settings_.config.requests;
+  result.seed = settings_.config.seed;
+  result.virtual_ms = events_.now_ms();
   // How often each request moved money: from the audit's one pass over the journal.
-  std::vector<uint32_t> pairs(run_.requests.size(), 0);
+  std::vector<uint32_t> pairs(clients_.requests().size(), 0);
   AuditSettings audit_settings;
-  audit_settings.now_ms = run_.clock.now_ms();
+  audit_settings.now_ms = events_.now_ms();
   audit_settings.check_file = false;
   audit_settings.on_request = [&](const RequestEntries& entries) {
-    const int64_t request = run_.keys.request_of(entries.source, entries.biz_seq);
+    const int64_t request = settings_.keys.request_of(entries.source, entries.biz_seq);
     if (request >= 0 && request < static_cast<int64_t>(pairs.size()))
       pairs[static_cast<size_t>(request)] += static_cast<uint32_t>(entries.debits);
   };
   AuditReport audit;
-  RETURN_IF_ERROR(audit_ledger(run_.client, audit_settings, &audit));
+  RETURN_IF_ERROR(audit_ledger(ledger_.client, audit_settings, &audit));
   std::vector<int64_t> latencies;
-  latencies.reserve(run_.requests.size());
+  latencies.reserve(clients_.requests().size());
   int64_t statements = 0;
-  for (size_t i = 0; i < run_.requests.size(); ++i) {
-    const RequestRecord& state = run_.requests[i];
+  for (size_t i = 0; i < clients_.requests().size(); ++i) {
+    const RequestRecord& state = clients_.requests()[i];
     statements += state.statements;
     if (state.finished_ms >= 0) latencies.push_back(state.finished_ms - state.created_ms);
     result.moved_once += pairs[i] == 1;
@@ -62,23 +62,23 @@ Status Simulation::verdicts(SimResult* out) {
     result.unknown_to_client += verdict.unknown_to_client;
     result.refused += verdict.refused;
     result.inconsistent_answers += verdict.inconsistent_answers;
-    if (result.first_found == 0 && !run_.options.find_first.empty() &&
-        has_verdict(verdict, run_.options.find_first))
+    if (result.first_found == 0 && !settings_.options.find_first.empty() &&
+        has_verdict(verdict, settings_.options.find_first))
       result.first_found = static_cast<int64_t>(i) + 1;
-    if (run_.options.timeline_request == static_cast<int64_t>(i) + 1)
+    if (settings_.options.timeline_request == static_cast<int64_t>(i) + 1)
       result.traced_verdict = request_verdict(pairs[i], state);
   }
-  const double count = static_cast<double>(std::max<int64_t>(1, run_.config.requests));
-  result.attempts_per_request = static_cast<double>(run_.attempts_total) / count;
-  result.deliveries_per_request = static_cast<double>(run_.deliveries_total) / count;
+  const double count = static_cast<double>(std::max<int64_t>(1, settings_.config.requests));
+  result.attempts_per_request = static_cast<double>(stats_.attempts) / count;
+  result.deliveries_per_request = static_cast<double>(stats_.deliveries) / count;
   result.statements_per_request = static_cast<double>(statements) / count;
-  result.lock_waits = run_.lock_waits;
-  result.released_together = run_.released_together;
+  result.lock_waits = stats_.lock_waits;
+  result.released_together = stats_.released_together;
   result.latency_ms_p50 = nearest_rank(latencies, 0.50);
   result.latency_ms_p99 = nearest_rank(latencies, 0.99);
   result.audit_ok = audit.ok();
   for (const auto& violation : audit.violations) result.audit_violations.push_back(violation.kind);
-  result.timeline = std::move(run_.timeline);
+  result.timeline = trace_.take();
   *out = std::move(result);
   return Status::ok();
 }

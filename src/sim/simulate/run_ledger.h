@@ -1,0 +1,64 @@
+// The run's connections into its scratch ledger (opened by the StepRunner): the client's own
+// (tokens, status queries, the audit), the busy fault's other writer, the attempts' pool, and
+// the guard store (--redis) where tokens and locks go. Internal to src/sim/simulate/.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "db/connection.h"
+#include "db/guard_store.h"
+#include "sim/simulate/simulate.h"
+
+namespace idemlab::sim {
+
+class RunLedger {
+ public:
+  explicit RunLedger(const SimOptions& options) : options_(options) {}
+  ~RunLedger() {
+    guard_store = nullptr;
+    pool_.clear();
+    client = Connection();
+    busy = Connection();
+  }
+
+  Connection client;                  // tokens, status queries, the audit
+  Connection busy;                    // the busy fault's other writer
+  GuardStore* guard_store = nullptr;  // --redis: where tokens and locks go
+
+  // A connection for an attempt: a free one, or a new one `open` makes.
+  template <class Open>
+  Connection* take(Open open) {
+    if (free_.empty()) {
+      pool_.push_back(std::make_unique<Connection>(open()));
+      return pool_.back().get();
+    }
+    Connection* connection = free_.back();
+    free_.pop_back();
+    return connection;
+  }
+  void give_back(Connection* connection) { free_.push_back(connection); }
+
+  // Where a statement runs: the guard store (Redis) for tokens and locks, if in use.
+  const StatementRunner& runner_for(const Connection& attempt, Stmt stmt) const {
+    if (guard_store && statement_is_guard(stmt)) return *guard_store;
+    return attempt;
+  }
+  // bench-sim's recorder: a statement sent on `connection` (SimOptions::record), by number:
+  // 0 the client's, 1 the busy writer's, 2 on the attempts' in the order they were opened.
+  bool recording() const { return options_.record != nullptr; }
+  void record(const Connection& connection, Stmt stmt, const Binds& binds) const {
+    if (!options_.record) return;
+    uint32_t index = &connection == &client ? 0 : &connection == &busy ? 1 : 2;
+    for (size_t i = 0; i < pool_.size(); ++i)
+      if (pool_[i].get() == &connection) index = static_cast<uint32_t>(i + 2);
+    options_.record->push_back({index, stmt, binds});
+  }
+
+ private:
+  const SimOptions& options_;
+  std::vector<std::unique_ptr<Connection>> pool_;  // the attempts' connections
+  std::vector<Connection*> free_;
+};
+
+}  // namespace idemlab::sim

@@ -1,0 +1,16 @@
+// The run's counters that no one part owns: what the result reports besides the verdicts.
+// Internal to src/sim/simulate/.
+#pragma once
+
+#include <cstdint>
+
+namespace idemlab::sim {
+
+struct RunStats {
+  int64_t attempts = 0;           // attempts the clients sent
+  int64_t deliveries = 0;         // copies that reached the server (double submits, redeliveries)
+  int64_t lock_waits = 0;         // times a statement found a lock taken and waited
+  int64_t released_together = 0;  // on a server: steps that let two or more waiters go
+};
+
+}  // namespace idemlab::sim
