@@ -42,7 +42,7 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
   virtual const StrategyInfo& info() const = 0;
-  // One attempt. The accounts are known to exist and to differ (serve() checked).
+  // One attempt. The accounts are known to exist and to differ (checked_transfer() checked).
   virtual Task<Answer> attempt(Session& session, const TransferRequest& request) const = 0;
 };
 

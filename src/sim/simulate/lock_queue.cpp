@@ -9,7 +9,7 @@ Status SqliteLockQueue::open() {
   RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
   if (run_.ledger.recording()) {
-    run_.server.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
+    run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
       run_.ledger.record(connection, step.stmt, step.binds);
     };
   }
@@ -18,10 +18,10 @@ Status SqliteLockQueue::open() {
 
 void SqliteLockQueue::step(uint32_t index) {
   Delivery& delivery = run_.network.delivery(index);
-  Stepper& stepper = run_.server.stepper();
+  Stepper& stepper = run_.endpoint.stepper();
   const bool was_woken = woken_ == index;
   if (was_woken) woken_ = kNoHolder;
-  if (run_.server.crashes_before_step(index)) {
+  if (run_.endpoint.crashes_before_step(index)) {
     wake_waiters();
     return;
   }
@@ -50,7 +50,7 @@ void SqliteLockQueue::step(uint32_t index) {
   }
   holds_transaction(index,
                     !stepper.finished(delivery.slot) && delivery.connection->in_transaction());
-  run_.server.after_step(index, done, traced_binds);
+  run_.endpoint.after_step(index, done, traced_binds);
   wake_waiters();  // the step, its end or its crash may have let the write lock go
 }
 

@@ -8,8 +8,8 @@
 #include <deque>
 
 #include "sim/shared/scratch_ledger.h"
+#include "sim/simulate/endpoint.h"
 #include "sim/simulate/run_ledger.h"
-#include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
 namespace idemlab::sim {

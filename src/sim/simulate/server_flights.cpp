@@ -34,7 +34,7 @@ Connection ServerFlights::connect() {
 }
 
 void ServerFlights::step(uint32_t index) {
-  if (run_.server.crashes_before_step(index)) return;
+  if (run_.endpoint.crashes_before_step(index)) return;
   send_step(index);
 }
 
@@ -56,7 +56,7 @@ bool ServerFlights::take_busy_lock() {
 
 void ServerFlights::send_step(uint32_t index) {
   Delivery& delivery = run_.network.delivery(index);
-  Stepper& stepper = run_.server.stepper();
+  Stepper& stepper = run_.endpoint.stepper();
   StatementRunner* target = nullptr;
   const PendingStep& pending = stepper.prepare_send(delivery.slot, &target);
   const bool traced = run_.trace.traced(delivery.request);
@@ -64,7 +64,7 @@ void ServerFlights::send_step(uint32_t index) {
   if (target != delivery.connection) {  // Redis answers at once, and holds no lock to wait for
     const ExecutedStep done =
         stepper.deliver(delivery.slot, target->run(pending.stmt, pending.binds), traced);
-    run_.server.after_step(index, done, delivery.sent_binds);
+    run_.endpoint.after_step(index, done, delivery.sent_binds);
     return;
   }
   run_.ledger.record(*delivery.connection, pending.stmt, pending.binds);
@@ -179,7 +179,7 @@ bool ServerFlights::settle_flight(uint32_t index, bool still_waiting) {
         delivery.wait_start_ms = run_.events.now_ms();
         ++run_.stats.lock_waits;
         run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
-                        std::string(run_.server.stepper().pending(delivery.slot).step), "",
+                        std::string(run_.endpoint.stepper().pending(delivery.slot).step), "",
                         "waits for a row lock");
         run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
                                 static_cast<uint32_t>(delivery.wait_start_ms));
@@ -262,9 +262,9 @@ void ServerFlights::take_answer(uint32_t index, StepResult result) {
   delivery.in_flight = false;
   delivery.lock_waiting = false;
   in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), index));
-  const ExecutedStep done = run_.server.stepper().deliver(delivery.slot, std::move(result),
-                                                          run_.trace.traced(delivery.request));
-  run_.server.after_step(index, done, delivery.sent_binds);
+  const ExecutedStep done = run_.endpoint.stepper().deliver(delivery.slot, std::move(result),
+                                                            run_.trace.traced(delivery.request));
+  run_.endpoint.after_step(index, done, delivery.sent_binds);
 }
 
 // Past the wait limit in virtual time: the statement is cancelled, as the server's own
@@ -280,7 +280,7 @@ void ServerFlights::cancel_wait(uint32_t index) {
     result = StepResult{StepCode::kLockTimeout, 0, std::nullopt,
                         fmt::format("waited {} ms for a lock: cancelled", kLockWaitLimitMs)};
   run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
-                  std::string(run_.server.stepper().pending(delivery.slot).step), "",
+                  std::string(run_.endpoint.stepper().pending(delivery.slot).step), "",
                   fmt::format("waited {} ms: cancelled", kLockWaitLimitMs));
   delivery.lock_waiting = false;  // its wait was ended, not let go
   take_answer(index, std::move(*result));

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "sim/shared/scratch_server.h"
+#include "sim/simulate/endpoint.h"
 #include "sim/simulate/run_ledger.h"
-#include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
 namespace idemlab::sim {

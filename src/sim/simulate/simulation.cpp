@@ -18,8 +18,8 @@ Simulation::Simulation(const SimConfig& config, const Strategy& strategy, Pitfal
                        const SimOptions& options)
     : settings_(config, strategy, pitfall, options) {
   runner_ =
-      make_step_runner(RunParts{settings_, events_, trace_, stats_, ledger_, network_, server_});
-  server_.use(*runner_);
+      make_step_runner(RunParts{settings_, events_, trace_, stats_, ledger_, network_, endpoint_});
+  endpoint_.use(*runner_);
 }
 
 // --redis: a strategy with tokens or locks keeps them in Redis, in keys of the run's own.
@@ -38,9 +38,9 @@ void Simulation::handle(const Event& event) {
     case EventKind::kSend:
       return clients_.send_attempt(event.a);
     case EventKind::kArrive:
-      return server_.arrive(event.a);
+      return endpoint_.arrive(event.a);
     case EventKind::kStep:
-      return server_.step(event.a);
+      return endpoint_.step(event.a);
     case EventKind::kWaitLimit:
       return runner_->wait_limit(event.a, static_cast<int64_t>(event.b));
     case EventKind::kAnswer:
@@ -50,7 +50,7 @@ void Simulation::handle(const Event& event) {
     case EventKind::kRetry:
       return clients_.retry(event.a);
     case EventKind::kBusyRelease:
-      return server_.release_busy_lock();
+      return endpoint_.release_busy_lock();
   }
 }
 

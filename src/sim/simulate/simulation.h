@@ -1,7 +1,7 @@
 // Simulation: one run of the simulator. Its parts each own their state and meet through their
 // own calls: the EventQueue (events.h) owns the virtual clock, the Clients (client.h) every
-// request's record, the Network (network.h) every copy of an attempt in flight, the Server
-// (server.h) the attempts stepping through the strategy, the RunLedger (run_ledger.h) the
+// request's record, the Network (network.h) every copy of an attempt in flight, the Endpoint
+// (endpoint.h) the attempts stepping through the strategy, the RunLedger (run_ledger.h) the
 // connections, and a StepRunner (step_runner.h) runs each step on the engine in use. The loop
 // pops events in (virtual time, sequence) order and hands each to its part; at the end the
 // verdicts are counted from the journal.
@@ -12,8 +12,8 @@
 
 #include "sim/shared/scratch_redis.h"
 #include "sim/simulate/client.h"
+#include "sim/simulate/endpoint.h"
 #include "sim/simulate/network.h"
-#include "sim/simulate/server.h"
 #include "sim/simulate/step_runner.h"
 
 namespace idemlab::sim {
@@ -41,7 +41,7 @@ class Simulation {
   RunLedger ledger_{settings_.options};
   Network network_{settings_, events_, trace_};
   Clients clients_{settings_, events_, trace_, stats_, ledger_, network_};
-  Server server_{settings_, events_, trace_, stats_, ledger_, clients_, network_};
+  Endpoint endpoint_{settings_, events_, trace_, stats_, ledger_, clients_, network_};
 };
 
 }  // namespace idemlab::sim

@@ -23,7 +23,7 @@ class RunTrace;
 struct RunStats;
 class RunLedger;
 class Network;
-class Server;
+class Endpoint;
 
 // The parts a runner works with. Each owns its own state; the runner reads and moves them
 // through their own calls.
@@ -34,7 +34,7 @@ struct RunParts {
   RunStats& stats;
   RunLedger& ledger;
   Network& network;
-  Server& server;
+  Endpoint& endpoint;
 };
 
 class StepRunner {
@@ -46,7 +46,7 @@ class StepRunner {
   virtual Status open() = 0;
   // A new connection for an attempt (throws StatusError when it cannot be made).
   virtual Connection connect() = 0;
-  // Runs the delivery's pending step; once it has its answer, Server::after_step() goes on.
+  // Runs the delivery's pending step; once it has its answer, Endpoint::after_step() goes on.
   virtual void step(uint32_t delivery) = 0;
   // The delivery's wait for a lock, begun at `wait_start_ms`, has lasted the wait limit.
   virtual void wait_limit(uint32_t delivery, int64_t wait_start_ms) = 0;

@@ -1,8 +1,8 @@
-// The server side of a simulated run: a copy of an attempt arrives, its attempt steps through
-// the strategy on a connection of its own (pausing or crashing where a fault says; each step
-// run by the StepRunner of the engine in use), and its answer goes back over the network. It
-// owns the Stepper that holds every attempt in flight.
-// Internal to src/sim/simulate/.
+// The transfer endpoint of a simulated run, the side the clients call: a copy of an attempt
+// arrives, its attempt steps through the strategy on a connection of its own (pausing or
+// crashing where a fault says; each step run by the StepRunner of the engine in use), and its
+// answer goes back over the network. It owns the Stepper that holds every attempt in flight.
+// (The timeline calls it "server", as a class does.) Internal to src/sim/simulate/.
 #pragma once
 
 #include "sim/shared/stepper.h"
@@ -11,10 +11,10 @@
 
 namespace idemlab::sim {
 
-class Server {
+class Endpoint {
  public:
-  Server(const RunSettings& settings, EventQueue& events, RunTrace& trace, RunStats& stats,
-         RunLedger& ledger, Clients& clients, Network& network)
+  Endpoint(const RunSettings& settings, EventQueue& events, RunTrace& trace, RunStats& stats,
+           RunLedger& ledger, Clients& clients, Network& network)
       : settings_(settings),
         events_(events),
         trace_(trace),

@@ -1,13 +1,13 @@
-// The server side: a delivery arrives, its attempt steps through a strategy on a connection of
-// its own (pausing or crashing where a fault says), and its answer goes back.
-#include "sim/simulate/server.h"
+// The transfer endpoint: a delivery arrives, its attempt steps through a strategy on a
+// connection of its own (pausing or crashing where a fault says), and its answer goes back.
+#include "sim/simulate/endpoint.h"
 
 #include "attempt/step_values.h"
 #include "attempt/trace.h"
 
 namespace idemlab::sim {
 
-void Server::arrive(uint32_t index) {
+void Endpoint::arrive(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
   ++stats_.deliveries;
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "network",
@@ -32,7 +32,7 @@ void Server::arrive(uint32_t index) {
 }
 
 // The busy fault's other writer holds what every attempt's write needs for a while.
-void Server::take_busy_lock(const Delivery& delivery) {
+void Endpoint::take_busy_lock(const Delivery& delivery) {
   if (!runner_->take_busy_lock()) return;
   ledger_.record(ledger_.busy, Stmt::kBeginImmediate, {});
   busy_held_ = true;
@@ -44,7 +44,7 @@ void Server::take_busy_lock(const Delivery& delivery) {
 }
 
 // The busy writer only held the lock; its rollback has nothing to fail on.
-void Server::release_busy_lock() {
+void Endpoint::release_busy_lock() {
   NonBlocking* server = ledger_.busy.nonblocking();
   const int64_t session = server ? server->session_id() : 0;
   (void)ledger_.busy.run(Stmt::kRollback, {});
@@ -53,7 +53,7 @@ void Server::release_busy_lock() {
   runner_->busy_released(session);
 }
 
-void Server::schedule_step(uint32_t index) {
+void Endpoint::schedule_step(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
   int64_t delay = kStepMs + std::exchange(delivery.after_commit_pause_ms, 0);
   if (const int64_t pause = delivery.sites.pause_before(stepper_.pending(delivery.slot))) {
@@ -64,7 +64,7 @@ void Server::schedule_step(uint32_t index) {
   events_.schedule_in(delay, EventKind::kStep, index);
 }
 
-bool Server::crashes_before_step(uint32_t index) {
+bool Endpoint::crashes_before_step(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
   if (!delivery.sites.crash_before(stepper_.pending(delivery.slot))) return false;
   crash(index, fmt::format("at {}, before {}: uncommitted work lost, no answer",
@@ -73,7 +73,8 @@ bool Server::crashes_before_step(uint32_t index) {
   return true;
 }
 
-void Server::after_step(uint32_t index, const ExecutedStep& done_step, const Binds& traced_binds) {
+void Endpoint::after_step(uint32_t index, const ExecutedStep& done_step,
+                          const Binds& traced_binds) {
   Delivery& delivery = network_.delivery(index);
   delivery.wait_start_ms = -1;
   clients_.count_statement(delivery.request);
@@ -96,7 +97,7 @@ void Server::after_step(uint32_t index, const ExecutedStep& done_step, const Bin
   schedule_step(index);
 }
 
-void Server::note_step(const Delivery& delivery, const ExecutedStep& step, const Binds& binds) {
+void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, const Binds& binds) {
   if (!trace_.traced(delivery.request)) return;
   trace_.add(
       {events_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
@@ -108,7 +109,7 @@ void Server::note_step(const Delivery& delivery, const ExecutedStep& step, const
 
 // The runner that ran the step wakes what waited for the crashed attempt's locks, once this
 // returns (done() let them go).
-void Server::crash(uint32_t index, std::string what) {
+void Endpoint::crash(uint32_t index, std::string what) {
   Delivery& delivery = network_.delivery(index);
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "",
               std::move(what), "crash");
@@ -117,7 +118,7 @@ void Server::crash(uint32_t index, std::string what) {
 }
 
 // The attempt ended, with an answer or (crashed) none: its connection goes back to the pool.
-void Server::done(uint32_t index, std::optional<Answer> answer) {
+void Endpoint::done(uint32_t index, std::optional<Answer> answer) {
   Delivery& delivery = network_.delivery(index);
   runner_->attempt_ended(index, delivery.session);
   stepper_.release(delivery.slot);
