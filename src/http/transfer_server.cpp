@@ -22,11 +22,13 @@ namespace idemlab {
 
 namespace {
 
-// One line on standard error per fault that acts on a request, with the request's key.
-void log_fault(uint64_t number, const TransferRequest& request, const FaultSpec& fault) {
-  std::fprintf(stderr, "fault %s on request %llu (%s %s)\n", fault.text.c_str(),
+// One line on standard error per fault as it acts on a request (a slow fault that a twin's
+// answer beat is never logged), with the request's key and where it acted.
+void log_fault(uint64_t number, const TransferRequest& request, const FaultSpec& fault,
+               std::string_view where) {
+  std::fprintf(stderr, "fault %s on request %llu (%s %s) %.*s\n", fault.text.c_str(),
                static_cast<unsigned long long>(number), request.key_missing ? "id" : "key",
-               printable(request.biz_seq).c_str());
+               printable(request.biz_seq).c_str(), static_cast<int>(where.size()), where.data());
 }
 
 bool lost_on_the_wire(const AttemptReport& report) {
@@ -91,7 +93,10 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   if (!admitted.is_ok()) return status_reply(admitted.status());
   AttemptSetup& setup = *admitted;
   if (settings_.log_faults)
-    for (const FaultSpec& fault : setup.faults) log_fault(number, setup.request, fault);
+    setup.fault_acts = [number, &request = setup.request](const FaultSpec& fault,
+                                                          std::string_view where) {
+      log_fault(number, request, fault, where);
+    };
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   setup.guard_store = (*lease)->guards.get();
