@@ -9,6 +9,7 @@
 #include "core/limits.h"
 #include "report/explore_view.h"
 #include "sim/explore/explore.h"
+#include "term/command_text.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -46,6 +47,25 @@ ExitCode explore_exit(const ExploreOptions& options, const ExploreResult& result
   return ExitCode::kOk;
 }
 
+// The command that runs this exploration again, every setting named: explore has no seed,
+// so these are all it depends on.
+std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
+  const ExploreConfig& c = options.config;
+  std::string out = fmt::format(
+      "idemlab explore --strategy {}{} --duplicates {} --lock-ttl-ms {} --max-interleavings {}",
+      options.strategy, pitfall_argument(pitfall), c.duplicates, c.lock_ttl_ms,
+      c.max_interleavings);
+  for (const auto& [on, flag] : {std::pair{c.crash, " --crash"},
+                                 {c.overdraw, " --overdraw"},
+                                 {c.unique_index, " --unique-index"},
+                                 {c.all_orders, " --all-orders"},
+                                 {options.sql, " --sql"}})
+    if (on) out += flag;
+  if (c.pick > 0) out += fmt::format(" --interleaving {}", c.pick);
+  out += scratch_server_arguments({c.server, c.isolation});
+  return out + scratch_redis_arguments(c.redis);
+}
+
 ExitCode run_explore(ExploreOptions& options) {
   choose_server(&options);
   if (options.config.unique_index && !find_strategy(options.strategy)->info().offers_unique_index)
@@ -54,11 +74,14 @@ ExitCode run_explore(ExploreOptions& options) {
   if (options.config.all_orders && !options.config.server)
     throw_if_error(Status::usage(
         "--all-orders is for explore --db: on SQLite a step is already a whole transaction"));
+  if (options.json && !options.diagram.empty())
+    throw_if_error(Status::usage(fmt::format(
+        "--json and --format {} ask for two outputs: give one of them", options.diagram)));
   install_interrupt_handlers();
   ExploreResult result;
   const Strategy& strategy = *find_strategy(options.strategy);
-  throw_if_error(
-      explore(strategy, pitfall_option(strategy.info(), options.pitfall), options.config, &result));
+  const Pitfall pitfall = pitfall_option(strategy.info(), options.pitfall);
+  throw_if_error(explore(strategy, pitfall, options.config, &result));
   if (options.config.pick > 0 && result.picked_index == 0)
     throw_if_error(
         Status::usage(fmt::format("--interleaving {}: explore tried only {}", options.config.pick,
@@ -69,25 +92,25 @@ ExitCode run_explore(ExploreOptions& options) {
   else if (options.json)
     print_json(explore_json(view, result));
   else
-    fmt::print("{}", explore_text(view, result));
+    fmt::print("{}{}", explore_text(view, result),
+               command_text("reproduce: " + explore_command(options, pitfall)));
   return explore_exit(options, result);
 }
 
 // What a step is on each backend, and the exit codes.
 std::string explore_footer() {
   return std::string(
-             "On SQLite a step is one statement outside a transaction, or one whole write "
-             "transaction: while an attempt holds SQLite's write lock, other writes wait and "
-             "other reads see the same snapshot, so interleaving inside it would change "
-             "nothing. On a server (--db) a step is one statement: a statement that waits for "
-             "another attempt's row lock is parked, on the server's own word "
-             "(pg_blocking_pids, SHOW ENGINE INNODB STATUS), and the others go on until the "
-             "server lets it go. Two steps of different attempts that commute (a BEGIN, which "
-             "takes no lock and no snapshot; at READ COMMITTED and REPEATABLE READ a plain "
-             "read beside another plain read, or beside a write another attempt has not "
-             "committed) leave the same rows in either order: one order is tried (--all-orders"
-             " tries both).\n") +
-         sim_exit_code_help();
+      "On SQLite a step is one statement outside a transaction, or one whole write "
+      "transaction: while an attempt holds SQLite's write lock, other writes wait and "
+      "other reads see the same snapshot, so interleaving inside it would change "
+      "nothing. On a server (--db) a step is one statement: a statement that waits for "
+      "another attempt's row lock is parked, on the server's own word "
+      "(pg_blocking_pids, SHOW ENGINE INNODB STATUS), and the others go on until the "
+      "server lets it go. Two steps of different attempts that commute (a BEGIN, which "
+      "takes no lock and no snapshot; at READ COMMITTED and REPEATABLE READ a plain "
+      "read beside another plain read, or beside a write another attempt has not "
+      "committed) leave the same rows in either order: one order is tried (--all-orders"
+      " tries both).\n");
 }
 
 }  // namespace

@@ -48,8 +48,12 @@ ExitCode run_history(const HistoryOptions& options) {
       value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
   std::vector<AttemptRecord> attempts;
   throw_if_error(list_attempts(connection, options.filter, &attempts));
+  int64_t total = 0;
+  throw_if_error(count_attempts(connection, options.filter, &total));
+  const int64_t left_out = total - static_cast<int64_t>(attempts.size());
   if (options.json) {
-    nlohmann::ordered_json out{{"attempts", nlohmann::ordered_json::array()}};
+    nlohmann::ordered_json out{
+        {"attempts", nlohmann::ordered_json::array()}, {"total", total}, {"left_out", left_out}};
     for (const auto& a : attempts)
       out["attempts"].push_back({{"id", a.id},
                                  {"source", a.source},
@@ -66,6 +70,11 @@ ExitCode run_history(const HistoryOptions& options) {
     return ExitCode::kOk;
   }
   fmt::print("{}", history_table(attempts).render());
+  if (left_out > 0)
+    fmt::print("{}", wrap(fmt::format("the newest {} of {}; {} older left out (--limit N shows "
+                                      "more)",
+                                      attempts.size(), count_of(total, "attempt"), left_out),
+                          0));
   return ExitCode::kOk;
 }
 

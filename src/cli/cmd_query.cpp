@@ -1,11 +1,13 @@
 // `idemlab query`: what the server can tell a client that asks before it retries
 // (query-before-retry): not_found, processing, succeeded or failed, each with its exit code.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "core/limits.h"
+#include "core/quote.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
@@ -36,6 +38,19 @@ ExitCode exit_code_for(RequestState state) {
   return ExitCode::kInternal;
 }
 
+// A not_found answer, and the sources that do hold this biz_seq: a request sent over HTTP is
+// source "http" unless it said otherwise.
+std::string not_found_text(const std::string& biz_seq, const std::vector<std::string>& sources) {
+  std::string out = fmt::format(
+      "not_found: the server has no record of {}; it was lost, or has not been written yet (a "
+      "slow attempt may still be running)",
+      biz_seq);
+  if (!sources.empty())
+    out += fmt::format("; source {} holds a request {}: --source {}", fmt::join(sources, ", "),
+                       biz_seq, sources.front());
+  return out;
+}
+
 std::string query_text(const std::string& biz_seq, const RequestStatus& status) {
   switch (status.state) {
     case RequestState::kSucceeded:
@@ -45,10 +60,7 @@ std::string query_text(const std::string& biz_seq, const RequestStatus& status) 
     case RequestState::kProcessing:
       return fmt::format("processing: {} is under way; ask again later", biz_seq);
     case RequestState::kNotFound:
-      return fmt::format(
-          "not_found: the server has no record of {}; it was lost, or has not "
-          "been written yet (a slow attempt may still be running)",
-          biz_seq);
+      break;
   }
   return "";
 }
@@ -61,17 +73,25 @@ ExitCode run_query(const QueryOptions& options) {
   RequestStatus status;
   throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);
+  std::vector<std::string> sources;  // other sources that hold this biz_seq
+  if (status.state == RequestState::kNotFound)
+    throw_if_error(sources_with_biz_seq(connection, options.biz_seq, &sources));
+  const std::string text = status.state == RequestState::kNotFound
+                               ? not_found_text(options.biz_seq, sources)
+                               : query_text(options.biz_seq, status);
   if (options.json) {
-    print_json({{"source", options.source},
-                {"biz_seq", options.biz_seq},
-                {"state", request_state_name(status.state)},
-                {"strategy", text_or_null(status.strategy)},
-                {"reason", text_or_null(status.reason)},
-                {"flow_rows", status.flow_rows}});
+    nlohmann::ordered_json out{{"source", options.source},
+                               {"biz_seq", options.biz_seq},
+                               {"state", request_state_name(status.state)},
+                               {"strategy", text_or_null(status.strategy)},
+                               {"reason", text_or_null(status.reason)},
+                               {"flow_rows", status.flow_rows}};
+    if (status.state == RequestState::kNotFound) out["other_sources"] = sources;
+    print_json(out);
   } else if (code == ExitCode::kOk) {
-    fmt::print("{}\n", query_text(options.biz_seq, status));
+    fmt::print("{}\n", text);
   } else {
-    fmt::print(stderr, "error: {}\n", query_text(options.biz_seq, status));
+    fmt::print(stderr, "error: {}\n", printable(text));
   }
   return code;
 }
@@ -89,7 +109,8 @@ void register_query(CLI::App& app, CommandResult& result) {
   command->add_option("--biz-seq", options->biz_seq, "the request's id")->required();
   add_json_flag(command, &options->json);
   command->footer(
-      "Exit codes: 0 succeeded, 3 failed, 5 processing, 9 not_found (and 2, 8 as everywhere).\n"
+      "Answers: succeeded (exit 0), failed (3), processing (5), not_found (9). A request is its\n"
+      "source and biz_seq together: not_found names the other sources that hold the biz_seq.\n"
       "not_found does not mean lost: on a slow server the first attempt may not have written\n"
       "yet, and a retry then moves the money again. Only an idempotent server makes the retry\n"
       "safe (see: idemlab simulate --strategy naive --scenario query-first-slow).\n");

@@ -37,12 +37,9 @@ SimOptions simulation_options(const SimulateOptions& options, const ScratchServe
   return sim_options;
 }
 
-ExitCode run_simulate(const SimulateOptions& options) {
-  const ScratchServerChoice server =
-      scratch_server_choice("simulate", options.db, options.isolation);
-  const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, {options.strategy});
-  install_interrupt_handlers();
-  SimConfig config = build_config(options.sim);
+// What the options ask to see, checked against each other: a flag that would have no effect
+// with another is named, never dropped.
+void check_views(const SimulateOptions& options, const SimConfig& config) {
   if (options.timeline && options.timeline_request == 0 &&
       config.requests > limits::kMaxTimelineRequests)
     throw_if_error(Status::usage(fmt::format(
@@ -56,6 +53,25 @@ ExitCode run_simulate(const SimulateOptions& options) {
         Status::usage("--format mermaid and svg draw a timeline: add --timeline-request N"));
   if (options.timeline_request > config.requests)
     throw_if_error(Status::usage("--timeline-request is beyond --requests"));
+  const bool timeline = options.timeline || options.timeline_request > 0;
+  if (timeline && (wanted == Format::kCsv || wanted == Format::kMarkdown))
+    throw_if_error(Status::usage(fmt::format(
+        "--format {} has no place for a timeline: the table and json show it, mermaid and svg "
+        "draw it",
+        options.sim.format)));
+  if (options.sql && (!timeline || wanted != Format::kTable))
+    throw_if_error(
+        Status::usage("--sql adds each statement to the timeline's text: add --timeline, and no "
+                      "--format or --json"));
+}
+
+ExitCode run_simulate(const SimulateOptions& options) {
+  const ScratchServerChoice server =
+      scratch_server_choice("simulate", options.db, options.isolation);
+  const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, {options.strategy});
+  install_interrupt_handlers();
+  SimConfig config = build_config(options.sim);
+  check_views(options, config);
   const Strategy& strategy = *find_strategy(options.strategy);
   const Pitfall pitfall = pitfall_option(strategy.info(), options.pitfall);
   const SimOptions sim_options = simulation_options(options, server, redis);
@@ -115,10 +131,13 @@ void register_simulate(CLI::App& app, CommandResult& result) {
   add_scratch_server_options(command, "simulate", &options->db, &options->isolation);
   add_scratch_redis_option(command, &options->redis);
   command->footer(
-      "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved\n"
-      "partition the requests; never_moved (told success, nothing moved), stuck, \n"
-      "unknown_to_client, refused and inconsistent_answers count problems.\n" +
-      sim_exit_code_help());
+      "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved "
+      "partition the requests; never_moved (told success, nothing moved), stuck, "
+      "unknown_to_client, refused and inconsistent_answers count problems.\n"
+      "Costs: attempts_per_request (what the clients sent), deliveries_per_request (copies "
+      "that reached the server: double submits, redeliveries), statements_per_request "
+      "(statements the ledger ran per request, the clients' own queries included), lock_waits, "
+      "and the latency from a request's first attempt to its final answer, in virtual ms.\n");
   command->callback([options, &result] { result.exit_code = run_simulate(*options); });
 }
 

@@ -41,7 +41,6 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
       ->capture_default_str();
   add_json_flag(command, &options->json);
   add_fail_on_option(command, &options->fail_on_violation);
-  command->footer(sim_exit_code_help());
 }
 
 void add_fail_on_option(CLI::App* command, bool* fail_on_violation) {
@@ -51,17 +50,6 @@ void add_fail_on_option(CLI::App* command, bool* fail_on_violation) {
           "violation: exit 7 when a guarded strategy without --pitfall breaks its promise "
           "(for CI scripts)")
       ->check(CLI::IsMember({"violation"}));
-}
-
-std::string sim_exit_code_help() {
-  return "Exit codes:\n"
-         "  0   the run finished, whatever its rows show\n"
-         "  1   internal error\n"
-         "  2   usage or input error (also: a run over the memory budget)\n"
-         "  7   with --fail-on violation: a guarded strategy run without --pitfall moved money\n"
-         "      twice, told success for nothing, left a request stuck, answered\n"
-         "      inconsistently, or failed its audit (explore: broke an invariant)\n"
-         "  130/143 stopped by SIGINT/SIGTERM; nothing is left in the temporary folder\n";
 }
 
 SimConfig build_config(const SimCliOptions& options) {
@@ -81,6 +69,9 @@ SimConfig build_config(const SimCliOptions& options) {
 }
 
 Format output_format(const SimCliOptions& options) {
+  if (options.json && options.format != "table" && options.format != "json")
+    throw_if_error(Status::usage(fmt::format(
+        "--json and --format {} ask for two outputs: give one of them", options.format)));
   if (options.json || options.format == "json") return Format::kJson;
   if (options.format == "csv") return Format::kCsv;
   if (options.format == "md") return Format::kMarkdown;
@@ -93,7 +84,7 @@ std::string config_arguments(const SimConfig& config) {
   std::string out;
   if (!config.scenario.empty()) out += fmt::format(" --scenario {}", config.scenario);
   out += fmt::format(" --requests {} --seed {} --concurrency {} --retry {} --lock-ttl-ms {}",
-                     config.requests, config.seed, config.concurrency, config.retry.text(),
+                     config.requests, config.seed, config.concurrency, config.retry.changed_text(),
                      config.lock_ttl_ms);
   if (config.token_ttl_ms != SimConfig{}.token_ttl_ms)
     out += fmt::format(" --token-ttl-ms {}", config.token_ttl_ms);

@@ -27,11 +27,11 @@ struct SimCliOptions {
 void add_sim_options(CLI::App* command, SimCliOptions* options);
 // The scenario with the command line's values over it (--fault replaces its faults).
 SimConfig build_config(const SimCliOptions& options);
+// The format asked for; a usage error when --json and --format name two different ones.
 Format output_format(const SimCliOptions& options);
 // Every setting spelled out, so the command alone reproduces the run.
 std::string config_arguments(const SimConfig& config);
 // What simulate, compare and explore exit with (their --help footer).
-std::string sim_exit_code_help();
 // --fail-on violation, shared by simulate, compare and explore.
 void add_fail_on_option(CLI::App* command, bool* fail_on_violation);
 

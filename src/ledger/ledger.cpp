@@ -18,22 +18,55 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out) {
   return Status::ok();
 }
 
+namespace {
+
+constexpr const char* kAttemptsMatching =
+    "FROM attempt WHERE (:source IS NULL OR source = :source) AND "
+    "(:biz_seq IS NULL OR biz_seq = :biz_seq)";
+
+Binds filter_binds(const AttemptFilter& filter) {
+  Binds binds;
+  if (filter.source) binds.push_back({":source", *filter.source});
+  if (filter.biz_seq) binds.push_back({":biz_seq", *filter.biz_seq});
+  return binds;
+}
+
+}  // namespace
+
+Status count_attempts(Connection& connection, const AttemptFilter& filter, int64_t* out) {
+  StepResult result =
+      connection.query(fmt::format("SELECT COUNT(*) {}", kAttemptsMatching), filter_binds(filter),
+                       [&](const Row& row) { *out = as_int(row[0]); });
+  if (!result.ok()) return step_error(connection, result);
+  return Status::ok();
+}
+
 Status list_attempts(Connection& connection, const AttemptFilter& filter,
                      std::vector<AttemptRecord>* out) {
   out->clear();
-  Binds binds{{":limit", filter.limit}};
-  if (filter.source) binds.push_back({":source", *filter.source});
-  if (filter.biz_seq) binds.push_back({":biz_seq", *filter.biz_seq});
+  Binds binds = filter_binds(filter);
+  binds.push_back({":limit", filter.limit});
   StepResult result = connection.query(
-      "SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
-      "fault, at_ms, isolation FROM attempt WHERE (:source IS NULL OR source = :source) AND "
-      "(:biz_seq IS NULL OR biz_seq = :biz_seq) ORDER BY id DESC LIMIT :limit) AS newest "
-      "ORDER BY id",
+      fmt::format("SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, "
+                  "replayed, fault, at_ms, isolation {} ORDER BY id DESC LIMIT :limit) AS newest "
+                  "ORDER BY id",
+                  kAttemptsMatching),
       binds, [&](const Row& row) {
         out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
                         as_text(row[4]), as_text(row[5]), as_text(row[6]), as_int(row[7]) != 0,
                         as_text(row[8]), as_int(row[9]), as_text(row[10])});
       });
+  if (!result.ok()) return step_error(connection, result);
+  return Status::ok();
+}
+
+Status sources_with_biz_seq(Connection& connection, const std::string& biz_seq,
+                            std::vector<std::string>* out) {
+  out->clear();
+  StepResult result = connection.query(
+      "SELECT source FROM attempt WHERE biz_seq = :biz_seq UNION "
+      "SELECT source FROM transfer_flow WHERE biz_seq = :biz_seq ORDER BY 1",
+      {{":biz_seq", biz_seq}}, [&](const Row& row) { out->push_back(as_text(row[0])); });
   if (!result.ok()) return step_error(connection, result);
   return Status::ok();
 }

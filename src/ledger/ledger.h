@@ -39,6 +39,8 @@ struct AttemptFilter {
 };
 Status list_attempts(Connection& connection, const AttemptFilter& filter,
                      std::vector<AttemptRecord>* out);
+// How many attempts the filter matches, the limit aside: what history says it left out.
+Status count_attempts(Connection& connection, const AttemptFilter& filter, int64_t* out);
 
 // What a server can tell a client that asks before retrying (query-before-retry): the state of
 // its request, read from the flow rows and the guards, never from the journal.
@@ -63,6 +65,11 @@ struct RequestStatus {
 // dedup record or a lock says the request is under way; otherwise not found.
 Status query_request(Connection& connection, const std::string& source, const std::string& biz_seq,
                      RequestStatus* out);
+
+// The sources that hold a request with this biz_seq (in its attempts or its flow rows), sorted:
+// what a not_found answer names, since a request is known by its source and biz_seq together.
+Status sources_with_biz_seq(Connection& connection, const std::string& biz_seq,
+                            std::vector<std::string>* out);
 
 // Who holds a request's key while it is in progress: a lock row (with its expiry), or an
 // unfinished flow row or dedup record (no expiry). `by` is empty when nothing holds it.

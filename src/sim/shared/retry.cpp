@@ -2,9 +2,12 @@
 #include "sim/shared/retry.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
+#include <string>
+#include <vector>
 
 #include "core/limits.h"
 #include "core/parse.h"
@@ -20,14 +23,33 @@ Status parse_number(std::string_view key, std::string_view value, int64_t low, i
 }
 }  // namespace
 
+namespace {
+// Each field as key=value, in the canonical order.
+std::vector<std::string> fields(const RetryPolicy& p) {
+  return {fmt::format("attempts={}", p.attempts),
+          fmt::format("timeout-ms={}", p.timeout_ms),
+          fmt::format("backoff={}", p.backoff == Backoff::kConstant ? "constant" : "exp"),
+          fmt::format("base-ms={}", p.base_ms),
+          fmt::format("cap-ms={}", p.cap_ms),
+          fmt::format("jitter={}", p.jitter == Jitter::kNone   ? "none"
+                                   : p.jitter == Jitter::kFull ? "full"
+                                                               : "equal"),
+          fmt::format("key={}", p.fresh_key ? "fresh" : "same"),
+          fmt::format("query={}", p.query_first ? "yes" : "no")};
+}
+}  // namespace
+
 std::string RetryPolicy::text() const {
-  return fmt::format(
-      "attempts={},timeout-ms={},backoff={},base-ms={},cap-ms={},jitter={},key={},query={}",
-      attempts, timeout_ms, backoff == Backoff::kConstant ? "constant" : "exp", base_ms, cap_ms,
-      jitter == Jitter::kNone   ? "none"
-      : jitter == Jitter::kFull ? "full"
-                                : "equal",
-      fresh_key ? "fresh" : "same", query_first ? "yes" : "no");
+  return fmt::format("{}", fmt::join(fields(*this), ","));
+}
+
+std::string RetryPolicy::changed_text() const {
+  const std::vector<std::string> mine = fields(*this);
+  const std::vector<std::string> base = fields(RetryPolicy{});
+  std::vector<std::string> out{mine[0]};
+  for (size_t i = 1; i < mine.size(); ++i)
+    if (mine[i] != base[i]) out.push_back(mine[i]);
+  return fmt::format("{}", fmt::join(out, ","));
 }
 
 int64_t RetryPolicy::delay_ms(int retry, Random& random) const {

@@ -26,6 +26,9 @@ struct RetryPolicy {
 
   // Canonical text, e.g. "attempts=5,timeout-ms=300,backoff=exp,...": parses back to itself.
   std::string text() const;
+  // The same, naming attempts and only the fields that differ from the default: what a
+  // reproduce line prints, short enough to fit a projector's terminal.
+  std::string changed_text() const;
   // How long to wait before retry number `retry` (1 = the first retry).
   int64_t delay_ms(int retry, Random& random) const;
 };

@@ -15,5 +15,10 @@ expect_contains "$out" "state-machine"
 expect_equal "$(sqlite3 "$db" 'SELECT count(*) FROM attempt')" 3 "bad input is not logged"
 expect_exit 0 "$IDEMLAB" history --db "$db" --limit 1 --json
 expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["attempts"]))')" 1 "limit"
+total=$(json_field "$out" total)
+[ "$total" -gt 1 ] || fail "history --json counts every attempt, not the shown: $total"
+expect_equal "$(json_field "$out" left_out)" $((total - 1)) "attempts left out"
+expect_exit 0 "$IDEMLAB" history --db "$db" --limit 1
+expect_contains "$out" "the newest 1 of $total attempts; $((total - 1)) older left out"
 expect_exit 2 "$IDEMLAB" history --db "$db" --biz-seq ""
 finish

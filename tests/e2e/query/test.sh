@@ -29,4 +29,13 @@ expect_exit 2 "$IDEMLAB" query --db "$db"
 expect_exit 8 "$IDEMLAB" query --db "$work/missing.db" --biz-seq q1
 expect_equal "$(digest "$db")" "$before" "query writes nothing"
 integrity_ok "$db"
+# A request is its source and biz_seq: not_found names the sources that do hold the biz_seq.
+expect_exit 0 "$IDEMLAB" http --db "$db" POST /transfers --idempotency-key via-http \
+  --data 'from=alice&to=bob&amount=1'
+expect_exit 9 "$IDEMLAB" query --db "$db" --biz-seq via-http
+expect_one_error_line
+expect_contains "$err" "source http holds a request via-http: --source http"
+expect_exit 9 "$IDEMLAB" query --db "$db" --biz-seq via-http --json
+expect_equal "$(json_field "$out" other_sources)" '["http"]' "other sources"
+expect_exit 0 "$IDEMLAB" query --db "$db" --biz-seq via-http --source http
 finish
