@@ -12,6 +12,7 @@
 #include "report/compare_notes.h"
 #include "sim/shared/budget.h"
 #include "sim/simulate/compare.h"
+#include "term/command_text.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -175,7 +176,7 @@ ExitCode run_compare(const CompareOptions& options) {
   if (format == Format::kTable) {
     std::string under = options.wide ? "" : compact_table_legend();
     for (const std::string& note : notes.brief) under += wrap(note, 0);
-    fmt::print("{}{}", under, wrap("reproduce: " + command, 0));
+    fmt::print("{}{}", under, command_text("reproduce: " + command));
   }
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
     return ExitCode::kAuditFailed;

@@ -11,6 +11,7 @@
 #include "report/compact_table.h"
 #include "report/json.h"
 #include "term/color.h"
+#include "term/command_text.h"
 #include "term/text.h"
 #include "term/width.h"
 
@@ -231,7 +232,8 @@ std::string result_text(const SimResult& r, const std::string& command) {
        "attempts each client sent");
   line("deliveries_per_request", fmt::format("{:.2f}", r.deliveries_per_request),
        "copies that reached the server");
-  line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request), "");
+  line("statements_per_request", fmt::format("{:.2f}", r.statements_per_request),
+       "statements the ledger ran per request");
   line("lock_waits", std::to_string(r.lock_waits),
        is_server(r.engine) ? "statements that waited for a lock, on the server's word"
                            : "statements that waited for the write lock");
@@ -242,7 +244,7 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");
-  out += wrap("reproduce: " + command, 0);
+  out += command_text("reproduce: " + command);
   return out;
 }
 

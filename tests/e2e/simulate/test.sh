@@ -93,10 +93,9 @@ faults = ["response-lost:p=0.2"]
 TOML
 expect_exit 0 "$IDEMLAB" simulate --strategy state-machine --scenario "$work/mine.toml"
 first=$out
-reproduce=$(printf '%s\n' "$out" | sed -n 's/^reproduce: idemlab //p')
+reproduce=$(printf '%s\n' "$out" | sed -n '/^reproduce: idemlab /,$p' | sed 's/^reproduce: idemlab //')
 expect_contains "$reproduce" "--scenario $work/mine.toml"
-# shellcheck disable=SC2086
-expect_exit 0 "$IDEMLAB" $reproduce
+expect_exit 0 bash -c "\"\$0\" $reproduce" "$IDEMLAB"  # as pasted: bash joins the lines
 expect_equal "$out" "$first" "the reproduce: line of a scenario file's run"
 
 # Double submits show in deliveries per request, not in attempts.
@@ -104,4 +103,14 @@ expect_exit 0 "$IDEMLAB" simulate --strategy state-machine --requests 50 \
   --fault double-submit:k=2,p=1 --format json
 expect_equal "$(json_field "$out" deliveries_per_request)" 2.0 "deliveries per request"
 expect_equal "$(json_field "$out" attempts_per_request)" 1.0 "attempts per request"
+
+# A flag that would have no effect with another is named, not dropped.
+for args in "--timeline --format csv" "--timeline-request 2 --format md" "--json --format svg" \
+  "--sql" "--timeline --sql --json"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 5 $args
+  expect_one_error_line
+done
+expect_exit 2 "$IDEMLAB" explore --strategy token --format svg --json
+expect_contains "$err" "--json and --format svg"
 finish
