@@ -1,6 +1,8 @@
 // idemlab's entry point: parse the command line, dispatch, and map every error to an exit code
 // (and, under --json, a JSON object) in one place.
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <csignal>
@@ -62,10 +64,13 @@ int main(int argc, char** argv) {
   using namespace idemlab;
   ignore_broken_pipes();
   configure_sqlite();
-  CLI::App app{"idemlab: a lab for idempotent money transfers on a SQLite ledger", "idemlab"};
+  CLI::App app{
+      "idemlab: a lab for idempotent money transfers on a real ledger, over every transport, "
+      "and a deterministic simulator",
+      "idemlab"};
   app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands copy it
-  app.set_version_flag("--version", IDEMLAB_VERSION);
-  app.footer(exit_code_help());
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", IDEMLAB_VERSION, "print the version and exit");
   app.require_subcommand(1);
   app.option_defaults()->disable_flag_override();
   // --width N anywhere on the line (it falls through from a subcommand to here), set as soon
@@ -89,13 +94,18 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   CommandResult result;
   register_commands(app, result, command_word(argc, argv));
+  app.footer(exit_code_help());  // after the commands: each has its own list
   const bool json = wants_json(argc, argv);
   try {
     throw_if_error(check_command_line(app, argc, argv));
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    return report_error(Status::usage(error.what()), json);
+    if (argc == 1) {  // idemlab, alone: the groups on standard output, then the one error line
+      fmt::print("{}\n", command_overview(app));
+      std::fflush(stdout);
+    }
+    return report_error(parse_error_status(error, app, argc, argv), json);
   } catch (const StatusError& error) {
     return report_error(error.status, json);
   } catch (const std::bad_alloc&) {

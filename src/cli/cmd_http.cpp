@@ -137,8 +137,8 @@ void register_http(CLI::App& app, CommandResult& result) {
       "                               each time, unless --idempotency-key names it; a repeat\n"
       "                               is answered with the first status and body again\n"
       "  GET    /transfers/ID         its state\n"
-      "Exit: 0 for 2xx; for a problem, its exit code (2 usage, 3 rejected, 4 mismatch, 5 in\n"
-      "progress, 6 token, 8 ledger, 9 not found, 75 busy); 75 when no answer came back.");
+      "A problem's exit code is the one its type names (GET /problems lists them); 75 when no "
+      "answer came back.\n");
   command->callback([options, &result] { result.exit_code = run_http(*options); });
 }
 

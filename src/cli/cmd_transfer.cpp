@@ -178,8 +178,8 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   add_json_flag(command, &options->json);
   // One line a paragraph: --help wraps it to the width in force when it prints.
   std::string footer = fmt::format("How it works:\n  {}\n", info.how);
-  if (!info.notes.empty()) footer += fmt::format("SQLite notes:\n  {}\n", info.notes);
-  command->footer(footer + exit_code_help());
+  if (!info.notes.empty()) footer += fmt::format("\nNotes:\n  {}\n", info.notes);
+  command->footer(footer);
   command->callback([options, &result, command] {
     if (!command->get_subcommands().empty()) return;  // `token issue` ran instead
     result.exit_code = run_transfer(*options);

@@ -19,11 +19,25 @@ struct CommandResult {
   ExitCode exit_code = ExitCode::kOk;
 };
 
+// The groups --help lists the commands in.
+enum class CommandGroup : uint8_t {
+  kLedger,      // a ledger and what it holds
+  kOneAttempt,  // one attempt of a strategy, per process
+  kTransports,  // the transfer over HTTP and a queue
+  kSimulator,   // the deterministic simulator
+  kClassroom,   // explanations, lessons, the report
+  kShell,       // for the shell itself
+};
+std::string_view command_group_name(CommandGroup group);
+
 struct CommandEntry {
   const char* name;     // the subcommand, or a group of them ("<strategy>")
   const char* summary;  // one line
   void (*register_command)(CLI::App& app, CommandResult& result);
+  CommandGroup group;
+  ExitCodes exits;                   // the codes it can give, as its --help lists them
   bool needs_every_command = false;  // it reads the whole tree (completion, manual)
+  const char* ok_means = "";         // what 0 means here, when not "applied, or replayed"
 };
 std::span<const CommandEntry> command_table();
 

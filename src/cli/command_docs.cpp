@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "attempt/fault.h"
+#include "cli/help_format.h"
 #include "lessons/lesson.h"
 #include "sim/shared/scenario.h"
 #include "strategies/pitfall.h"
@@ -59,12 +60,13 @@ OptionDoc describe_option(const CLI::Option& option) {
   if (doc.positional) doc.names.push_back(option.get_name(true));
   doc.takes_value = option.get_items_expected_max() > 0;
   doc.value_optional = doc.takes_value && option.get_items_expected_min() == 0;
-  if (doc.takes_value) doc.value_name = option.get_type_name();
-  doc.numeric = doc.value_name.starts_with("INT") || doc.value_name.starts_with("UINT") ||
-                doc.value_name.starts_with("FLOAT");
+  const std::string type = option.get_type_name();
+  if (doc.takes_value) doc.value_name = option_value_name(&option);
+  doc.numeric = doc.takes_value &&
+                (type.starts_with("INT") || type.starts_with("UINT") || type.starts_with("FLOAT"));
   doc.description = option.get_description();
   doc.env = option.get_envname();
-  doc.values = listed_words(doc.value_name);
+  doc.values = listed_words(type);
   if (doc.values.empty()) doc.values = registry_words(primary_name(doc));
   return doc;
 }

@@ -15,7 +15,7 @@ struct OptionDoc {
   bool takes_value = false;     // false: a flag
   bool value_optional = false;  // --pitfall or --pitfall=NAME
   bool numeric = false;         // a number: nothing to complete
-  std::string value_name;       // e.g. "TEXT:PATH|URL", as --help shows it
+  std::string value_name;       // e.g. "PATH|URL", "N", as --help shows it
   std::string description;
   std::string env;                  // its environment variable, if any
   std::vector<std::string> values;  // the words a completion offers ("" list: any, files)

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,6 +15,7 @@
 #include "core/interrupt.h"
 #include "core/parse.h"
 #include "report/json.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -96,6 +99,62 @@ Status check_command_line(CLI::App& app, int argc, char** argv) {
       return Status::usage(fmt::format("--{} is a flag and takes no value", name));
   }
   return check_long_options(app, argc, argv);
+}
+
+namespace {
+
+// "--x: nope not in {a,b,c}" -> "--x: 'nope' is not one of a, b, c".
+std::string choices_words(std::string message) {
+  const size_t in = message.find(" not in {");
+  const size_t colon = message.find(": ");
+  if (in == std::string::npos || colon == std::string::npos || colon > in) return message;
+  std::string list = message.substr(in + 9);
+  if (!list.empty() && list.back() == '}') list.pop_back();
+  for (size_t at = 0; (at = list.find(',', at)) != std::string::npos; at += 2)
+    list.replace(at, 1, ", ");
+  return fmt::format("{}: '{}' is not one of {}", message.substr(0, colon),
+                     message.substr(colon + 2, in - colon - 2), list);
+}
+
+}  // namespace
+
+Status parse_error_status(const CLI::ParseError& error, CLI::App& app, int argc, char** argv) {
+  const std::string what = error.what();
+  const std::vector<CLI::App*> chain = command_chain(app, argc, argv);
+  std::string path = "idemlab";
+  for (size_t i = 1; i < chain.size(); ++i) path += " " + chain[i]->get_name();
+  if (what.starts_with("A subcommand is required"))
+    return Status::usage(chain.size() > 1
+                             ? fmt::format("{} needs a command (see: {} --help)", path, path)
+                             : "no command given: pick one of those above (idemlab COMMAND "
+                               "--help says more)");
+  if (what.starts_with("The following argument")) {
+    const std::string words = what.substr(what.find(':') + 2);
+    return Status::usage(fmt::format("unexpected argument{} {} for {} (see: {} --help)",
+                                     words.find(' ') == std::string::npos ? "" : "s", words, path,
+                                     path));
+  }
+  const size_t missing = what.find(": 1 required ");
+  if (missing != std::string::npos && what.ends_with(" missing"))
+    return Status::usage(fmt::format("{} needs a value", what.substr(0, missing)));
+  std::string message = choices_words(what);
+  if (!message.empty()) message[0] = static_cast<char>(std::tolower(message[0]));
+  return Status::usage(message);
+}
+
+std::string command_overview(const CLI::App& app) {
+  std::string out = "usage: idemlab COMMAND [OPTIONS]\n";
+  std::vector<std::string> groups;
+  for (const CLI::App* command : app.get_subcommands({}))
+    if (std::find(groups.begin(), groups.end(), command->get_group()) == groups.end())
+      groups.push_back(command->get_group());
+  for (const std::string& group : groups) {
+    std::string names;
+    for (const CLI::App* command : app.get_subcommands({}))
+      if (command->get_group() == group) names += (names.empty() ? "" : ", ") + command->get_name();
+    out += "\n" + group + ":\n" + wrap(names, 2);
+  }
+  return out;
 }
 
 int report_error(const Status& status, bool json) {

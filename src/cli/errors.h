@@ -16,6 +16,13 @@ bool wants_json(int argc, char** argv);
 // command name.
 Status check_command_line(CLI::App& app, int argc, char** argv);
 
+// What CLI11 said, in idemlab's words: no command, an unexpected argument (naming its command
+// and where its help is), an option's missing value or a value not among its choices.
+Status parse_error_status(const CLI::ParseError& error, CLI::App& app, int argc, char** argv);
+
+// The usage line and the commands by group, for a command line that names none.
+std::string command_overview(const CLI::App& app);
+
 // Prints the error and returns the exit code (or re-raises an interrupting signal).
 int report_error(const Status& status, bool json);
 

@@ -1,6 +1,12 @@
 // Wrapping --help to output_width(), with the column CLI11 chose for names.
 #include "cli/help_format.h"
 
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "term/color.h"
 #include "term/text.h"
 #include "term/width.h"
@@ -59,7 +65,77 @@ std::string wrap_lines(const std::string& text) {
   return out;
 }
 
+// The choices of an IsMember check, as CLI11 writes them ("TEXT:{a,b,c}"); none if it is not one.
+std::vector<std::string> choices_of(const std::string& type) {
+  std::vector<std::string> out;
+  const size_t open = type.find('{');
+  const size_t close = type.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return out;
+  for (size_t start = open + 1; start < close;) {
+    const size_t comma = std::min(type.find(',', start), close);
+    std::string word = type.substr(start, comma - start);
+    while (!word.empty() && word.front() == ' ') word.erase(0, 1);
+    out.push_back(word);
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string upper_name(const CLI::Option* opt) {
+  std::string name = opt->get_lnames().empty() ? opt->get_name() : opt->get_lnames().front();
+  for (char& c : name) c = c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  return name;
+}
+
+// What a free-text option's value is, by the option's long name: help says "--from ACCOUNT",
+// not CLI11's "--from TEXT".
+std::string text_value_name(const CLI::Option* opt) {
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"account", "ACCOUNT"},  {"from", "ACCOUNT"},     {"to", "ACCOUNT"},
+      {"amount", "AMOUNT"},    {"raise", "AMOUNT"},     {"set", "AMOUNT"},
+      {"biz-seq", "ID"},       {"token", "TOKEN"},      {"idempotency-key", "KEY"},
+      {"db", "PATH|URL"},      {"backend", "ENGINE"},   {"postgres", "URL"},
+      {"mariadb", "URL"},      {"broker", "URL"},       {"redis", "URL"},
+      {"listen", "HOST:PORT"}, {"queue", "NAME"},       {"prefix", "TEXT"},
+      {"source", "NAME"},      {"sources", "NAMES"},    {"pitfall", "NAME"},
+      {"fault", "FAULT"},      {"retry", "POLICY"},     {"scenario", "NAME|FILE"},
+      {"scenarios", "NAMES"},  {"strategies", "NAMES"}, {"trace-sql", "FILE"},
+      {"out", "FILE"},         {"data", "BODY"},
+  };
+  const std::string name = opt->get_lnames().empty() ? "" : opt->get_lnames().front();
+  for (const auto& [option, value] : kNames)
+    if (option == name) return std::string(value);
+  return "TEXT";
+}
+
 }  // namespace
+
+std::string option_value_name(const CLI::Option* opt) {
+  const std::string type = opt->get_type_name();
+  if (type.starts_with("INT") || type.starts_with("UINT")) return "N";
+  if (type.starts_with("FLOAT")) return "X";
+  const std::vector<std::string> choices = choices_of(type);
+  if (!choices.empty() && choices.size() <= 4) {
+    std::string out;
+    for (const std::string& choice : choices) out += (out.empty() ? "" : "|") + choice;
+    return out;
+  }
+  if (!choices.empty()) return upper_name(opt);
+  const size_t colon = type.rfind(':');
+  const std::string word = colon == std::string::npos ? type : type.substr(colon + 1);
+  return word == "TEXT" ? text_value_name(opt) : word;
+}
+
+std::string WrappingFormatter::make_option_opts(const CLI::Option* opt) const {
+  if (opt->get_items_expected_max() == 0) return "";                           // a flag
+  if (!opt->nonpositional()) return opt->get_required() ? " (required)" : "";  // named already
+  std::string out = " " + option_value_name(opt);
+  if (opt->get_items_expected_min() == 0) out = "[=" + out.substr(1) + "]";
+  if (!opt->get_default_str().empty()) out += "=" + opt->get_default_str();
+  if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+  if (opt->get_required()) out += " (required)";
+  return out;
+}
 
 std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
   return name_and_description(make_option_name(opt, is_positional) + make_option_opts(opt),
@@ -73,6 +149,12 @@ std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
 
 std::string WrappingFormatter::make_description(const CLI::App* app) const {
   return wrap_lines(CLI::Formatter::make_description(app));
+}
+
+std::string WrappingFormatter::make_usage(const CLI::App* app, std::string name) const {
+  std::string usage = CLI::Formatter::make_usage(app, std::move(name));
+  for (size_t at; (at = usage.find("SUBCOMMAND")) != std::string::npos;) usage.erase(at, 3);
+  return usage;
 }
 
 std::string WrappingFormatter::make_footer(const CLI::App* app) const {

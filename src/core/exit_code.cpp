@@ -38,6 +38,9 @@ constexpr std::array kTable{
     ExitCodeInfo{ExitCode::kDeadLettered, "dead_lettered",
                  "consume: messages were set aside on QUEUE.dead (refused, or not settled "
                  "after --max-deliveries); the rest were settled"},
+    ExitCodeInfo{ExitCode::kNotRun, "not_run",
+                 "lesson: it needs a server or broker that is not there (it says which, and how "
+                 "to start it); nothing ran"},
     ExitCodeInfo{ExitCode::kRetryable, "retryable",
                  "unknown outcome, safe to retry: a timeout, a lost connection, a server that "
                  "is busy, full or gave no answer in time, a full disk; consume: messages were "
@@ -76,12 +79,14 @@ ExitCode exit_code_for(const Status& status) {
   return ExitCode::kInternal;
 }
 
-std::string exit_code_help() {
+std::string exit_code_help(ExitCodes codes, std::string_view ok_means) {
   std::string text = "Exit codes:\n";
   for (const auto& row : kTable)
-    if (row.code != ExitCode::kInterrupted)
-      text += fmt::format("  {:<3} {}\n", static_cast<int>(row.code), row.meaning);
-  text += fmt::format("  {}\n", exit_code_info(ExitCode::kInterrupted).meaning);
+    if (row.code != ExitCode::kInterrupted && codes.has(row.code))
+      text += fmt::format("  {:<3} {}\n", static_cast<int>(row.code),
+                          row.code == ExitCode::kOk && !ok_means.empty() ? ok_means : row.meaning);
+  if (codes.has(ExitCode::kInterrupted))
+    text += fmt::format("  {}\n", exit_code_info(ExitCode::kInterrupted).meaning);
   return text;
 }
 

@@ -135,7 +135,7 @@ std::string explain_text(const Explained& e) {
   out += "\nProtects against\n" + wrap(info.protects, 2);
   out += info.pitfalls.empty() ? "\nPitfalls\n  none: it has no guard to leave out\n"
                                : "\nPitfalls (--pitfall[=NAME])" + pitfalls_text(info);
-  if (!info.notes.empty()) out += "\nSQLite notes\n" + wrap(info.notes, 2);
+  if (!info.notes.empty()) out += "\nNotes\n" + wrap(info.notes, 2);
   out += fmt::format("\nSteps (crash:after=STEP and slow:at=STEP take these)\n{}",
                      wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
   out += wrap(fmt::format("--fault slow pauses before '{}' (its critical step) in one attempt "

@@ -13,7 +13,8 @@ class DedupTable final : public Strategy {
         .name = "dedup-table",
         .title = "insert the request id into a dedup table first; a conflict is a repeat",
         .how =
-            "In one BEGIN IMMEDIATE transaction INSERT (biz_seq, source, payload) into the "
+            "In one write transaction (BEGIN IMMEDIATE on SQLite) INSERT (biz_seq, source, "
+            "payload) into the "
             "dedup table, write the flow row, move the money, store the answer, COMMIT. A "
             "primary-key conflict on the dedup row means a repeat: answer from the flow row. "
             "Dedup stays apart from the business tables.",

@@ -13,7 +13,8 @@ class DirectInsert final : public Strategy {
         .name = "direct-insert",
         .title = "insert the flow row straight away; a unique conflict means a repeat",
         .how =
-            "In one BEGIN IMMEDIATE transaction INSERT the flow row (unique on biz_seq), move "
+            "In one write transaction (BEGIN IMMEDIATE on SQLite) INSERT the flow row (unique on "
+            "biz_seq), move "
             "the money, store the answer, COMMIT. A unique-index conflict means the request "
             "was seen before: roll back, read the stored answer and return it as a replay. "
             "Cheapest when repeats are rare: one statement decides.",

@@ -63,7 +63,8 @@ class LockTable final : public Strategy {
             "free or expired (ShedLock's shape: name, lock_until, locked_at, locked_by). "
             "Not acquired: a twin holds it, answer in_progress (or the stored answer). "
             "Acquired: a finished request left a flow row, answer as before. Otherwise in "
-            "one BEGIN IMMEDIATE transaction check that the lock is still ours and unexpired "
+            "one write transaction (BEGIN IMMEDIATE on SQLite) check that the lock is still ours "
+            "and unexpired "
             "(a fencing check), check the flow row again, write it, move the money, COMMIT, "
             "then release the lock - only if we still own it.",
         .protects = "concurrent twins (the lock) and late repeats (the flow row)",

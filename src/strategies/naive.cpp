@@ -13,7 +13,8 @@ class Naive final : public Strategy {
         .name = "naive",
         .title = "no protection at all: the baseline",
         .how =
-            "In one BEGIN IMMEDIATE transaction write a flow row, move the money, store the "
+            "In one write transaction (BEGIN IMMEDIATE on SQLite) write a flow row, move the "
+            "money, store the "
             "answer, COMMIT. It never looks for an earlier attempt.",
         .protects = "nothing: every retry, redelivery and double click moves money again",
         .notes = "",

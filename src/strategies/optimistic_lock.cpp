@@ -15,7 +15,8 @@ class OptimisticLock final : public Strategy {
         .title = "claim the flow row with a version check; versions only increase",
         .how =
             "Create the flow row if absent (version 0). Read it: finished means a repeat, "
-            "answer as before. Otherwise remember its version v and, in one BEGIN IMMEDIATE "
+            "answer as before. Otherwise remember its version v and, in one write transaction "
+            "(BEGIN IMMEDIATE on SQLite) "
             "transaction, UPDATE ... SET version = version + 1 WHERE id = ? AND version = v. "
             "One changed row: move the money and store the answer, bumping the version "
             "again. Zero: someone else moved the version; answer from the row.",

@@ -15,7 +15,8 @@ class SelectForUpdate final : public Strategy {
         .name = "select-for-update",
         .title = "lock, check the status, act, update the status, commit - in one transaction",
         .how =
-            "BEGIN IMMEDIATE (the lock), SELECT the flow row by biz_seq: present means a "
+            "Begin, and read the flow row by biz_seq under a lock (SELECT ... FOR UPDATE on a "
+            "server; on SQLite BEGIN IMMEDIATE takes the write lock): present means a "
             "repeat, answer as before. Absent: INSERT it, move the money, store the answer, "
             "COMMIT (which releases the lock). The check and the act happen under one lock, "
             "so a twin waits and then sees the finished row.",

@@ -15,7 +15,8 @@ class SelectInsert final : public Strategy {
         .title = "select the flow by biz_seq, insert it if absent; a unique conflict is a repeat",
         .how =
             "SELECT the flow row by biz_seq outside any transaction. Found: a repeat, answer "
-            "as before. Not found: in one BEGIN IMMEDIATE transaction INSERT the flow row, "
+            "as before. Not found: in one write transaction (BEGIN IMMEDIATE on SQLite) INSERT the "
+            "flow row, "
             "move the money, store the answer, COMMIT. A unique-index conflict on the INSERT "
             "means a twin got there first: roll back and answer as a repeat.",
         .protects =

@@ -16,7 +16,8 @@ class StateMachine final : public Strategy {
         .how =
             "Create the flow row in status 1 (processing) if absent (INSERT ... ON CONFLICT "
             "DO NOTHING: creating an order is naturally idempotent). Read it: already 2 or 3 "
-            "means a repeat, answer as before. Otherwise in one BEGIN IMMEDIATE transaction "
+            "means a repeat, answer as before. Otherwise in one write transaction (BEGIN IMMEDIATE "
+            "on SQLite) "
             "UPDATE ... SET status = 2 WHERE biz_seq = ? AND status = 1: one changed row means "
             "this attempt does the work; zero means another attempt finished it first.",
         .protects = "concurrent twins that both read status 1: only one UPDATE matches",

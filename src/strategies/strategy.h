@@ -20,7 +20,7 @@ struct StrategyInfo {
   std::string_view title;     // one line
   std::string_view how;       // what it does, in a few sentences
   std::string_view protects;  // what it protects against
-  std::string_view notes;     // SQLite specifics worth knowing
+  std::string_view notes;     // what else to know: an engine's ways, a pitfall of its store
   // Where `--fault slow` sleeps unless told otherwise (before this step runs): the window in
   // which a duplicate started in parallel overlaps this attempt.
   std::string_view critical_step;

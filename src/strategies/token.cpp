@@ -15,7 +15,8 @@ class TokenStrategy final : public Strategy {
         .title = "consume a one-time token atomically before doing the work",
         .how =
             "`idemlab token issue` stores a token with an expiry. The transfer carries it "
-            "(--token). In one BEGIN IMMEDIATE transaction: UPDATE token SET used ... WHERE "
+            "(--token). In one write transaction (BEGIN IMMEDIATE on SQLite): UPDATE token SET "
+            "used ... WHERE "
             "token = ? AND unused AND unexpired (like Redis DEL, it succeeds for exactly one "
             "caller), write the flow row, move the money, COMMIT. If the token was already "
             "consumed by this same biz_seq, the request is a repeat: answer as before. "

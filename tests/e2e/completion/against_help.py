@@ -13,6 +13,15 @@ def run(*args):
     return subprocess.run(args, capture_output=True, text=True, check=False).stdout
 
 
+def command_groups():
+    """The headings `idemlab` alone prints over its groups of commands ("A ledger:", ...)."""
+    text = subprocess.run([idemlab], capture_output=True, text=True, check=False).stdout
+    return {line[:-1] for line in text.splitlines() if re.match(r"^\S.*:$", line)}
+
+
+GROUPS = command_groups() | {"Subcommands"}
+
+
 def help_of(command):
     """(options, positionals, subcommands) as `idemlab COMMAND --help` lists them."""
     text = run(idemlab, *command, "--help")
@@ -25,10 +34,11 @@ def help_of(command):
         if not head or section is None:
             continue
         if section == "Options":
-            options += [n for n in head.group(1).split(",") if n.startswith("-")]
+            options += [re.sub(r"\[=.*", "", n) for n in head.group(1).split(",")
+                        if n.startswith("-")]
         elif section == "Positionals":
             positionals.append(head.group(1))
-        elif section == "Subcommands":
+        elif section in GROUPS:
             subcommands.append(head.group(1))
     return options, positionals, subcommands
 
@@ -110,7 +120,7 @@ for option, words in names.items():
     for word in words:
         if word not in offered:
             misses.append(f"bash: simulate {option}{sep}{word}")
-lessons = set(re.findall(r"^\s*\d+\s+(\S+)", run(idemlab, "lesson"), re.M))
+lessons = set(re.findall(r"^\s*\d{1,2}\s+([a-z][-a-z]*)\s", run(idemlab, "lesson"), re.M))
 if not lessons or not lessons <= bash_offers("idemlab lesson "):
     misses.append(f"bash: lesson names {sorted(lessons - bash_offers('idemlab lesson '))}")
 faults = set(re.findall(r"^(\S+)", run(idemlab, "faults"), re.M))
