@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "db/locator.h"
 #include "lessons/lesson.h"
+#include "lessons/references.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -34,6 +35,13 @@ ExitCode list_lessons(bool json) {
                                 {"name", lesson.name},
                                 {"title", lesson.title},
                                 {"reference", lesson.reference}});
+    for (const Reference& ref : references())
+      out["references"].push_back({{"number", ref.number},
+                                   {"title", ref.title},
+                                   {"english", ref.english},
+                                   {"author", ref.author},
+                                   {"where", ref.where},
+                                   {"url", ref.url}});
     print_json(out);
     return ExitCode::kOk;
   }
@@ -44,6 +52,9 @@ ExitCode list_lessons(bool json) {
              wrap("idemlab lesson N (or NAME) runs one: real commands on a scratch ledger or "
                   "the seeded simulator, with what to watch.",
                   0));
+  fmt::print("\nThe references (000 to 004, cited with their sections):\n");
+  for (const Reference& ref : references())
+    fmt::print("  {}  {}", ref.number, wrap(reference_text(ref), 7).substr(7));
   return ExitCode::kOk;
 }
 
@@ -63,6 +74,11 @@ ExitCode run_lesson_command(const LessonOptions& options) {
         fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
   check_server(options.servers.postgres, "postgresql", "--postgres");
   check_server(options.servers.mariadb, "mariadb", "--mariadb");
+  if (const std::string missing = missing_servers(*lesson, options.servers); !missing.empty()) {
+    if (options.json) print_json({{"lesson", lesson->number}, {"ran", false}, {"needs", missing}});
+    fmt::print(stderr, "{}\n", missing);
+    return ExitCode::kNotRun;
+  }
   std::fflush(stdout);
   throw_if_error(run_lesson(*lesson, own_binary(), options.servers));
   return ExitCode::kOk;

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "core/exit_code.h"
+#include "lessons/references.h"
 
 namespace idemlab {
 
@@ -22,6 +23,9 @@ std::string roff(std::string_view text) {
       out += "\\e";
     } else if (c == '-') {
       out += "\\-";
+    } else if (c == ',' || c == '|') {
+      out += c;
+      out += "\\:";  // a line may break here: a long value list fits an 80-column terminal
     } else {
       out += c;
     }
@@ -126,11 +130,22 @@ constexpr std::string_view kHalves =
     "compare, explore, report) with seeded faults, retrying clients and verdicts. lesson runs "
     "numbered lessons for a classroom.";
 
+// The five articles the lessons and notes cite as 000 to 004.
+std::string references_section() {
+  std::string out =
+      ".SH REFERENCES\nThe lessons, the notes and explain cite five articles by number and "
+      "section (\\(lq004 \\(sc5.8\\(rq); neither a clone nor the package holds them.\n";
+  for (const Reference& ref : references())
+    out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", ref.number, roff(reference_text(ref)));
+  return out;
+}
+
 }  // namespace
 
 std::string man_page(const CliDoc& cli) {
   std::string out =
       fmt::format(".TH IDEMLAB 1 \"\" \"idemlab {}\" \"User Commands\"\n", roff(cli.version));
+  out += ".ad l\n.nh\n";  // ragged right, no hyphens: a command or option is never split
   out += fmt::format(".SH NAME\nidemlab \\- {}\n",
                      roff(cli.description.substr(cli.description.find(": ") + 2)));
   out += ".SH SYNOPSIS\n.B idemlab\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR]\n";
@@ -148,6 +163,7 @@ std::string man_page(const CliDoc& cli) {
   }
   out += exit_status_section();
   out += environment_section(cli);
+  out += references_section();
   out +=
       ".SH \"SEE ALSO\"\n\\fBsqlite3\\fR(1), \\fBpsql\\fR(1), \\fBredis\\-cli\\fR(1), "
       "\\fBcurl\\fR(1)\n";

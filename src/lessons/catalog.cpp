@@ -78,10 +78,26 @@ Lesson unique_id() {
           "every retry."};
 }
 
+// Each strategy's lesson, titled as the lessons around it are, not by its one-line help.
+std::string lesson_title(std::string_view strategy) {
+  static constexpr std::pair<std::string_view, std::string_view> kTitles[] = {
+      {"select-insert", "Select, then insert: the unique key behind the check"},
+      {"direct-insert", "Insert first: the unique key is the check"},
+      {"state-machine", "A state machine: only one attempt moves the state"},
+      {"dedup-table", "A dedup table: the request's key apart from the business row"},
+      {"token", "A one-time token: taken once, whatever the retries"},
+      {"select-for-update", "SELECT ... FOR UPDATE: check and act under one lock"},
+      {"optimistic-lock", "An optimistic lock: the version decides"},
+      {"lock-table", "A lock table: a distributed lock, and a record behind it"}};
+  for (const auto& [name, title] : kTitles)
+    if (name == strategy) return std::string(title);
+  return std::string(strategy);
+}
+
 Lesson strategy_lesson(const StrategyInfo& info) {
   Lesson lesson{0,
                 std::string(info.name),
-                std::string(info.title),
+                lesson_title(info.name),
                 "000 and 004 §5",
                 fmt::format("It protects against {}. How it works: {}", info.protects, info.how),
                 {},

@@ -57,6 +57,11 @@ const std::vector<Lesson>& all_lessons();
 // By number ("3") or name; null if there is none.
 const Lesson* find_lesson(const std::string& number_or_name);
 
+// What the lesson needs that `servers` does not give: "" when nothing, else one line naming the
+// options and how to start the servers (scripts/servers up ...). A lesson that needs a server
+// runs whole or not at all.
+std::string missing_servers(const Lesson& lesson, const LessonServers& servers);
+
 // Runs a lesson's steps with `binary` in a fresh scratch folder, printing the narration, each
 // command and its output. Fails (kInternal) if a step exits other than the lesson says.
 Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers);

@@ -12,12 +12,19 @@
 #include "lessons/child.h"
 #include "lessons/lesson.h"
 #include "term/color.h"
+#include "term/command_text.h"
 #include "term/text.h"
 #include "term/width.h"
 
 namespace idemlab {
 
 namespace {
+
+// How far a child's output is indented under its command: 4, less on a terminal so narrow that
+// the child, told to fit in what remains, would go below idemlab's narrowest width.
+size_t child_indent() {
+  return std::min<size_t>(4, static_cast<size_t>(output_width()) - kMinWidth);
+}
 
 // The child's output, indented; a line wider than what remains (an error line is one line by
 // contract) is wrapped for the reader, its continuation indented two more.
@@ -41,44 +48,19 @@ std::string indented(const std::string& text, size_t spaces) {
   return out;
 }
 
-// An argument as a shell reads it back: quoted when it holds anything but plain characters.
-// A server's placeholder stays a variable the shell expands.
-std::string shell_word(const std::string& arg) {
+// An argument as a shell reads it back; a server's placeholder stays a variable the shell
+// expands.
+std::string lesson_word(const std::string& arg) {
   if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder || arg == kBrokerPlaceholder ||
       arg == kQueuePlaceholder || arg.find(kBasePlaceholder) != std::string::npos)
     return "\"" + arg + "\"";
-  const bool plain = !arg.empty() && arg.find_first_not_of(
-                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                         "0123456789_./:=,@%+-") == std::string::npos;
-  return plain ? arg : "'" + arg + "'";
+  return shell_word(arg);
 }
 
 std::string command_line(const std::vector<std::string>& args, const std::string& program = "") {
   std::string out = program.empty() ? "idemlab" : program;
-  for (const std::string& arg : args) out += " " + shell_word(arg);
+  for (const std::string& arg : args) out += " " + lesson_word(arg);
   return out;
-}
-
-// A command that fits stays on one line; a longer one breaks between words with a trailing
-// backslash, so that it still pastes into a shell as one command.
-std::string wrap_command(const std::string& command, size_t indent) {
-  const size_t width = static_cast<size_t>(output_width());
-  std::string out;
-  std::string current(indent, ' ');
-  size_t fresh = indent;  // where the words of the current line start
-  for (size_t start = 0; start < command.size();) {
-    const size_t end = std::min(command.find(' ', start), command.size());
-    const std::string word = command.substr(start, end - start);
-    start = end + 1;
-    if (current.size() > fresh && current.size() + 1 + word.size() + 2 > width) {
-      out += current + " \\\n";
-      fresh = indent + 4;
-      current.assign(fresh, ' ');
-    }
-    if (current.size() > fresh) current += ' ';
-    current += word;
-  }
-  return out + current + "\n";
 }
 
 // The step's arguments with the servers' URLs in place of their placeholders; false when a
@@ -128,7 +110,7 @@ Status run_twin_step(const LessonStep& step, const std::string& binary, const st
   });
   std::vector<int> exits;
   for (const Ran& twin : twins) {
-    fmt::print("  twin:\n{}{}", indented(twin.output, 4), exit_note(twin.exit_code));
+    fmt::print("  twin:\n{}{}", indented(twin.output, child_indent()), exit_note(twin.exit_code));
     exits.push_back(twin.exit_code);
   }
   fmt::print("\n");
@@ -163,7 +145,7 @@ Status start_serve(LessonRun& run, const std::vector<std::string>& args) {
   RETURN_IF_ERROR(wait_for_line(run.served, "listening on ", &line));
   const size_t start = line.find("http://");
   run.base = line.substr(start, line.find(' ', start) - start);
-  fmt::print("{}\n", indented(replaced(line, run.base, kBasePlaceholder), 4));
+  fmt::print("{}\n", indented(replaced(line, run.base, kBasePlaceholder), child_indent()));
   return Status::ok();
 }
 
@@ -173,23 +155,19 @@ Status run_step(const LessonStep& step, LessonRun& run) {
   for (std::string& arg : args)
     arg = replaced(replaced(arg, kBasePlaceholder, run.base), kQueuePlaceholder, run.queue);
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
-  fmt::print("{}", wrap_command("$ " + command_line(step.args, step.program), 2));
+  fmt::print("{}", command_text("$ " + command_line(step.args, step.program), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
-  if (!runs) {
-    fmt::print("{}\n", wrap("(skipped: give this lesson --postgres and --mariadb URLs, or "
-                            "--broker for a queue)",
-                            4));
-    return Status::ok();
-  }
+  if (!runs)  // missing_servers() was asked first: a lesson runs whole or not at all
+    return Status::internal("a step needs a server the lesson was not given");
   if (step.background) return start_serve(run, args);
   std::string binary = run.binary;
   if (!step.program.empty()) {
     binary = program_path(step.program);
     if (binary.empty()) return Status::internal(step.program + " is not installed");
   } else {
-    // The child's output is shown indented by 4: it is told to fit in what remains.
+    // The child's output is shown indented: it is told to fit in what remains.
     args.push_back("--width");
-    args.push_back(std::to_string(std::max(kMinWidth, output_width() - 4)));
+    args.push_back(std::to_string(static_cast<size_t>(output_width()) - child_indent()));
   }
   if (step.twins > 0) return run_twin_step(step, binary, run.folder, args, run.servers);
   Ran ran;
@@ -197,7 +175,7 @@ Status run_step(const LessonStep& step, LessonRun& run) {
   ran.output = replaced(
       replaced(with_placeholders(std::move(ran.output), run.servers), run.base, kBasePlaceholder),
       run.queue, kQueuePlaceholder);
-  fmt::print("{}{}\n", indented(ran.output, 4), exit_note(ran.exit_code));
+  fmt::print("{}{}\n", indented(ran.output, child_indent()), exit_note(ran.exit_code));
   if (ran.exit_code == step.expect_exit) return Status::ok();
   return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}",
                                       command_line(step.args, step.program), ran.exit_code,
@@ -210,15 +188,15 @@ void print_replay(const Lesson& lesson) {
   bool served = false;
   for (const LessonStep& step : lesson.steps) {
     if (step.background) {
-      fmt::print("{}", wrap_command(command_line(step.args) + " >serve.out &", 2));
+      fmt::print("{}", command_text(command_line(step.args) + " >serve.out &", 2));
       fmt::print("  sleep 1; BASE=$(grep -o 'http://[^ ]*' serve.out)\n");
       served = true;
     } else if (step.twins == 0) {
-      fmt::print("{}", wrap_command(command_line(step.args, step.program), 2));
+      fmt::print("{}", command_text(command_line(step.args, step.program), 2));
     } else {
       fmt::print("  rm -rf gate; mkdir gate\n");
       for (int i = 0; i < step.twins; ++i)
-        fmt::print("{}", wrap_command(command_line(step.args) + " &", 2));
+        fmt::print("{}", command_text(command_line(step.args) + " &", 2));
       fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
     }
   }
@@ -226,6 +204,29 @@ void print_replay(const Lesson& lesson) {
 }
 
 }  // namespace
+
+std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
+  bool postgres = false, mariadb = false, broker = false;
+  for (const LessonStep& step : lesson.steps)
+    for (const std::string& arg : step.args) {
+      postgres |= arg == kPostgresPlaceholder && servers.postgres.empty();
+      mariadb |= arg == kMariadbPlaceholder && servers.mariadb.empty();
+      broker |= arg == kBrokerPlaceholder && servers.broker.empty();
+    }
+  if (!postgres && !mariadb && !broker) return "";
+  std::vector<std::string> options, names;
+  if (postgres) options.push_back("--postgres URL"), names.push_back("postgres");
+  if (mariadb) options.push_back("--mariadb URL"), names.push_back("mariadb");
+  if (broker) options.push_back("--broker URL"), names.push_back("rabbitmq");
+  std::string given;
+  if (postgres) given += " --postgres \"$IDEMLAB_TEST_POSTGRES\"";
+  if (mariadb) given += " --mariadb \"$IDEMLAB_TEST_MARIADB\"";
+  if (broker) given += " --broker \"$IDEMLAB_BROKER\"";
+  return fmt::format(
+      "lesson {} needs {}: scripts/servers up {}; eval \"$(scripts/servers env)\"; idemlab "
+      "lesson {}{}",
+      lesson.number, fmt::join(options, " and "), fmt::join(names, " "), lesson.number, given);
+}
 
 Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers) {
   std::string folder = (std::filesystem::temp_directory_path() / "idemlab-lesson-XXXXXX").string();

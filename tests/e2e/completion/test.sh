@@ -48,4 +48,9 @@ expect_exit 0 python3 "$(dirname "$0")/against_help.py" "$IDEMLAB" "$work"
 expect_exit 0 env MANWIDTH=80 man -l "$work/idemlab.1"
 expect_contains "$out" "EXIT STATUS"
 expect_contains "$out" "idemlab consume"
+expect_contains "$out" "REFERENCES"
+expect_contains "$out" "https://www.cnblogs.com/jajian/p/10926681.html"
+# ... at 80 columns without a line troff could not fit ("cannot adjust line").
+warnings=$(MANWIDTH=80 man --warnings -l "$work/idemlab.1" 2>&1 >/dev/null)
+[ -z "$warnings" ] || fail "man at 80 columns warns: $warnings"
 finish
