@@ -22,6 +22,14 @@ namespace idemlab {
 
 namespace {
 
+// How long the slow faults an attempt was dealt hold it up.
+int64_t slowed_ms(const std::vector<FaultSpec>& faults) {
+  int64_t total = 0;
+  for (const FaultSpec& fault : faults)
+    if (fault.kind == FaultKind::kSlow) total += fault.ms;
+  return total;
+}
+
 // One line on standard error per fault as it acts on a request (a slow fault that a twin's
 // answer beat is never logged), with the request's key and where it acted.
 void log_fault(uint64_t number, const TransferRequest& request, const FaultSpec& fault,
@@ -78,6 +86,17 @@ HttpReply TransferServer::route(const HttpMessage& message, Faults faults) {
   return ledger_resource(message, faults);
 }
 
+// How long a twin refused while `holder` has its key should wait: until this server expects
+// the holder to finish, never past its lease; a holder this server does not run (another
+// process's, or one that crashed) is waited for until its lease ends, or a second.
+int64_t TransferServer::expected_wait_ms(const std::string& key, const KeyHolder& holder,
+                                         int64_t now_ms) const {
+  const std::optional<int64_t> finish = in_flight_.expected_finish(key);
+  if (!finish) return holder.retry_after_ms;
+  const int64_t wait = std::max<int64_t>(0, *finish - now_ms);
+  return holder.until_ms < 0 ? wait : std::min(wait, holder.retry_after_ms);
+}
+
 std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
                                                      const RequestText& text, Faults faults,
                                                      AttemptRun* run) {
@@ -102,9 +121,14 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   setup.guard_store = (*lease)->guards.get();
   WallClock clock;
   run->request = setup.request;
+  const std::string key = setup.request.source + ":" + setup.request.biz_seq;
+  InFlight::Entry under_way = in_flight_.enter(key, clock.now_ms(), slowed_ms(setup.faults));
   if (Status status = run_direct_attempt((*lease)->ledger, clock, setup, &run->report);
       !status.is_ok())
     return status_reply(status);
+  under_way.finished(clock.now_ms());
+  if (!run->report.holder.by.empty())
+    run->report.holder.retry_after_ms = expected_wait_ms(key, run->report.holder, clock.now_ms());
   if (run->report.answer.reason == reason::kConnectionLost) lease->discard();
   if (lost_on_the_wire(run->report)) return HttpReply::dropped();
   return std::nullopt;

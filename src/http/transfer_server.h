@@ -17,6 +17,7 @@
 
 #include "attempt/front_door.h"
 #include "attempt/request_faults.h"
+#include "http/in_flight.h"
 #include "http/ledger_pool.h"
 #include "http/listener.h"
 
@@ -63,10 +64,12 @@ class TransferServer {
   HttpReply post_transfer(const HttpMessage& message, Faults faults);
   HttpReply post_token(const HttpMessage& message);
   HttpReply ledger_resource(const HttpMessage& message, Faults faults);
+  int64_t expected_wait_ms(const std::string& key, const KeyHolder& holder, int64_t now_ms) const;
 
   ServeSettings settings_;
   LedgerPool pool_;
   std::atomic<uint64_t> requests_{0};
+  InFlight in_flight_;  // the attempts under way, for a refused twin's Retry-After
 };
 
 // A fresh id for a transfer sent without a key: every POST without one is a new transfer.

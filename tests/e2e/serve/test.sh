@@ -72,6 +72,40 @@ status=$(curl -s -o "$work/body" -w '%{http_code}' "$base/transfers/k1")
 expect_equal "$status" 200 "GET /transfers/k1"
 expect_equal "$(json_field "$(cat "$work/body")" state)" succeeded "k1's state"
 
+# The front page links the pages; /accounts lists the balances; HEAD answers as GET, without a
+# body (RFC 9110), wherever GET answers.
+status=$(curl -s -o "$work/front" -D "$work/headers" -w '%{http_code}' "$base/")
+expect_equal "$status" 200 "GET /"
+expect_contains "$(tr -d '\r' <"$work/headers")" "Content-Type: text/html"
+for link in 'href="/pay"' 'href="/pay?guard=token"' 'href="/problems"' 'href="/accounts"' \
+  'href="/accounts/alice"'; do
+  expect_contains "$(cat "$work/front")" "$link"
+done
+status=$(curl -s -o "$work/body" -w '%{http_code}' "$base/accounts")
+expect_equal "$status" 200 "GET /accounts"
+for name in alice bob carol; do expect_contains "$(cat "$work/body")" "\"$name\""; done
+raw_head() {  # PATH: the bytes the server sends after the headers, on a connection it closes
+  /usr/bin/python3 - "$base" "$1" <<'PY'
+import socket, sys, urllib.parse
+url = urllib.parse.urlparse(sys.argv[1])
+with socket.create_connection((url.hostname, url.port), timeout=30) as s:
+    s.sendall(f"HEAD {sys.argv[2]} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+print(len(data.split(b"\r\n\r\n", 1)[1]))
+PY
+}
+for path in / /accounts /accounts/alice /transfers/k1 /pay /problems; do
+  get_length=$(curl -s "$base$path" | wc -c)
+  head=$(curl -s -I "$base$path" | tr -d '\r')
+  expect_contains "$head" "HTTP/1.1 200"
+  expect_contains "$head" "Content-Length: $get_length"
+  expect_equal "$(raw_head "$path")" 0 "bytes after HEAD $path's headers"
+done
+status=$(curl -s -o /dev/null -I -w '%{http_code}' "$base/accounts/zed")
+expect_equal "$status" 404 "HEAD of what GET does not find"
+
 # The payment page: a form, and Post/Redirect/Get.
 status=$(curl -s -o "$work/page" -w '%{http_code}' "$base/pay")
 expect_equal "$status" 200 "GET /pay"
@@ -93,13 +127,18 @@ stop_serve
 # A lock-table twin while the first request holds the lock: 409 with Retry-After. The first
 # waits at a gate the test opens, so the overlap is certain.
 gate=$work/gate; mkdir "$gate"
-start_serve --db "$db" --strategy lock-table --fault "slow:gate=$gate,ms=120000,nth=1"
+start_serve --db "$db" --strategy lock-table --fault "slow:gate=$gate,ms=120000,nth=1" \
+  --lock-ttl-ms 600000
 post '"twin"' 'from=alice&to=bob&amount=3.00' & first_post=$!
 for _ in $(seq 1 6000); do compgen -G "$gate/arrived.*" >/dev/null && break; sleep 0.01; done
 post '"twin"' 'from=alice&to=bob&amount=3.00'
 expect_equal "$status" 409 "the twin while the first holds the lock"
 expect_equal "$(problem_type)" /problems/request-in-progress "409's type"
-[ -n "$(header_value Retry-After)" ] || fail "409 without Retry-After"
+# Retry-After: when the holder should finish (dealt 120 s of slow fault), not its 600 s lease.
+retry_after=$(header_value Retry-After)
+[ -n "$retry_after" ] || fail "409 without Retry-After"
+[ "$retry_after" -ge 100 ] && [ "$retry_after" -le 121 ] ||
+  fail "Retry-After $retry_after: wanted the holder's expected finish, about 120 s"
 # SIGTERM with the first request still in flight: it finishes, then the server exits 0.
 kill -TERM "$serve_pid"
 touch "$gate/open"
