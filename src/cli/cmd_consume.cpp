@@ -130,9 +130,9 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
   }
   print_counters(options, tally);
   fmt::print(
-      "audit: {} ({} requests applied, money moved {} times)\n",
+      "audit: {} ({} applied, money moved {})\n",
       audit.ok() ? "ok" : count_of(static_cast<int64_t>(audit.violations.size()), "violation"),
-      audit.requests_applied, audit.times_money_moved);
+      count_of(audit.requests_applied, "request"), count_of(audit.times_money_moved, "time"));
   print_violation_kinds(audit, options.db);
 }
 

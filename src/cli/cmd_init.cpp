@@ -9,6 +9,7 @@
 #include "db/schema/ledger_file.h"
 #include "ledger/money.h"
 #include "ledger/request.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -48,7 +49,8 @@ ExitCode run_init(const InitOptions& options) {
           {{"name", account.account}, {"balance_minor", account.amount_minor}});
     print_json(out);
   } else {
-    fmt::print("created {} with {} accounts\n", redact_locator(options.db), accounts.size());
+    fmt::print("created {} with {}\n", redact_locator(options.db),
+               count_of(static_cast<int64_t>(accounts.size()), "account"));
   }
   return ExitCode::kOk;
 }

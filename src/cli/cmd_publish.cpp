@@ -8,6 +8,7 @@
 #include "core/limits.h"
 #include "core/parse.h"
 #include "ledger/money.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -62,9 +63,9 @@ ExitCode run_publish(PublishOptions& options) {
                 {"messages", tally.messages},
                 {"copies", tally.copies}});
   } else {
-    fmt::print("published {} requests to {} as {} messages ({} {} after lost confirms)\n",
-               tally.requests, settings.queue, tally.messages, tally.copies,
-               tally.copies == 1 ? "copy" : "copies");
+    fmt::print("published {} to {} as {} ({} after lost confirms)\n",
+               count_of(tally.requests, "request"), settings.queue,
+               count_of(tally.messages, "message"), count_of(tally.copies, "copy", "copies"));
   }
   return ExitCode::kOk;
 }

@@ -9,6 +9,7 @@
 #include "report/html_report.h"
 #include "sim/shared/scenario.h"
 #include "sim/simulate/compare.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -121,8 +122,9 @@ ExitCode run_report(const ReportOptions& options) {
   const std::string page = build_report(input, data);
   // Written beside and moved into place: a failure leaves no half-written report.
   throw_if_error(write_whole_file("--out", options.out, page));
-  fmt::print("wrote {} ({} KiB): {} strategies, {} scenarios\n", options.out, page.size() / 1024,
-             input.strategies.size(), input.scenarios.size());
+  fmt::print("wrote {} ({} KiB): {}, {}\n", options.out, page.size() / 1024,
+             count_of(static_cast<int64_t>(input.strategies.size()), "strategy", "strategies"),
+             count_of(static_cast<int64_t>(input.scenarios.size()), "scenario"));
   return ExitCode::kOk;
 }
 

@@ -202,8 +202,8 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 
 std::string result_text(const SimResult& r, const std::string& command) {
   std::string out =
-      wrap(fmt::format("{}{}: {} requests, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
-                       r.requests, r.seed,
+      wrap(fmt::format("{}{}: {}, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
+                       count_of(r.requests, "request"), r.seed,
                        is_server(r.engine)
                            ? fmt::format(", on {} at {}", engine_name(r.engine), r.isolation)
                            : std::string(),

@@ -96,7 +96,8 @@ void Clients::back_off(uint32_t request) {
   RequestRecord& state = requests_[request];
   if (state.attempts_sent >= settings_.config.retry.attempts) {
     trace_.note(request, state.attempts_sent, 0, "client", "give up", "",
-                fmt::format("after {} attempts", state.attempts_sent));
+                fmt::format("after {} attempt{}", state.attempts_sent,
+                            state.attempts_sent == 1 ? "" : "s"));
     finish(request, ClientPhase::kGaveUp);
     return;
   }
