@@ -49,7 +49,7 @@ HttpMessage make_message(const HttpOptions& options) {
 TransferServer make_server(const HttpOptions& options) {
   ServeSettings settings;
   settings.strategy = find_strategy(options.strategy);
-  settings.log_faults = false;  // the answer below says what a fault did
+  settings.fault_log = FaultLog::kNone;  // the answer below says what a fault did
   LedgerPoolOptions pool;
   pool.db = options.db;
   pool.size = 1;

@@ -7,6 +7,7 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/html_report.h"
+#include "report/sim_view.h"
 #include "sim/shared/scenario.h"
 #include "sim/simulate/compare.h"
 #include "term/text.h"
@@ -24,6 +25,7 @@ struct ReportOptions {
   int jobs = default_jobs();
   std::vector<std::string> backends;    // report --backend: the engines section's columns
   std::vector<std::string> isolations;  // ... each server at these levels
+  bool json = false;                    // the summary as JSON: the file, and the matrix's verdicts
   std::string engine_strategy = "select-for-update";
 };
 
@@ -114,6 +116,21 @@ ReportInput report_input(const ReportOptions& options) {
   return input;
 }
 
+// What report --json prints: the file written, and each scenario's verdicts per strategy, as
+// simulate --json gives them (without the timelines, which only the page draws).
+nlohmann::ordered_json report_summary(const ReportOptions& options, const ReportInput& input,
+                                      const ReportData& data, size_t bytes) {
+  nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
+  for (const ScenarioRun& run : data.matrix) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const SimResult& result : run.results) rows.push_back(result_json(result));
+    matrix.push_back({{"scenario", run.scenario}, {"rows", rows}});
+  }
+  return {{"out", options.out},           {"bytes", bytes},
+          {"command", input.command},     {"strategies", input.strategies.size()},
+          {"scenarios", input.scenarios}, {"matrix", matrix}};
+}
+
 ExitCode run_report(const ReportOptions& options) {
   install_interrupt_handlers();
   const ReportInput input = report_input(options);
@@ -122,6 +139,10 @@ ExitCode run_report(const ReportOptions& options) {
   const std::string page = build_report(input, data);
   // Written beside and moved into place: a failure leaves no half-written report.
   throw_if_error(write_whole_file("--out", options.out, page));
+  if (options.json) {
+    print_json(report_summary(options, input, data, page.size()));
+    return ExitCode::kOk;
+  }
   fmt::print("wrote {} ({} KiB): {}, {}\n", options.out, page.size() / 1024,
              count_of(static_cast<int64_t>(input.strategies.size()), "strategy", "strategies"),
              count_of(static_cast<int64_t>(input.scenarios.size()), "scenario"));
@@ -135,6 +156,7 @@ void register_report(CLI::App& app, CommandResult& result) {
   CLI::App* command = app.add_subcommand(
       "report", "one self-contained HTML page: strategy cards with diagrams, the matrix, lessons");
   command->add_option("-o,--out", options->out, "the HTML file to write")->required();
+  add_json_flag(command, &options->json);
   command->add_option("--scenarios", options->scenarios, "comma-separated built-in names, or all")
       ->capture_default_str();
   command->add_option("--strategies", options->strategies, "comma-separated names, or all")

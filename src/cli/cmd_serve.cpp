@@ -39,6 +39,7 @@ struct ServeOptions {
   ListenerOptions listener;
   int64_t timeout_ms = 10000;
   int64_t drain_ms = 10000;
+  bool json = false;  // one JSON line per event on standard output
 };
 
 // As many ledger connections as cores, at least 2. More connections do not make a database on
@@ -75,6 +76,7 @@ TransferServer make_server(const ServeOptions& options) {
         "--unique-index is for select-for-update; {} keeps its own guard", options.strategy)));
   settings.lock_ttl_ms = options.lock_ttl_ms;
   settings.token_ttl_ms = options.token_ttl_ms;
+  settings.fault_log = options.json ? FaultLog::kJson : FaultLog::kText;
   std::vector<FaultSpec> faults;
   throw_if_error(parse_faults(options.faults, &faults));
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
@@ -115,12 +117,27 @@ ExitCode run_serve(const ServeOptions& options) {
   throw_if_error(listener.start(
       listen, [&server](const HttpMessage& message) { return server.handle(message); }));
   const bool ipv6 = listen.host.find(':') != std::string::npos;
-  fmt::print("listening on http://{}{}{}:{} (strategy {}{}, ledger {}; Ctrl-C stops)\n",
-             ipv6 ? "[" : "", listen.host, ipv6 ? "]" : "", listener.port(), options.strategy,
-             pitfall_argument(server.settings().pitfall), server.pool().options().db);
+  const std::string url = fmt::format("http://{}{}{}:{}", ipv6 ? "[" : "", listen.host,
+                                      ipv6 ? "]" : "", listener.port());
+  const Pitfall pitfall = server.settings().pitfall;
+  if (options.json)
+    print_json(
+        {{"event", "listening"},
+         {"url", url},
+         {"strategy", options.strategy},
+         {"pitfall", pitfall == Pitfall::kNone ? nlohmann::ordered_json()
+                                               : nlohmann::ordered_json(pitfall_name(pitfall))},
+         {"ledger", server.pool().options().db}});
+  else
+    fmt::print("listening on {} (strategy {}{}, ledger {}; Ctrl-C stops)\n", url, options.strategy,
+               pitfall_argument(pitfall), server.pool().options().db);
   std::fflush(stdout);
   serve_until_stopped(listener, options.drain_ms);
-  fmt::print("stopped: {}\n", interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+  const char* signal = interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM";
+  if (options.json)
+    print_json({{"event", "stopped"}, {"signal", signal}});
+  else
+    fmt::print("stopped: {}\n", signal);
   return ExitCode::kOk;
 }
 
@@ -183,10 +200,14 @@ void register_serve(CLI::App& app, CommandResult& result) {
                    "tokens from POST /tokens and the payment page (default 600000)")
       ->check(whole_number(1, limits::kMaxDurationMs));
   add_limit_options(command, options.get());
+  command->add_flag("--json", options->json,
+                    "one JSON object a line on standard output, one per event: listening (its "
+                    "url), fault (one that acted), stopped");
   command->footer(
-      "Resources: POST /transfers (JSON or a form: from, to, amount; Idempotency-Key), POST "
-      "/tokens, GET /transfers/ID, GET /accounts/NAME, PUT and DELETE /accounts/NAME/limit, GET "
-      "/pay and /pay?guard=token (the classroom's page), GET /problems (the error types).\n"
+      "Resources: GET / (a page linking the others), POST /transfers (JSON or a form: from, to, "
+      "amount; Idempotency-Key), POST /tokens, GET /transfers/ID, GET /accounts and "
+      "/accounts/NAME, PUT and DELETE /accounts/NAME/limit, GET /pay and /pay?guard=token (the "
+      "classroom's page), GET /problems (the error types); HEAD wherever GET.\n"
       "The first line on standard output says where it listens. SIGINT or SIGTERM: stop "
       "accepting, let attempts in flight finish, exit 0.");
   command->callback([options, &result] { result.exit_code = run_serve(*options); });

@@ -32,8 +32,21 @@ int64_t slowed_ms(const std::vector<FaultSpec>& faults) {
 
 // One line on standard error per fault as it acts on a request (a slow fault that a twin's
 // answer beat is never logged), with the request's key and where it acted.
-void log_fault(uint64_t number, const TransferRequest& request, const FaultSpec& fault,
-               std::string_view where) {
+void log_fault(FaultLog log, uint64_t number, const TransferRequest& request,
+               const FaultSpec& fault, std::string_view where) {
+  if (log == FaultLog::kJson) {
+    const std::string line =
+        nlohmann::ordered_json{{"event", "fault"},
+                               {"request", number},
+                               {"fault", fault.text},
+                               {request.key_missing ? "id" : "key", request.biz_seq},
+                               {"where", where}}
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+        "\n";
+    std::fputs(line.c_str(), stdout);  // one call a line: lines of two threads never mix
+    std::fflush(stdout);
+    return;
+  }
   std::fprintf(stderr, "fault %s on request %llu (%s %s) %.*s\n", fault.text.c_str(),
                static_cast<unsigned long long>(number), request.key_missing ? "id" : "key",
                printable(request.biz_seq).c_str(), static_cast<int>(where.size()), where.data());
@@ -111,10 +124,10 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   Result<AttemptSetup> admitted = admit(text, policy);
   if (!admitted.is_ok()) return status_reply(admitted.status());
   AttemptSetup& setup = *admitted;
-  if (settings_.log_faults)
-    setup.fault_acts = [number, &request = setup.request](const FaultSpec& fault,
-                                                          std::string_view where) {
-      log_fault(number, request, fault, where);
+  if (settings_.fault_log != FaultLog::kNone)
+    setup.fault_acts = [log = settings_.fault_log, number, &request = setup.request](
+                           const FaultSpec& fault, std::string_view where) {
+      log_fault(log, number, request, fault, where);
     };
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());

@@ -23,12 +23,16 @@
 
 namespace idemlab {
 
+// Where serve tells of a fault when it acts: nowhere (idemlab http's answer says it), a line
+// on standard error, or under serve --json a JSON line on standard output, as its other events.
+enum class FaultLog : uint8_t { kNone, kText, kJson };
+
 struct ServeSettings {
   const Strategy* strategy = nullptr;
   Pitfall pitfall = Pitfall::kNone;
   bool require_key = false;   // POST /transfers without an Idempotency-Key: 400
   bool unique_index = false;  // select-for-update: the flow row under the unique index too
-  bool log_faults = true;     // one line on standard error per fault that acts
+  FaultLog fault_log = FaultLog::kText;  // where a fault that acts is told
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
   int64_t token_ttl_ms = defaults::kTokenTtlMs;  // POST /tokens, and the payment page's tokens
   RequestFaults faults;

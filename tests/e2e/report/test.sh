@@ -55,4 +55,10 @@ expect_exit 0 "$IDEMLAB" report --out "$work/n.html" --strategies naive,token --
 expect_exit 2 "$IDEMLAB" report --out "$work/x.html" --scenarios nonsense
 expect_one_error_line
 [ ! -e "$work/x.html" ] || fail "a refused report left a file"
+# report --json: the summary, the file and each scenario's verdicts per strategy.
+expect_exit 0 "$IDEMLAB" report --out "$work/j.html" --scenarios double-click --requests 20 --json
+expect_equal "$(json_field "$out" out)" "$work/j.html" "report --json's file"
+expect_equal "$(json_field "$out" bytes)" "$(stat -c %s "$work/j.html")" "report --json's bytes"
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; m=json.load(sys.stdin)["matrix"]; print(m[0]["scenario"], len(m[0]["rows"]))')" \
+  "double-click 9" "report --json's matrix"
 finish

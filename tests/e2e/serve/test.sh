@@ -176,4 +176,17 @@ stop_serve
 
 expect_exit 0 "$IDEMLAB" audit --db "$db"
 integrity_ok "$db"
+# serve --json: one JSON object a line, one per event: listening, a fault that acted, stopped.
+"$IDEMLAB" serve --db "$db" --strategy dedup-table --listen 127.0.0.1:0 --json \
+  --fault response-lost:nth=1 >"$work/events" 2>"$work/events.err" &
+json_pid=$!
+for _ in $(seq 1 6000); do grep -q '"event":"listening"' "$work/events" && break; sleep 0.01; done
+json_base=$(head -1 "$work/events" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+curl -s -o /dev/null -H 'Idempotency-Key: "ev1"' -d 'from=alice&to=bob&amount=1' "$json_base/transfers"
+kill -TERM "$json_pid"; wait "$json_pid"
+expect_equal "$?" 0 "serve --json exits 0 on SIGTERM"
+expect_equal "$(python3 -c 'import json,sys; print(" ".join(json.loads(l)["event"] for l in sys.stdin))' \
+  <"$work/events")" "listening fault stopped" "serve --json's events"
+expect_contains "$(sed -n 2p "$work/events")" '"fault":"response-lost:nth=1","key":"ev1"'
+expect_equal "$(cat "$work/events.err")" "" "serve --json's standard error"
 finish
