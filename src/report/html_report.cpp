@@ -6,12 +6,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "lessons/lesson.h"
 #include "report/engines_section.h"
 #include "report/markup.h"
 #include "report/sequence.h"
 #include "report/svg.h"
+#include "term/text.h"
 
 namespace idemlab {
 
@@ -34,6 +36,8 @@ code{background:#eef2f7;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere
 table.matrix{border-collapse:collapse;font-size:12px}
 table.matrix td,table.matrix th{border:1px solid #c8d0da;padding:3px 6px;text-align:center}
 td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
+table.legend{font-size:12px;margin:8px 0}table.legend td{padding:2px 6px}
+nav.card{margin:0 0 28px}nav ol{margin:0;padding-left:22px}
 td.differs{outline:3px solid #1f4e9c;outline-offset:-3px;font-weight:bold}
 #lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}#lessons li{break-inside:avoid}
 @media print{body{max-width:none}.card{background:white}section{break-inside:avoid}}
@@ -53,7 +57,8 @@ std::string strategy_card(const StrategyCard& data) {
       "<p><b>How:</b> {2}</p><p><b>Protects against:</b> {3}</p></div>\n",
       markup_text(info.name), markup_text(info.title), markup_text(info.how),
       markup_text(info.protects));
-  card += "<div class=\"figure\"><h3>The guard: a first attempt and its repeat</h3>\n" +
+  card += fmt::format("<div class=\"figure\"><h3>{}: a first attempt and its repeat</h3>\n",
+                      info.guarded ? "The guard" : "No guard") +
           diagram_box(svg_sequence(rehearsal_timeline(data.rehearsal),
                                    std::string(info.name) + ": a first attempt and a repeat", "")) +
           fmt::format("<p>Reproduce: <code>idemlab explain {} --format svg</code></p></div>\n",
@@ -100,9 +105,38 @@ std::string matrix_cell(const SimResult& r) {
 std::string build_report_matrix(const ReportInput& input, const ReportData& data);
 std::string build_report_lessons();
 
+// The page's table of contents: every section by its anchor, the overview first.
+std::string contents(const ReportInput& input, const ReportData& data) {
+  std::string strategies;
+  for (const StrategyCard& card : data.cards)
+    strategies += fmt::format("{}<a href=\"#{}\">{}</a>", strategies.empty() ? "" : ", ",
+                              markup_text(card.strategy->info().name),
+                              markup_text(card.strategy->info().name));
+  std::string out =
+      "<nav class=\"card\" id=\"contents\"><h2>Contents</h2><ol>\n"
+      "<li><a href=\"#matrix\">Every scenario, every strategy</a>: the overview</li>\n";
+  if (!data.matrix.empty()) out += "<li><a href=\"#charts\">Cost</a></li>\n";
+  out += "<li>The strategies, each with its guard and its pitfalls: " + strategies + "</li>\n";
+  if (!input.engines.empty())
+    out += "<li><a href=\"#engines\">The same strategy on each engine</a></li>\n";
+  return out + "<li><a href=\"#lessons\">Lessons</a></li>\n</ol></nav>\n";
+}
+
+// What each kind of cell in the matrix says.
+constexpr std::string_view kMatrixLegend =
+    "<table class=\"legend\"><tr><td class=\"good\">ok</td><td>every request's money moved "
+    "once, or a definitive refusal, and each client was told so</td></tr>\n"
+    "<tr><td class=\"open\">unknown N</td><td>moved once, but N clients gave up without "
+    "hearing it (safe: a later retry or query finds it)</td></tr>\n"
+    "<tr><td class=\"bad\">2x N</td><td>money moved twice or more for N requests</td></tr>\n"
+    "<tr><td class=\"bad\">lied N</td><td>N clients told success while nothing moved</td>"
+    "</tr>\n<tr><td class=\"bad\">stuck N</td><td>nothing moved for N requests: every retry "
+    "was answered in_progress</td></tr>\n<tr><td class=\"bad\">incons N</td><td>two answers "
+    "to one request disagreed, N times</td></tr></table>\n";
+
 // Horizontal bars, one per strategy: `value` picks the figure, scaled to the largest.
 std::string bar_chart(const std::string& title, const std::vector<SimResult>& results,
-                      double (*value)(const SimResult&), const char* unit) {
+                      double (*value)(const SimResult&), std::string_view unit) {
   double largest = 0;
   for (const SimResult& r : results) largest = std::max(largest, value(r));
   const int height = 30 + 20 * static_cast<int>(results.size());
@@ -117,8 +151,9 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
     svg += fmt::format(
         "<g class=\"bar-row\"><text x=\"0\" y=\"{}\">{}</text><rect x=\"140\" y=\"{}\" "
         "width=\"{:.1f}\" height=\"14\" fill=\"#7fa7d9\"/><text x=\"{:.1f}\" y=\"{}\">"
-        "{:.2f} {}</text></g>\n",
-        y + 11, markup_text(r.strategy), y, width, 146 + width, y + 11, value(r), unit);
+        "{}</text></g>\n",
+        y + 11, markup_text(r.strategy), y, width, 146 + width, y + 11,
+        unit.empty() ? fmt::format("{:.2f}", value(r)) : fmt::format("{:.0f} {}", value(r), unit));
     y += 20;
   }
   return svg + "</svg>";
@@ -136,9 +171,9 @@ std::string build_report(const ReportInput& input, const ReportData& data) {
       input.engines.empty() ? ""
                             : ", except the engines section, which ran on each engine it names",
       markup_text(input.command));
+  page += contents(input, data) + build_report_matrix(input, data);
   for (const StrategyCard& card : data.cards) page += strategy_card(card);
-  page += build_report_matrix(input, data) + engines_section(input, data) + build_report_lessons() +
-          "</body></html>\n";
+  page += engines_section(input, data) + build_report_lessons() + "</body></html>\n";
   return page;
 }
 
@@ -156,13 +191,12 @@ std::string build_report_matrix(const ReportInput& input, const ReportData& data
     for (const SimResult& r : run.results) table += matrix_cell(r);
     table += "</tr>\n";
   }
-  std::string out = table + fmt::format(
-                                "</table><p>{} requests per scenario, seed {}. 2x: money moved "
-                                "twice; lied: told success, nothing moved; stuck: the client gave "
-                                "up on in_progress; incons: answers disagree. Reproduce a row: "
-                                "<code>idemlab compare --scenario NAME --requests {} --seed {}"
-                                "</code></p></section>\n",
-                                input.requests, input.seed, input.requests, input.seed);
+  std::string out =
+      table + "</table>\n" + std::string(kMatrixLegend) +
+      fmt::format(
+          "<p>{} per scenario, seed {}. Reproduce a row: <code>idemlab compare "
+          "--scenario NAME --requests {} --seed {}</code></p></section>\n",
+          count_of(input.requests, "request"), input.seed, input.requests, input.seed);
   if (data.matrix.empty()) return out;
   const std::vector<SimResult>& charted = data.matrix.front().results;  // the first scenario's
   return out + fmt::format(
@@ -173,10 +207,10 @@ std::string build_report_matrix(const ReportInput& input, const ReportData& data
                        "attempts per request", charted,
                        [](const SimResult& r) { return r.attempts_per_request; }, "")),
                    diagram_box(bar_chart(
-                       "latency p50 (virtual ms)", charted,
+                       "latency p50 (virtual time)", charted,
                        [](const SimResult& r) { return double(r.latency_ms_p50); }, "ms")),
                    diagram_box(bar_chart(
-                       "latency p99 (virtual ms)", charted,
+                       "latency p99 (virtual time)", charted,
                        [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
 }
 

@@ -31,6 +31,20 @@ assert page.count('class="lifeline"') >= 9 * 4
 assert 'class="bad"' in page and 'class="good"' in page
 assert "idemlab lesson 14" in page
 assert len(page) < 5 * 1024 * 1024, len(page)
+# A table of contents whose every link lands on an anchor; the overview matrix before the cards;
+# a legend for every kind of cell; the baseline's card does not call its run a guard.
+links = re.findall(r'<nav class="card" id="contents">.*?</nav>', page, re.S)[0]
+anchors = re.findall(r'href="#([^"]+)"', links)
+assert len(anchors) >= 9 + 3, anchors
+for anchor in anchors:
+    assert f'id="{anchor}"' in page, anchor
+assert page.index('id="matrix"') < page.index('class="card strategy"')
+legend = re.findall(r'<table class="legend">.*?</table>', page, re.S)[0]
+for kind in ("ok", "unknown N", "2x N", "lied N", "stuck N", "incons N"):
+    assert f">{kind}</td>" in legend, kind
+naive = page[page.index('id="naive"'):]
+assert "<h3>No guard: a first attempt and its repeat</h3>" in naive[:2000]
+assert re.search(r">\d+ ms</text>", page) and not re.search(r"\.\d\d ms<", page)
 PY
 # Each kind of Reproduce line draws the very diagram the page shows: explain's, explore's, and a
 # simulation's for the pitfalls only the simulator shows (two sources, a missing key).
