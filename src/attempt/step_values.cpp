@@ -98,9 +98,9 @@ std::string describe_values(Stmt stmt, const Binds& binds, const StepResult& res
     case Stmt::kFinishFlow:
       return finish(binds, "");
     case Stmt::kFinishVersion:
-      return finish(binds, ", version +1");
+      return finish(binds, ", version up by one");
     case Stmt::kFinishVersionRestoring:
-      return finish(binds, ", version -1 (back to what twins read)");
+      return finish(binds, ", version down by one: back to the value a twin read (A, B, A)");
     case Stmt::kDebit:
       return money(binds, result, true);
     case Stmt::kCredit:

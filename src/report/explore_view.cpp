@@ -128,7 +128,7 @@ std::string explore_text(const ExploreView& view, const ExploreResult& result) {
                                             "late retry",
                                             shown.crash.attempt + 1, shown.crash.after),
       breaks_text(shown));
-  return out + "\n" + wrap(heading, 0) + timeline_legend() +
+  return out + "\n" + wrap(heading, 0) + timeline_legend(TimelineOf::kTwins) +
          timeline_text(*shown.timeline, view.sql);
 }
 

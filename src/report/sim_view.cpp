@@ -248,13 +248,19 @@ std::string result_text(const SimResult& r, const std::string& command) {
   return out;
 }
 
-std::string timeline_legend() {
-  return wrap(
-      "Timeline: virtual ms, who acts (client, network, server), and which request: r3#2 is "
-      "request 3's second attempt, r3#2.1 its second copy (a double submit or a redelivery). "
-      "A server line is a statement and the values that decided it; [fault: ...] marks where a "
-      "fault hit. --sql adds each statement's SQL.",
-      0);
+std::string timeline_legend(TimelineOf of) {
+  const char* who =
+      of == TimelineOf::kTwins
+          ? "r1#1 and r1#2 are the twins: request 1 sent twice at once, each an attempt of its "
+            "own (a double-click, or a client and its retry)"
+          : "r3#2 is request 3's second attempt, r3#2.1 its second copy (a double submit or a "
+            "redelivery)";
+  return wrap(fmt::format("Timeline: virtual ms, who acts (client, network, server), and which "
+                          "request: {}. A server line is a statement and the values that "
+                          "decided it; [fault: ...] marks where a fault hit. --sql adds each "
+                          "statement's SQL.",
+                          who),
+              0);
 }
 
 std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql) {

@@ -23,7 +23,10 @@ std::string result_text(const SimResult& result, const std::string& command);
 // The narrated timeline, wrapped to the output width; the SQL only with `show_sql`.
 std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql = false);
 // What the timeline's notation means, once.
-std::string timeline_legend();
+// What a timeline's columns and labels mean: a simulation's requests, attempts and copies, or
+// explore's twins.
+enum class TimelineOf : uint8_t { kSimulation, kTwins };
+std::string timeline_legend(TimelineOf of = TimelineOf::kSimulation);
 nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events);
 
 }  // namespace idemlab

@@ -15,7 +15,8 @@ expect_contains "$out" "INSERT INTO transfer_flow"
 # The ABA: the version goes 0->1 and back down.
 expect_exit 0 "$IDEMLAB" explore --strategy optimistic-lock --pitfall
 expect_contains "$out" "version 0→1"
-expect_contains "$out" "version -1 (back to what"
+expect_contains "$out" "version down by one"
+expect_contains "$out" "request 1 sent twice at once"
 # --crash: a crash point and the late retry; safe strategies survive it.
 expect_exit 0 "$IDEMLAB" explore --strategy dedup-table --pitfall --crash
 expect_contains "$out" "stuck"
