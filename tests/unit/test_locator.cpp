@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "db/locator.h"
+#include "db/redis/redis_locator.h"
 
 using namespace idemlab;
 
@@ -80,4 +81,28 @@ TEST_CASE("redaction leaves URLs without a password and plain paths alone") {
   CHECK(redact_locator("postgresql://u@h/db") == "postgresql://u@h/db");
   CHECK(redact_locator("a:b@c.db") == "a:b@c.db");
   CHECK(redact_locator("mariadb://u:p:q@h/d") == "mariadb://u:***@h/d");
+}
+
+TEST_CASE("redis-sentinel:// names the Sentinels to ask and the primary's name, never the password") {
+  RedisLocator locator;
+  REQUIRE(parse_redis_locator(
+              "redis-sentinel://:s3cret@127.0.0.1:26379,127.0.0.1:26380,[::1]:26381/idemlab"
+              "?connect_timeout=2",
+              &locator)
+              .is_ok());
+  REQUIRE(locator.sentinels.size() == 3);
+  CHECK(locator.sentinels[0] == std::pair<std::string, int>{"127.0.0.1", 26379});
+  CHECK(locator.sentinels[2] == std::pair<std::string, int>{"::1", 26381});
+  CHECK(locator.master_name == "idemlab");
+  CHECK(locator.password == "s3cret");
+  CHECK(locator.connect_timeout_s == 2);
+  CHECK(locator.shown.find("s3cret") == std::string::npos);
+  for (const char* bad : {"redis-sentinel://127.0.0.1:26379", "redis-sentinel://127.0.0.1:26379/",
+                          "redis-sentinel://127.0.0.1/idemlab", "redis-sentinel:///idemlab",
+                          "redis-sentinel://:pw@h:99999/m"}) {
+    RedisLocator out;
+    const Status status = parse_redis_locator(bad, &out);
+    CHECK_MESSAGE(status.code() == StatusCode::kUsage, bad);
+    CHECK(status.message().find("pw") == std::string::npos);
+  }
 }

@@ -16,6 +16,51 @@ bool parse_number(std::string_view text, int* out) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
+// The password before an '@' ("[:password@]rest"), taken off `rest`; "" when none is given.
+std::string take_password(std::string_view* rest) {
+  const size_t at = rest->rfind('@');
+  if (at == std::string_view::npos) return "";
+  const std::string_view user_info = rest->substr(0, at);
+  *rest = rest->substr(at + 1);
+  const size_t colon = user_info.find(':');
+  return std::string(colon == std::string_view::npos ? "" : user_info.substr(colon + 1));
+}
+
+// "host:port" into `out`; false when it is not one.
+bool parse_host_port(std::string_view text, std::pair<std::string, int>* out) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  int port = 0;
+  if (!parse_number(text.substr(colon + 1), &port) || port < 1 || port > 65535) return false;
+  std::string_view host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')  // [::1]
+    host = host.substr(1, host.size() - 2);
+  *out = {std::string(host), port};
+  return true;
+}
+
+// The part of a redis-sentinel:// URL after its password: host:port[,host:port...]/MASTER.
+Status parse_sentinels(std::string_view rest, RedisLocator* locator) {
+  const size_t slash = rest.find('/');
+  if (slash == std::string_view::npos || slash + 1 == rest.size())
+    return Status::usage(fmt::format(
+        "{}: name the primary the Sentinels monitor, e.g. redis-sentinel://127.0.0.1:26379/idemlab",
+        locator->shown));
+  locator->master_name = std::string(rest.substr(slash + 1));
+  for (std::string_view list = rest.substr(0, slash); !list.empty();) {
+    const size_t comma = std::min(list.find(','), list.size());
+    std::pair<std::string, int> sentinel;
+    if (!parse_host_port(list.substr(0, comma), &sentinel))
+      return Status::usage(
+          fmt::format("{}: each Sentinel is host:port, port from 1 to 65535", locator->shown));
+    locator->sentinels.push_back(std::move(sentinel));
+    list = list.substr(std::min(comma + 1, list.size()));
+  }
+  if (locator->sentinels.empty())
+    return Status::usage(fmt::format("{}: no Sentinel named", locator->shown));
+  return Status::ok();
+}
+
 }  // namespace
 
 Status parse_redis_locator(std::string_view text, RedisLocator* out) {
@@ -24,9 +69,12 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
   const auto bad = [&](std::string_view why) {
     return Status::usage(fmt::format("{}: {}", locator.shown, why));
   };
-  if (!text.starts_with("redis://"))
-    return bad("expected redis:///path/to/socket or redis://host:port/N");
-  std::string_view rest = text.substr(8);
+  const bool sentinel = text.starts_with("redis-sentinel://");
+  if (!text.starts_with("redis://") && !sentinel)
+    return bad(
+        "expected redis:///path/to/socket, redis://host:port/N or "
+        "redis-sentinel://host:port[,host:port...]/MASTER");
+  std::string_view rest = text.substr(sentinel ? 17 : 8);
   if (const size_t query = rest.find('?'); query != std::string_view::npos) {
     const std::string_view pair = rest.substr(query + 1);
     if (!pair.starts_with("connect_timeout=")) return bad("its query takes connect_timeout=S only");
@@ -34,18 +82,18 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
         parse_connect_timeout(pair.substr(16), locator.shown, &locator.connect_timeout_s));
     rest = rest.substr(0, query);
   }
+  if (sentinel) {
+    locator.password = take_password(&rest);
+    RETURN_IF_ERROR(parse_sentinels(rest, &locator));
+    *out = std::move(locator);
+    return Status::ok();
+  }
   if (rest.starts_with("/")) {
     locator.socket = std::string(rest);
     *out = std::move(locator);
     return Status::ok();
   }
-  if (const size_t at = rest.rfind('@'); at != std::string_view::npos) {
-    const std::string_view user_info = rest.substr(0, at);
-    const size_t colon = user_info.find(':');
-    locator.password =
-        std::string(colon == std::string_view::npos ? "" : user_info.substr(colon + 1));
-    rest = rest.substr(at + 1);
-  }
+  locator.password = take_password(&rest);
   const size_t slash = rest.find('/');
   if (slash != std::string_view::npos &&
       (!parse_number(rest.substr(slash + 1), &locator.database) || locator.database < 0))

@@ -4,6 +4,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/limits.h"
 #include "core/status.h"
@@ -19,10 +21,17 @@ struct RedisLocator {
   // How long the server may take to accept, and to answer each command: ?connect_timeout=S.
   int connect_timeout_s = defaults::kServerWaitS;
   std::string shown;  // with any password as ***
+  // redis-sentinel://: the Sentinels to ask, in order, and the name they monitor the primary
+  // by. The primary is then asked of them on every connection (redis_sentinel.h); host and
+  // port are unused.
+  std::vector<std::pair<std::string, int>> sentinels;
+  std::string master_name;
 };
 
-// Reads --redis: redis:///path/sock or redis://[:password@]host[:port][/N], each with an
-// optional ?connect_timeout=S. Anything else is a usage error that never shows the password.
+// Reads --redis: redis:///path/sock, redis://[:password@]host[:port][/N], or
+// redis-sentinel://[:password@]host:port[,host:port...]/MASTER (the password is the primary's),
+// each with an optional ?connect_timeout=S. Anything else is a usage error that never shows the
+// password.
 Status parse_redis_locator(std::string_view text, RedisLocator* out);
 
 }  // namespace idemlab

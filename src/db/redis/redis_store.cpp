@@ -10,34 +10,25 @@
 #include <utility>
 #include <vector>
 
-#include "core/client_library.h"
 #include "core/interrupt.h"
 #include "db/connection.h"
+#include "db/redis/hiredis.h"
+#include "db/redis/redis_connect.h"
 
 namespace idemlab {
 
-struct Hiredis {
-  decltype(&redisConnectWithTimeout) connect;
-  decltype(&redisConnectUnixWithTimeout) connect_unix;
-  decltype(&redisSetTimeout) set_timeout;
-  decltype(&redisCommandArgv) command_argv;
-  decltype(&freeReplyObject) free_reply;
-  decltype(&redisFree) free;
-};
-
 namespace {
 
-bool resolve_hiredis(const ClientLibrary& library, Hiredis* api) {
-  return resolve(library, "redisConnectWithTimeout", &api->connect) &&
-         resolve(library, "redisConnectUnixWithTimeout", &api->connect_unix) &&
-         resolve(library, "redisSetTimeout", &api->set_timeout) &&
-         resolve(library, "redisCommandArgv", &api->command_argv) &&
-         resolve(library, "freeReplyObject", &api->free_reply) &&
-         resolve(library, "redisFree", &api->free);
-}
-
-Status load_hiredis(const Hiredis** out) {
-  return load_client("libhiredis.so.0.14", "libhiredis0.14", resolve_hiredis, out);
+// What a Redis error answer means for the attempt. READONLY: this server is a replica now (a
+// failover moved the primary): the link is as good as lost, and a new connection asks the
+// Sentinels again. NOREPLICAS (min-replicas-to-write), MASTERDOWN, LOADING and BUSY: the server
+// cannot take the write now; retry later, like a full or busy server. Neither is a bug, nor a
+// server that cannot be used.
+StepCode error_code(std::string_view error) {
+  if (error.starts_with("READONLY")) return StepCode::kConnectionLost;
+  for (std::string_view busy : {"NOREPLICAS", "MASTERDOWN", "LOADING", "BUSY"})
+    if (error.starts_with(busy)) return StepCode::kBusy;
+  return StepCode::kError;
 }
 
 // How long a used token's note (who used it) outlives the token: a day.
@@ -169,7 +160,7 @@ StepResult RedisStore::command(const std::vector<std::string>& words, redisReply
                    : std::string(context_->errstr)};
   }
   if ((*reply)->type == REDIS_REPLY_ERROR) {
-    StepResult failed{StepCode::kError, 0, std::nullopt, (*reply)->str};
+    StepResult failed{error_code((*reply)->str), 0, std::nullopt, (*reply)->str};
     api_->free_reply(*reply);
     *reply = nullptr;
     return failed;
@@ -294,22 +285,7 @@ std::string_view RedisStore::statement_text(Stmt id) const {
 Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator) {
   const Hiredis* api = nullptr;
   RETURN_IF_ERROR(load_hiredis(&api));
-  const timeval wait{locator.connect_timeout_s, 0};
-  redisContext* context = locator.socket.empty()
-                              ? api->connect(locator.host.c_str(), locator.port, wait)
-                              : api->connect_unix(locator.socket.c_str(), wait);
-  if (!context || context->err) {
-    const std::string why = context ? context->errstr : "out of memory";
-    const bool silent = context && std::string_view(why).find("timed out") != std::string::npos;
-    if (context) api->free(context);
-    if (silent)
-      return Status::unavailable("no_answer",
-                                 fmt::format("{} did not accept the connection "
-                                             "within connect_timeout ({} s)",
-                                             locator.shown, locator.connect_timeout_s));
-    return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
-  }
-  api->set_timeout(context, wait);  // every answer after this is bounded too
+  ASSIGN_OR_RETURN(redisContext * context, connect_redis(*api, locator));
   auto store = std::make_unique<RedisStore>(api, context, locator.shown, locator.connect_timeout_s);
   std::vector<std::vector<std::string>> setup;
   if (!locator.password.empty()) setup.push_back({"AUTH", locator.password});

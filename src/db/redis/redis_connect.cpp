@@ -1,0 +1,108 @@
+// Connecting to Redis directly or through its Sentinels.
+#include "db/redis/redis_connect.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idemlab {
+
+namespace {
+
+// One connection, bounded; `where` names it in messages.
+Result<redisContext*> connect_one(const Hiredis& api, const RedisLocator& locator,
+                                  const std::string& host, int port, const std::string& where) {
+  const timeval wait{locator.connect_timeout_s, 0};
+  redisContext* context = locator.socket.empty() || !host.empty()
+                              ? api.connect(host.c_str(), port, wait)
+                              : api.connect_unix(locator.socket.c_str(), wait);
+  if (!context || context->err) {
+    const std::string why = context ? context->errstr : "out of memory";
+    const bool silent = context && std::string_view(why).find("timed out") != std::string::npos;
+    if (context) api.free(context);
+    if (silent)
+      return Status::unavailable("no_answer", fmt::format("{} did not accept the connection "
+                                                          "within connect_timeout ({} s)",
+                                                          where, locator.connect_timeout_s));
+    return Status::ledger(fmt::format("cannot connect to {}: {}", where, why));
+  }
+  api.set_timeout(context, wait);  // every answer after this is bounded too
+  return context;
+}
+
+// A command's reply, owned by the caller; nullptr on a lost or silent link.
+redisReply* ask(const Hiredis& api, redisContext* context, std::vector<std::string> words) {
+  std::vector<const char*> argv;
+  std::vector<size_t> lengths;
+  for (const std::string& word : words) {
+    argv.push_back(word.c_str());
+    lengths.push_back(word.size());
+  }
+  return static_cast<redisReply*>(
+      api.command_argv(context, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+}
+
+// The address one Sentinel names for the primary; "" when it names none or cannot be asked.
+std::pair<std::string, int> named_primary(const Hiredis& api, const RedisLocator& locator,
+                                          const std::pair<std::string, int>& sentinel) {
+  const std::string where = fmt::format("Sentinel {}:{}", sentinel.first, sentinel.second);
+  Result<redisContext*> context = connect_one(api, locator, sentinel.first, sentinel.second, where);
+  if (!context.is_ok()) return {};
+  redisReply* reply =
+      ask(api, *context, {"SENTINEL", "get-master-addr-by-name", locator.master_name});
+  std::pair<std::string, int> out;
+  if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements == 2)
+    out = {reply->element[0]->str, std::atoi(reply->element[1]->str)};
+  if (reply) api.free_reply(reply);
+  api.free(*context);
+  return out;
+}
+
+// True when the server says it is a primary (ROLE's first word).
+bool answers_as_primary(const Hiredis& api, redisContext* context) {
+  redisReply* reply = ask(api, context, {"ROLE"});
+  const bool primary = reply && reply->type == REDIS_REPLY_ARRAY && reply->elements > 0 &&
+                       reply->element[0]->str &&
+                       std::string_view(reply->element[0]->str) == "master";
+  if (reply) api.free_reply(reply);
+  return primary;
+}
+
+}  // namespace
+
+Result<std::string> sentinel_primary(const Hiredis& api, const RedisLocator& locator) {
+  for (const auto& sentinel : locator.sentinels) {
+    const auto [host, port] = named_primary(api, locator, sentinel);
+    if (!host.empty()) return fmt::format("{}:{}", host, port);
+  }
+  return Status::unavailable("no_answer", fmt::format("no Sentinel of {} names a primary for {}",
+                                                      locator.shown, locator.master_name));
+}
+
+Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& locator) {
+  if (locator.sentinels.empty())
+    return connect_one(api, locator, locator.host, locator.port, locator.shown);
+  std::string tried;
+  for (const auto& sentinel : locator.sentinels) {
+    const auto [host, port] = named_primary(api, locator, sentinel);
+    if (host.empty()) continue;
+    const std::string where = fmt::format("{}:{} (the primary {} named by {})", host, port,
+                                          locator.master_name, locator.shown);
+    Result<redisContext*> context = connect_one(api, locator, host, port, where);
+    if (!context.is_ok()) {
+      tried = context.status().message();
+      continue;
+    }
+    if (answers_as_primary(api, *context)) return context;
+    api.free(*context);
+    tried = fmt::format("{}:{} no longer answers as a primary", host, port);
+  }
+  return Status::unavailable(
+      "no_answer",
+      fmt::format("no Sentinel of {} names a primary for {} that answers as one{}", locator.shown,
+                  locator.master_name, tried.empty() ? "" : " (" + tried + ")"));
+}
+
+}  // namespace idemlab
