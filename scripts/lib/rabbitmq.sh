@@ -22,6 +22,13 @@ start_rabbitmq_in() {
 rabbitmq_ready() {
   grep -q 'Server startup complete' "$1"
 }
+# rabbitmq_has_queue DIR EPMD_PORT NODE QUEUE: whether the broker started in DIR lists QUEUE.
+# A broker back from SIGKILL can log its start a moment before it serves the durable queues it
+# recovers (a consumer then reads "no queue"); ask before relying on one.
+rabbitmq_has_queue() {
+  HOME=$1 ERL_EPMD_PORT=$2 /usr/lib/rabbitmq/bin/rabbitmqctl -n "$3@localhost" -q list_queues name \
+    2>/dev/null | grep -qx "$4"
+}
 # epmd_pids EPMD_PORT: the epmd daemon the Erlang VM started on that port: it outlives the broker,
 # and is stopped by its pid too.
 epmd_pids() {

@@ -52,12 +52,15 @@ expect_exit 0 "$IDEMLAB" compare --requests 20 --strategies token --backend "$pg
 for label in "postgresql RC" "postgresql SER" "mariadb RC" "mariadb SER"; do
   expect_contains "$out" "$label"
 done
-expect_equal "$(printf '%s\n' "$out" | awk 'length($0) > 100' | wc -l)" 0 "lines over 100"
+# (A reproduce: line keeps a URL longer than the width whole, alone on its line, so that it
+# pastes: that line alone may be wider.)
+over100() { printf '%s\n' "$1" | awk 'length($0) > 100 && $0 !~ /^    [^ ]+( \\)?$/' | wc -l; }
+expect_equal "$(over100 "$out")" 0 "lines over 100"
 expect_exit 0 "$IDEMLAB" compare --requests 20 --strategies token --with-pitfalls --backend sqlite \
   --backend "$pg" --isolation read-committed --isolation serializable
 expect_contains "$out" "strategy, engine"
 expect_contains "$out" "  +check-then-delete"
-expect_equal "$(printf '%s\n' "$out" | awk 'length($0) > 100' | wc -l)" 0 "stacked lines over 100"
+expect_equal "$(over100 "$out")" 0 "stacked lines over 100"
 
 # The report's engines section.
 expect_exit 0 "$IDEMLAB" report --out "$work/report.html" --scenarios double-click,retry-new-key \

@@ -37,6 +37,7 @@ for n in 1 2; do
 done
 [ "$(moved)" -lt 300 ] || fail "the consumers finished before the broker died"
 start_broker "$work/rmq2.log"
+for _ in $(seq 1 60); do rabbitmq_has_queue "$rmq" "$epmd" "$node" restart && break; sleep 0.2; done
 expect_exit 0 "$IDEMLAB" consume --broker "$broker" --queue restart --db "$db" \
   --strategy dedup-table --until-idle 1000 --json
 expect_equal "$(sqlite3 "$db" "SELECT count(DISTINCT biz_seq) || ' ' || count(*) FROM journal WHERE side = 'debit'")" \
