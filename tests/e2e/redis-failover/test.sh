@@ -1,0 +1,72 @@
+# e2e: the token strategy with its token in Redis as the references deploy it (a primary, a
+# replica, three Sentinels: scripts/servers up redis-sentinel), through a failover placed with
+# certainty: replication is cut, the first attempt's DEL is acknowledged by the primary and the
+# attempt is held at a gate, the primary dies and a Sentinel promotes the replica, which never
+# saw the DEL. The retry, following the Sentinels to the new primary, finds the token unused and
+# moves the money again, on a SQLite and a PostgreSQL ledger; the audit names it. The token kept
+# in the ledger moves it once. A demoted primary's READONLY and the primary's NOREPLICAS are
+# unknown outcomes (75). One topology for the whole file: it is spent by its failover.
+source "$(dirname "$0")/../lib.sh"
+require_test_servers
+own_server_databases redis_failover
+export IDEMLAB_SERVERS_STATE=$work/servers.state
+trap '"$ROOT/scripts/servers" down' EXIT
+"$ROOT/scripts/servers" up redis-sentinel >/dev/null || { fail "the topology did not start"; finish; }
+eval "$("$ROOT/scripts/servers" env)"
+redis=$IDEMLAB_TEST_REDIS_SENTINEL
+sqlite=$work/l.db pg=$IDEMLAB_TEST_POSTGRES
+expect_exit 0 "$IDEMLAB" init --db "$sqlite"
+expect_exit 0 "$IDEMLAB" init --db "$pg" --force
+pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00)
+  local db=$1 token=$2; shift 2
+  "$IDEMLAB" token --db "$db" --redis "$redis" --token "$token" --biz-seq t1 --from alice \
+    --to bob --amount 5.00 "$@"
+}
+issue() { "$IDEMLAB" token issue --db "$1" --redis "$redis" --json | json_field "$(cat)" token; }
+token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg")
+# Both tokens are on the replica before the cut: WAIT counts the replicas that have every write.
+expect_equal "$(redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" WAIT 1 30000)" 1 "the replica has the tokens"
+
+expect_exit 0 "$ROOT/scripts/servers" redis cut
+# A replica refuses writes (READONLY), and a primary that must reach a replica refuses them too
+# (NOREPLICAS): neither is an answer; a retry may succeed, 75.
+expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$IDEMLAB_TEST_REDIS_REPLICA"
+expect_contains "$err" "READONLY"
+redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" CONFIG SET min-replicas-to-write 1 >/dev/null
+expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis"
+expect_contains "$err" "NOREPLICAS"
+redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" CONFIG SET min-replicas-to-write 0 >/dev/null
+
+# The first attempts: the primary acknowledges each DEL; the answer is lost (75). The SQLite one
+# waits at a gate past its DEL while the failover happens.
+expect_exit 75 pay "$pg" "$token_pg" --fault response-lost
+gate=$work/gate; mkdir "$gate"
+pay "$sqlite" "$token_sqlite" --fault response-lost --fault "slow:gate=$gate,at=insert_flow,ms=120000" \
+  >"$work/first.out" 2>"$work/first.err" &
+first=$!
+wait_at_gate "$gate" "$first"
+expect_exit 0 "$ROOT/scripts/servers" redis failover
+touch "$gate/open"
+wait "$first"; expect_equal "$?" 75 "the gated first attempt's answer is lost"
+
+# The retries reach the new primary through the Sentinels, find the token unused, and pay again.
+for db in "$sqlite" "$pg"; do
+  token=$token_sqlite; [ "$db" = "$pg" ] && token=$token_pg
+  expect_exit 0 pay "$db" "$token"
+  expect_contains "$out" "applied: t1 moved 5.00 from alice to bob (token)"
+  expect_exit 7 "$IDEMLAB" audit --db "$db"
+  expect_contains "$out" "applied_more_than_once"
+  expect_equal "$(moved "$db")" 2 "money moved on ${db%%:*} after the failover"
+done
+
+# The token in the ledger's own table: the same lost answer, and the retry is a replay.
+kept=$work/kept.db
+expect_exit 0 "$IDEMLAB" init --db "$kept"
+token=$("$IDEMLAB" token issue --db "$kept" --json | json_field "$(cat)" token)
+expect_exit 75 "$IDEMLAB" token --db "$kept" --token "$token" --biz-seq t1 --from alice --to bob \
+  --amount 5.00 --fault response-lost
+expect_exit 0 "$IDEMLAB" token --db "$kept" --token "$token" --biz-seq t1 --from alice --to bob \
+  --amount 5.00
+expect_contains "$out" "replayed"
+expect_exit 0 "$IDEMLAB" audit --db "$kept"
+finish
