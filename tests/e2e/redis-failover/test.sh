@@ -1,10 +1,13 @@
-# e2e: the token strategy with its token in Redis as the references deploy it (a primary, a
+# e2e: the token strategy and lock-table with their guards in Redis as the references deploy it (a primary, a
 # replica, three Sentinels: scripts/servers up redis-sentinel), through a failover placed with
 # certainty: replication is cut, the first attempt's DEL is acknowledged by the primary and the
 # attempt is held at a gate, the primary dies and a Sentinel promotes the replica, which never
 # saw the DEL. The retry, following the Sentinels to the new primary, finds the token unused and
 # moves the money again, on a SQLite and a PostgreSQL ledger; the audit names it. The token kept
-# in the ledger moves it once. A demoted primary's READONLY and the primary's NOREPLICAS are
+# in the ledger moves it once. lock-table: a lock taken on the old primary (its holder held at a
+# gate) is not on the new one, so a twin takes it too: two holders; the safe lock-table still
+# moves money once (its holder checks the lock and the record again before it writes), the
+# variant that trusts the lock alone (ttl-too-short) moves it twice. A demoted primary's READONLY and the primary's NOREPLICAS are
 # unknown outcomes (75). One topology for the whole file: it is spent by its failover.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
@@ -45,9 +48,38 @@ pay "$sqlite" "$token_sqlite" --fault response-lost --fault "slow:gate=$gate,at=
   >"$work/first.out" 2>"$work/first.err" &
 first=$!
 wait_at_gate "$gate" "$first"
+# lock-table: each first holder takes its lock on the primary, then waits at a gate before its
+# transaction, on a ledger of its own.
+locked() {  # NAME PITFALL...: the first holder of request NAME on ledger NAME, held at gate NAME
+  expect_exit 0 "$IDEMLAB" init --db "$work/$1.db"
+  mkdir "$work/gate-$1"
+  "$IDEMLAB" lock-table --db "$work/$1.db" --redis "$redis" --biz-seq "$1" --from alice --to bob \
+    --amount 7.00 --fault "slow:gate=$work/gate-$1,at=begin,ms=120000" "${@:2}" \
+    >"$work/$1.out" 2>"$work/$1.err" &
+  holder[$1]=$!
+  wait_at_gate "$work/gate-$1" "${holder[$1]}"
+}
+declare -A holder
+locked lock-safe
+locked lock-trusting --pitfall=ttl-too-short
+
 expect_exit 0 "$ROOT/scripts/servers" redis failover
 touch "$gate/open"
 wait "$first"; expect_equal "$?" 75 "the gated first attempt's answer is lost"
+
+# Each lock-table twin finds no lock on the new primary and takes it: a second holder.
+for name in lock-safe lock-trusting; do
+  pitfall=(); [ "$name" = lock-trusting ] && pitfall=(--pitfall=ttl-too-short)
+  expect_exit 0 "$IDEMLAB" lock-table --db "$work/$name.db" --redis "$redis" --biz-seq "$name" \
+    --from alice --to bob --amount 7.00 "${pitfall[@]}"
+  expect_contains "$out" "applied"
+  touch "$work/gate-$name/open"
+  wait "${holder[$name]}"
+done
+expect_equal "$(moved "$work/lock-safe.db")" 1 "the safe lock-table with two holders: money moved"
+expect_exit 0 "$IDEMLAB" audit --db "$work/lock-safe.db"
+expect_equal "$(moved "$work/lock-trusting.db")" 2 "a lock trusted alone, two holders: money moved"
+expect_exit 7 "$IDEMLAB" audit --db "$work/lock-trusting.db"
 
 # The retries reach the new primary through the Sentinels, find the token unused, and pay again.
 for db in "$sqlite" "$pg"; do
