@@ -83,7 +83,8 @@ TEST_CASE("redaction leaves URLs without a password and plain paths alone") {
   CHECK(redact_locator("mariadb://u:p:q@h/d") == "mariadb://u:***@h/d");
 }
 
-TEST_CASE("redis-sentinel:// names the Sentinels to ask and the primary's name, never the password") {
+TEST_CASE(
+    "redis-sentinel:// names the Sentinels to ask and the primary's name, never the password") {
   RedisLocator locator;
   REQUIRE(parse_redis_locator(
               "redis-sentinel://:s3cret@127.0.0.1:26379,127.0.0.1:26380,[::1]:26381/idemlab"
@@ -104,5 +105,22 @@ TEST_CASE("redis-sentinel:// names the Sentinels to ask and the primary's name, 
     const Status status = parse_redis_locator(bad, &out);
     CHECK_MESSAGE(status.code() == StatusCode::kUsage, bad);
     CHECK(status.message().find("pw") == std::string::npos);
+  }
+}
+
+TEST_CASE("a Redis URL's query: connect_timeout, wait and wait_ms, and nothing else") {
+  RedisLocator locator;
+  REQUIRE(
+      parse_redis_locator("redis://h:1/0?wait=1&wait_ms=250&connect_timeout=3", &locator).is_ok());
+  CHECK(locator.wait_replicas == 1);
+  CHECK(locator.wait_ms == 250);
+  CHECK(locator.connect_timeout_s == 3);
+  RedisLocator plain;
+  REQUIRE(parse_redis_locator("redis://h:1", &plain).is_ok());
+  CHECK(plain.wait_replicas == 0);
+  for (const char* bad : {"redis://h?wait=-1", "redis://h?wait=x", "redis://h?wait_ms=0",
+                          "redis://h?sync=1", "redis://h?wait"}) {
+    RedisLocator out;
+    CHECK_MESSAGE(parse_redis_locator(bad, &out).code() == StatusCode::kUsage, bad);
   }
 }

@@ -61,6 +61,30 @@ Status parse_sentinels(std::string_view rest, RedisLocator* locator) {
   return Status::ok();
 }
 
+// The query: connect_timeout=S, wait=N (replicas each guard write waits for), wait_ms=T.
+Status parse_query(std::string_view query, RedisLocator* locator) {
+  for (std::string_view rest = query; !rest.empty();) {
+    const size_t amp = std::min(rest.find('&'), rest.size());
+    const std::string_view pair = rest.substr(0, amp);
+    rest = rest.substr(std::min(amp + 1, rest.size()));
+    const size_t eq = pair.find('=');
+    const std::string_view key = pair.substr(0, eq);
+    const std::string_view value = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
+    if (key == "connect_timeout") {
+      RETURN_IF_ERROR(parse_connect_timeout(value, locator->shown, &locator->connect_timeout_s));
+    } else if (key == "wait" || key == "wait_ms") {
+      int* out = key == "wait" ? &locator->wait_replicas : &locator->wait_ms;
+      if (!parse_number(value, out) || *out < (key == "wait" ? 0 : 1) || *out > 60000)
+        return Status::usage(fmt::format("{}: {}={}: expected a whole number{}", locator->shown,
+                                         key, value, key == "wait" ? " of replicas" : " of ms"));
+    } else {
+      return Status::usage(fmt::format(
+          "{}: its query takes connect_timeout=S, wait=N and wait_ms=T", locator->shown));
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 Status parse_redis_locator(std::string_view text, RedisLocator* out) {
@@ -76,10 +100,7 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
         "redis-sentinel://host:port[,host:port...]/MASTER");
   std::string_view rest = text.substr(sentinel ? 17 : 8);
   if (const size_t query = rest.find('?'); query != std::string_view::npos) {
-    const std::string_view pair = rest.substr(query + 1);
-    if (!pair.starts_with("connect_timeout=")) return bad("its query takes connect_timeout=S only");
-    RETURN_IF_ERROR(
-        parse_connect_timeout(pair.substr(16), locator.shown, &locator.connect_timeout_s));
+    RETURN_IF_ERROR(parse_query(rest.substr(query + 1), &locator));
     rest = rest.substr(0, query);
   }
   if (sentinel) {

@@ -179,6 +179,7 @@ StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
     const int64_t expires = int_bind(binds, ":expires");
     const int64_t ttl = std::max<int64_t>(1, expires - now);
     result = command({"SET", token, std::to_string(now), "PX", written_ttl(ttl)}, &reply);
+    if (result.ok()) result.changes = 1;
     if (result.ok())
       if (StepResult noted = note_deadline(token, now + ttl); !noted.ok()) result = noted;
   } else if (id == Stmt::kSelectToken) {
@@ -248,15 +249,28 @@ StepResult RedisStore::run(Stmt id, const Binds& binds) {
                         statement_name(id))};
   if (scratch_)
     if (StepResult swept = sweep(int_bind(binds, ":now")); !swept.ok()) return swept;
-  switch (id) {
-    case Stmt::kInsertToken:
-    case Stmt::kSelectToken:
-    case Stmt::kConsumeToken:
-    case Stmt::kConsumeTokenUnchecked:
-      return token_statement(id, binds);
-    default:
-      return lock_statement(id, binds);
-  }
+  const bool reads = id == Stmt::kSelectToken || id == Stmt::kCheckLockOwner;
+  StepResult result = id == Stmt::kInsertToken || id == Stmt::kSelectToken ||
+                              id == Stmt::kConsumeToken || id == Stmt::kConsumeTokenUnchecked
+                          ? token_statement(id, binds)
+                          : lock_statement(id, binds);
+  if (reads || wait_replicas_ == 0 || !result.ok() || result.changes == 0) return result;
+  return replicated(std::move(result));
+}
+
+StepResult RedisStore::replicated(StepResult written) {
+  redisReply* reply = nullptr;
+  StepResult waited =
+      command({"WAIT", std::to_string(wait_replicas_), std::to_string(wait_ms_)}, &reply);
+  if (!waited.ok()) return waited;
+  const long long acknowledged = reply->integer;
+  api_->free_reply(reply);
+  if (acknowledged >= wait_replicas_) return written;
+  // WAIT never undoes the write: the primary has it, a failover may forget it. Unknown.
+  return {StepCode::kConnectionLost, 0, std::nullopt,
+          fmt::format("WAIT {} {}: {} of {} replicas acknowledged the guard write within {} ms; "
+                      "the primary has it, and a failover may forget it",
+                      wait_replicas_, wait_ms_, acknowledged, wait_replicas_, wait_ms_)};
 }
 
 std::string_view RedisStore::statement_text(Stmt id) const {
@@ -286,7 +300,7 @@ Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator
   const Hiredis* api = nullptr;
   RETURN_IF_ERROR(load_hiredis(&api));
   ASSIGN_OR_RETURN(redisContext * context, connect_redis(*api, locator));
-  auto store = std::make_unique<RedisStore>(api, context, locator.shown, locator.connect_timeout_s);
+  auto store = std::make_unique<RedisStore>(api, context, locator);
   std::vector<std::vector<std::string>> setup;
   if (!locator.password.empty()) setup.push_back({"AUTH", locator.password});
   if (locator.database != 0) setup.push_back({"SELECT", std::to_string(locator.database)});

@@ -28,8 +28,13 @@ struct Hiredis;  // hiredis's functions, loaded on first use (redis_store.cpp)
 
 class RedisStore final : public GuardStore {
  public:
-  RedisStore(const Hiredis* api, redisContext* context, std::string shown, int wait_s)
-      : api_(api), context_(context), shown_(std::move(shown)), wait_s_(wait_s) {}
+  RedisStore(const Hiredis* api, redisContext* context, const RedisLocator& locator)
+      : api_(api),
+        context_(context),
+        shown_(locator.shown),
+        wait_s_(locator.connect_timeout_s),
+        wait_replicas_(locator.wait_replicas),
+        wait_ms_(locator.wait_ms) {}
   ~RedisStore() override;
   RedisStore(const RedisStore&) = delete;
   RedisStore& operator=(const RedisStore&) = delete;
@@ -56,6 +61,8 @@ class RedisStore final : public GuardStore {
   StepResult eval(const char* script, std::vector<std::string> keys_then_args, int keys,
                   redisReply** reply);
   StepResult token_statement(Stmt id, const Binds& binds);
+  // ?wait=N: WAIT for N replicas after a guard write; fewer is an unknown outcome.
+  StepResult replicated(StepResult written);
   StepResult lock_statement(Stmt id, const Binds& binds);
   // Scratch mode: the deadlines' sorted set, the sweep before a command, the time a key is
   // written with (`ttl` in Redis's time, or a day), and the deadline noted for it.
@@ -68,6 +75,8 @@ class RedisStore final : public GuardStore {
   redisContext* context_;
   std::string shown_;
   int wait_s_;  // how long a command's answer may take (redisSetTimeout)
+  int wait_replicas_;
+  int wait_ms_;
   std::unique_ptr<TraceSink> trace_;
   std::string prefix_;
   bool scratch_ = false;

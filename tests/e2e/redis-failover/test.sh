@@ -8,7 +8,7 @@
 # gate) is not on the new one, so a twin takes it too: two holders; the safe lock-table still
 # moves money once (its holder checks the lock and the record again before it writes), the
 # variant that trusts the lock alone (ttl-too-short) moves it twice. A demoted primary's READONLY and the primary's NOREPLICAS are
-# unknown outcomes (75). One topology for the whole file: it is spent by its failover.
+# unknown outcomes (75), and so is a guard write no replica acknowledged (?wait=1). One topology for the whole file: it is spent by its failover.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 own_server_databases redis_failover
@@ -30,7 +30,14 @@ token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg")
 # Both tokens are on the replica before the cut: WAIT counts the replicas that have every write.
 expect_equal "$(redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" WAIT 1 30000)" 1 "the replica has the tokens"
 
+# ?wait=N: every guard write waits for N replicas' acknowledgement (WAIT).
+expect_exit 0 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis?wait=1&wait_ms=30000"
+
 expect_exit 0 "$ROOT/scripts/servers" redis cut
+# Cut off, no replica acknowledges: the write stands on the primary, the answer is unknown (75),
+# never a success.
+expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis?wait=1&wait_ms=200"
+expect_contains "$err" "0 of 1 replicas acknowledged the guard write within 200 ms"
 # A replica refuses writes (READONLY), and a primary that must reach a replica refuses them too
 # (NOREPLICAS): neither is an answer; a retry may succeed, 75.
 expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$IDEMLAB_TEST_REDIS_REPLICA"
