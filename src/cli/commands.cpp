@@ -250,8 +250,10 @@ CLI::Validator redis_locator() {
 void add_redis_option(CLI::App* command, std::string* redis) {
   command
       ->add_option("--redis", *redis,
-                   "keep tokens and locks in Redis (redis:///path/to/socket or "
-                   "redis://host:port/N); the ledger stays where --db says")
+                   "keep tokens and locks in Redis (redis:///path/to/socket, "
+                   "redis://host:port/N, or redis-sentinel://host:port,.../MASTER to follow "
+                   "the primary its Sentinels name; ?wait=N waits for N replicas after each "
+                   "guard write); the ledger stays where --db says")
       ->envname("IDEMLAB_REDIS")
       ->check(redis_locator());
 }

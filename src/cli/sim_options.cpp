@@ -147,7 +147,8 @@ void add_scratch_redis_option(CLI::App* command, std::string* redis) {
   command
       ->add_option("--redis", *redis,
                    "token and lock-table: keep tokens and locks in this Redis "
-                   "(redis:///path/to/socket or redis://host:port/N), in keys of the run's own "
+                   "(redis:///path/to/socket, redis://host:port/N or redis-sentinel://...), in "
+                   "keys of the run's own "
                    "that expire on its virtual clock and go at its end; the ledger stays where "
                    "--db says")
       ->check(redis_locator());
