@@ -20,6 +20,7 @@ redis=$IDEMLAB_TEST_REDIS_SENTINEL
 sqlite=$work/l.db pg=$IDEMLAB_TEST_POSTGRES
 expect_exit 0 "$IDEMLAB" init --db "$sqlite"
 expect_exit 0 "$IDEMLAB" init --db "$pg" --force
+expect_exit 0 "$IDEMLAB" init --db "$work/served.db"
 pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00)
   local db=$1 token=$2; shift 2
   "$IDEMLAB" token --db "$db" --redis "$redis" --token "$token" --biz-seq t1 --from alice \
@@ -29,6 +30,15 @@ issue() { "$IDEMLAB" token issue --db "$1" --redis "$redis" --json | json_field 
 token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg")
 # Both tokens are on the replica before the cut: WAIT counts the replicas that have every write.
 expect_equal "$(redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" WAIT 1 30000)" 1 "the replica has the tokens"
+
+# Every client that takes --redis follows the Sentinels: a simulation's scratch keys and serve.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 20 --redis "$redis"
+expect_contains "$out" "tokens and locks in Redis"
+source "$(dirname "$0")/../serve_lib.sh"
+start_serve --db "$work/served.db" --strategy lock-table --redis "$redis"
+post '"s1"' 'from=alice&to=bob&amount=1.00'
+expect_equal "$status" 201 "serve with its locks behind the Sentinels"
+stop_serve
 
 # ?wait=N: every guard write waits for N replicas' acknowledgement (WAIT).
 expect_exit 0 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis?wait=1&wait_ms=30000"
