@@ -71,7 +71,12 @@ class LockTable final : public Strategy {
         .notes =
             "A TTL too long keeps retries out after a crash until it expires; a TTL too "
             "short, with the owner checks, makes attempts give up with in_progress "
-            "instead of doubling.",
+            "instead of doubling. A lock in Redis behind Sentinels (redis-sentinel://) is "
+            "replicated asynchronously: taken on a primary that fails over before the replica "
+            "has it, it is free on the new primary, and a twin takes it too: two holders. "
+            "This strategy still moves money once, because its holder checks the lock and the "
+            "record again under the ledger's own lock; a lock trusted alone "
+            "(--pitfall=ttl-too-short) moves it twice (docs/replication.md).",
         .critical_step = "begin",
         .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
                   "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",

@@ -34,7 +34,12 @@ class TokenStrategy final : public Strategy {
             "runs by default): the token lives only as long as the store's memory. A Redis "
             "restarted empty forgets every token, issued or used, and each retry is answered "
             "token_unknown (store_lost_or_never_issued) although its first attempt may have "
-            "moved the money: ask (idemlab query) before fetching a new token.",
+            "moved the money: ask (idemlab query) before fetching a new token. Behind "
+            "Sentinels (redis-sentinel://), Redis replicates asynchronously: a DEL the "
+            "primary acknowledged can be missing on the replica a failover promotes, and "
+            "the retry finds the token unused and moves the money again; ?wait=N on the URL "
+            "narrows that window and cannot close it (docs/replication.md). A token kept in "
+            "the ledger's own table is consumed in the money's transaction.",
         .critical_step = "begin",
         .steps = {"check_accounts", "begin", "consume_token", "select_token", "select_flow_again",
                   "insert_flow", "debit", "credit", "journal_debit", "journal_credit",

@@ -18,6 +18,7 @@ deb=$(ls "$work"/cpack/idemlab_*_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { fail "cpack made no idemlab_*.deb: $out $err"; finish; }
 expect_contains "$(dpkg-deb -f "$deb" Depends)" "libsqlite3-0"
 expect_contains "$(dpkg-deb -c "$deb")" "./usr/share/man/man1/idemlab.1.gz"
+expect_contains "$(dpkg-deb -c "$deb")" "./usr/share/doc/idemlab/docs/replication.md"
 
 root=$work/root
 expect_exit 0 debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian
