@@ -11,6 +11,7 @@
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
+#include "ledger/wal_position.h"
 #include "report/answer_view.h"
 
 namespace idemlab {
@@ -22,7 +23,61 @@ struct QueryOptions {
   std::string source{kDefaultSource};
   std::string biz_seq;
   bool json = false;
+  std::string read_db;                   // --read-db: a standby, as read/write splitting reads
+  std::optional<std::string> after_lsn;  // --read-your-writes LSN
 };
+
+// Where the answer came from, when --read-db asked a standby: which server, and why.
+struct Source {
+  std::string by;        // "standby" or "primary"; "" without --read-db
+  std::string replayed;  // how far the standby had replayed, with --read-your-writes
+  std::string text() const;
+};
+
+std::string Source::text() const {
+  if (by.empty()) return "";
+  if (by == "primary")
+    return fmt::format(" (answered by the primary: the standby had replayed only to {})",
+                       replayed.empty() ? "nothing" : replayed);
+  if (!replayed.empty())
+    return fmt::format(" (answered by the standby, replayed to {}: past your write)", replayed);
+  return " (answered by the standby, which may lag behind the primary)";
+}
+
+// The ledger to ask: the standby --read-db names, unless --read-your-writes finds it behind the
+// client's own write (its LSN), and then the primary.
+Connection ledger_to_ask(const QueryOptions& options, Source* source) {
+  const auto open = [](const std::string& db) {
+    return value_or_throw(open_ledger(db, Access::kRead, defaults::kBusyTimeoutMs));
+  };
+  if (options.read_db.empty()) return open(options.db);
+  Connection standby = open(options.read_db);
+  source->by = "standby";
+  if (!options.after_lsn) return standby;
+  bool past = false;
+  throw_if_error(replayed_past(standby, *options.after_lsn, &past, &source->replayed));
+  if (past) return standby;
+  source->by = "primary";
+  return open(options.db);
+}
+
+// --read-db names a PostgreSQL standby; --read-your-writes a WAL position, and needs --read-db.
+void check_read_options(const QueryOptions& options) {
+  if (options.after_lsn && options.read_db.empty())
+    throw_if_error(
+        Status::usage("--read-your-writes is for --read-db: the primary always has "
+                      "your writes"));
+  if (options.after_lsn && !is_wal_position(*options.after_lsn))
+    throw_if_error(Status::usage(
+        fmt::format("--read-your-writes {}: expected a WAL position such as 0/3000060 (an answer's "
+                    "commit_lsn)",
+                    in_quotes(*options.after_lsn))));
+  if (options.read_db.empty()) return;
+  Locator locator;
+  throw_if_error(parse_locator(options.read_db, &locator));
+  if (locator.engine != Engine::kPostgres)
+    throw_if_error(Status::usage("--read-db names a PostgreSQL standby (postgresql://...)"));
+}
 
 ExitCode exit_code_for(RequestState state) {
   switch (state) {
@@ -68,8 +123,9 @@ std::string query_text(const std::string& biz_seq, const RequestStatus& status) 
 ExitCode run_query(const QueryOptions& options) {
   throw_if_error(validate_biz_seq(options.biz_seq));
   throw_if_error(validate_source(options.source));
-  Connection connection =
-      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
+  check_read_options(options);
+  Source source;
+  Connection connection = ledger_to_ask(options, &source);
   RequestStatus status;
   throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);
@@ -87,11 +143,13 @@ ExitCode run_query(const QueryOptions& options) {
                                {"reason", text_or_null(status.reason)},
                                {"flow_rows", status.flow_rows}};
     if (status.state == RequestState::kNotFound) out["other_sources"] = sources;
+    if (!source.by.empty()) out["answered_by"] = source.by;
+    if (!source.replayed.empty()) out["standby_replayed"] = source.replayed;
     print_json(out);
   } else if (code == ExitCode::kOk) {
-    fmt::print("{}\n", text);
+    fmt::print("{}{}\n", text, source.text());
   } else {
-    fmt::print(stderr, "error: {}\n", printable(text));
+    fmt::print(stderr, "error: {}{}\n", printable(text), source.text());
   }
   return code;
 }
@@ -107,6 +165,15 @@ void register_query(CLI::App& app, CommandResult& result) {
   add_db_option(command, &options->db);
   add_source_option(command, &options->source);
   command->add_option("--biz-seq", options->biz_seq, "the request's id")->required();
+  command
+      ->add_option("--read-db", options->read_db,
+                   "ask this PostgreSQL standby instead, as read/write splitting would: it "
+                   "may not have replayed the first attempt yet")
+      ->envname("IDEMLAB_READ_DB")
+      ->check(ledger_locator());
+  command->add_option("--read-your-writes", options->after_lsn,
+                      "with --read-db: trust the standby only once it has replayed past this "
+                      "WAL position (the commit_lsn an answer gave); otherwise ask --db");
   add_json_flag(command, &options->json);
   command->footer(
       "Answers: succeeded (exit 0), failed (3), processing (5), not_found (9). A request is its\n"

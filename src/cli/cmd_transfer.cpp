@@ -15,6 +15,7 @@
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/money.h"
+#include "ledger/wal_position.h"
 #include "report/answer_view.h"
 #include "term/text.h"
 
@@ -111,6 +112,11 @@ ExitCode run_transfer(const TransferOptions& options) {
       json["engine"] = engine.engine;
       json["isolation"] = engine.isolation;
     }
+    // PostgreSQL: where the WAL stood after the attempt, to read it back from a standby
+    // (query --read-db URL --read-your-writes LSN).
+    std::string lsn;
+    if (connection.engine() == Engine::kPostgres && wal_position(connection, &lsn).is_ok())
+      json["commit_lsn"] = lsn;
     print_json(json);
   }
   std::string line = answer_text(report, setup.request, name);

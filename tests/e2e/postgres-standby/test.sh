@@ -2,7 +2,8 @@
 # and the moves that make each case certain. With the standby's replay paused, a transfer the
 # primary applied and answered is not_found on the standby: a client that asks the standby
 # before retrying (read/write splitting) retries, and naive moves the money twice, while
-# select-insert's unique key makes the retry a repeat. Once replay resumes, the standby has it.
+# select-insert's unique key makes the retry a repeat; a query with --read-your-writes and the
+# answer's commit_lsn asks the primary instead. Once replay resumes, the standby has it.
 # With replication cut, a transfer applied and answered on the primary is gone after the
 # failover: not_found on the promoted standby, which takes writes. One topology for the file.
 source "$(dirname "$0")/../lib.sh"
@@ -38,8 +39,34 @@ for strategy in naive select-insert; do
 done
 expect_equal "$(pairs "$primary" naive-1)" 2 "naive retried on a stale not_found: journal pairs"
 expect_equal "$(pairs "$primary" select-insert-1)" 1 "select-insert's retry is a repeat"
+# Read-your-writes: the answer gives the WAL position after the commit; a query that must read
+# its own write trusts the standby only once it has replayed past it, and asks the primary until
+# then. So the retry is not sent: the first attempt is found.
+expect_exit 0 "$IDEMLAB" naive --db "$primary" --biz-seq ryw-1 --from alice --to bob --amount 1.00 --json
+lsn=$(json_field "$out" commit_lsn)
+[[ "$lsn" =~ ^[0-9A-F]+/[0-9A-F]+$ ]] || fail "an answer on PostgreSQL gives its commit_lsn: '$lsn'"
+expect_exit 9 "$IDEMLAB" query --db "$primary" --read-db "$standby" --biz-seq ryw-1
+expect_contains "$err" "(answered by the standby, which may lag behind the primary)"
+expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
+  --biz-seq ryw-1
+expect_contains "$out" "succeeded: ryw-1 moved money"
+expect_contains "$out" "(answered by the primary: the standby had replayed only to"
+expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
+  --biz-seq ryw-1 --json
+expect_equal "$(json_field "$out" answered_by)" primary "who answered, in JSON"
+# Bad input: one error line, exit 2.
+expect_exit 2 "$IDEMLAB" query --db "$primary" --read-your-writes "$lsn" --biz-seq ryw-1
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes 12 --biz-seq ryw-1
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" query --db "$primary" --read-db "$work/x.db" --biz-seq ryw-1
+expect_one_error_line
+
 expect_exit 0 servers resume-replay
 caught_up
+expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
+  --biz-seq ryw-1
+expect_contains "$out" "(answered by the standby, replayed to"
 expect_exit 0 "$IDEMLAB" query --db "$standby" --biz-seq select-insert-1
 expect_exit 7 "$IDEMLAB" audit --db "$standby"  # the standby has naive's second move too
 expect_contains "$out" "applied_more_than_once"
