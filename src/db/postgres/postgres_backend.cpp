@@ -11,6 +11,7 @@
 
 #include "core/client_library.h"
 #include "core/interrupt.h"
+#include "db/postgres/commit_notice.h"
 #include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
@@ -237,6 +238,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
   std::string isolation_;
   std::array<Split, static_cast<size_t>(Stmt::kCount)> split_{};
   std::unique_ptr<TraceSink> trace_;
+  CommitNotice notice_;  // what the server's notices said of the last statement
 };
 
 StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
@@ -273,7 +275,7 @@ StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
   const char* changed = pq_->cmd_tuples(result);
   out.changes = changed && *changed ? std::atoi(changed) : 0;
   pq_->clear(result);
-  return out;
+  return unreplicated_commit(std::move(out), &notice_);
 }
 
 // The same single round trip as run(), without waiting for the answer.
@@ -304,10 +306,8 @@ std::optional<StepResult> PostgresBackend::receive(int wait_us) {
   return result_of(last, nullptr);
 }
 
-void ignore_notice(void*, const char*) {}
-
 Status PostgresBackend::start(const ConnectionOptions& options) {
-  pq_->set_notice_processor(conn_, ignore_notice, nullptr);
+  pq_->set_notice_processor(conn_, record_notice, &notice_);
   // One round trip: the settings, then the level they leave (PQexec returns the last result).
   std::string setup = fmt::format("SET lock_timeout = {}; ", options.busy_timeout_ms);
   if (options.isolation != Isolation::kDefault) {
