@@ -1,15 +1,18 @@
 // `idemlab audit`: the ledger's invariants, checked from the journal.
 #include <fmt/format.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "core/clock.h"
 #include "core/limits.h"
+#include "core/quote.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
+#include "ledger/told_applied.h"
 #include "report/answer_view.h"
 #include "strategies/strategy.h"
 #include "term/text.h"
@@ -22,7 +25,33 @@ struct AuditOptions {
   std::string db = "idemlab.db";
   int64_t stale_after_ms = AuditSettings{}.stale_after_ms;
   bool json = false;
+  std::string answers;  // --answers FILE: what clients were told, one JSON answer a line
 };
+
+// The answers --answers names: each line one JSON object with source, biz_seq and outcome, as
+// a one-attempt command prints under --json; blank lines skipped. A usage error names the line.
+std::vector<ToldAnswer> read_answers(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw_if_error(Status::usage(fmt::format("--answers {}: cannot read it", in_quotes(path))));
+  std::vector<ToldAnswer> answers;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const auto json = nlohmann::json::parse(line, nullptr, false);
+    const auto text = [&](const char* key) -> std::string {
+      return json.is_object() && json.contains(key) && json[key].is_string() ? json[key] : "";
+    };
+    ToldAnswer answer{text("source"), text("biz_seq"), text("outcome")};
+    if (answer.source.empty() || answer.biz_seq.empty() || answer.outcome.empty())
+      throw_if_error(Status::usage(fmt::format(
+          "--answers {}, line {}: expected a JSON answer with source, biz_seq and outcome (as "
+          "idemlab STRATEGY --json prints one)",
+          in_quotes(path), number)));
+    answers.push_back(std::move(answer));
+  }
+  return answers;
+}
 
 nlohmann::ordered_json findings_json(const std::vector<Violation>& findings) {
   auto out = nlohmann::ordered_json::array();
@@ -96,6 +125,10 @@ ExitCode run_audit(const AuditOptions& options) {
     settings.stale_after_ms = options.stale_after_ms;
     throw_if_error(audit_ledger(connection, settings, &report));
     if (!connection.damaged()) places = guard_places(connection);
+    int64_t checked = 0;
+    if (!options.answers.empty())
+      throw_if_error(check_told_applied(connection, read_answers(options.answers),
+                                        &report.violations, &checked));
   }
   // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
   if (Status header = check_ledger_header(options.db); header.is_damaged())
@@ -141,6 +174,10 @@ void register_audit(CLI::App& app, CommandResult& result) {
                    "warn about a dedup record with no answer older than this")
       ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();
+  command->add_option("--answers", options->answers,
+                      "also hold the ledger against what clients were told: a file of JSON "
+                      "answers, one a line (idemlab STRATEGY --json); an \"applied\" whose money "
+                      "the journal never moved is a violation (told_applied_not_in_ledger)");
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_audit(*options); });
 }

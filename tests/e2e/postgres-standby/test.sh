@@ -5,7 +5,8 @@
 # select-insert's unique key makes the retry a repeat; a query with --read-your-writes and the
 # answer's commit_lsn asks the primary instead. Once replay resumes, the standby has it.
 # With replication cut, a transfer applied and answered on the primary is gone after the
-# failover: not_found on the promoted standby, which takes writes. One topology for the file.
+# failover: not_found on the promoted standby, which takes writes, and the audit held against
+# the clients' answers names it (told_applied_not_in_ledger). One topology for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -72,11 +73,24 @@ expect_exit 7 "$IDEMLAB" audit --db "$standby"  # the standby has naive's second
 expect_contains "$out" "applied_more_than_once"
 
 # Replication cut: applied and answered, then gone at the failover.
+# The clients keep what they were told (--json answers, one a line); the audit holds the ledger
+# against them (--answers).
 expect_exit 0 servers cut
-expect_exit 0 pay select-insert lost-1
-expect_contains "$out" "applied: lost-1"
+expect_exit 0 "$IDEMLAB" select-insert --db "$primary" --biz-seq lost-1 --from alice --to bob \
+  --amount 1.00 --json
+printf '%s\n' "$out" >>"$work/told.jsonl"
+expect_equal "$(json_field "$out" outcome)" applied "lost-1's answer"
+expect_exit 7 "$IDEMLAB" audit --db "$primary" --answers "$work/told.jsonl"  # naive-1, above
+case $out in *told_applied_not_in_ledger*) fail "the primary has lost-1: $out" ;; esac
 expect_exit 0 servers failover
 expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq lost-1
+expect_exit 7 "$IDEMLAB" audit --db "$standby" --answers "$work/told.jsonl" --json
+expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"lost-1"'
+expect_contains "$out" "a client was told lost-1 was applied; the journal has no transfer"
+printf 'not json\n' >"$work/bad.jsonl"
+expect_exit 2 "$IDEMLAB" audit --db "$standby" --answers "$work/bad.jsonl"
+expect_one_error_line
+expect_contains "$err" "line 1"
 expect_exit 0 "$IDEMLAB" select-insert --db "$standby" --biz-seq after-1 --from alice --to bob \
   --amount 1.00  # the promoted standby takes writes
 finish
