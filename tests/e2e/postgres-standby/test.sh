@@ -88,6 +88,9 @@ expect_exit 7 "$IDEMLAB" audit --db "$standby" --answers "$work/told.jsonl" --js
 expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"lost-1"'
 expect_contains "$out" "a client was told lost-1 was applied; the journal has no transfer"
 printf 'not json\n' >"$work/bad.jsonl"
+expect_exit 0 "$IDEMLAB" select-insert --db "$standby" --biz-seq lost-1 --from alice --to bob \
+  --amount 1.00  # the client retries what the ledger lost
+expect_equal "$(pairs "$standby" lost-1)" 1 "the retry after the failover moved lost-1 once"
 expect_exit 2 "$IDEMLAB" audit --db "$standby" --answers "$work/bad.jsonl"
 expect_one_error_line
 expect_contains "$err" "line 1"

@@ -3,7 +3,8 @@
 # cancels the wait (pg_cancel_backend on the waiting backend, found waiting, so certain). libpq
 # then reports the COMMIT as a success, with only a WARNING notice saying it "might not have
 # been replicated": idemlab answers unknown (75), never applied. The transfer is on the primary
-# and, after a failover to the standby, gone; the retry then moves the money once.
+# (a query there answers succeeded) and, after a failover to the standby, gone; the retry then
+# moves the money once. A commit acknowledged while the standby was linked survives.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -12,6 +13,8 @@ trap '"$ROOT/scripts/servers" down' EXIT
 eval "$("$ROOT/scripts/servers" env)"
 primary=$IDEMLAB_TEST_PG_PRIMARY standby=$IDEMLAB_TEST_PG_STANDBY
 expect_exit 0 "$IDEMLAB" init --db "$primary"
+# Linked, a synchronous standby has every acknowledged commit: kept-1 survives the failover.
+expect_exit 0 "$IDEMLAB" naive --db "$primary" --biz-seq kept-1 --from alice --to bob --amount 1.00
 expect_exit 0 "$ROOT/scripts/servers" postgres cut
 
 # Cancels the wait of the idemlab backend waiting for the synchronous standby, once one waits.
@@ -34,8 +37,10 @@ expect_equal "$?" 75 "a COMMIT not known to be replicated: unknown"
 expect_contains "$(cat "$work/s1.err")" "might not have been replicated to the synchronous standby"
 expect_equal "$(cat "$work/s1.out")" "" "nothing says applied"
 expect_equal "$(pairs "$primary" s1)" 1 "the primary has the transfer (committed locally)"
+expect_exit 0 "$IDEMLAB" query --db "$primary" --biz-seq s1  # the query settles the unknown
 
 expect_exit 0 "$ROOT/scripts/servers" postgres failover
+expect_exit 0 "$IDEMLAB" query --db "$standby" --biz-seq kept-1
 expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq s1
 expect_exit 0 "$IDEMLAB" naive --db "$standby" --biz-seq s1 --from alice --to bob --amount 1.00
 expect_equal "$(pairs "$standby" s1)" 1 "after the failover the retry moved the money once"
