@@ -72,15 +72,6 @@ bool answers_as_primary(const Hiredis& api, redisContext* context) {
 
 }  // namespace
 
-Result<std::string> sentinel_primary(const Hiredis& api, const RedisLocator& locator) {
-  for (const auto& sentinel : locator.sentinels) {
-    const auto [host, port] = named_primary(api, locator, sentinel);
-    if (!host.empty()) return fmt::format("{}:{}", host, port);
-  }
-  return Status::unavailable("no_answer", fmt::format("no Sentinel of {} names a primary for {}",
-                                                      locator.shown, locator.master_name));
-}
-
 Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& locator) {
   if (locator.sentinels.empty())
     return connect_one(api, locator, locator.host, locator.port, locator.shown);

@@ -18,8 +18,4 @@ namespace idemlab {
 // may be under way.
 Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& locator);
 
-// Where the primary is now, as the first Sentinel that names one says ("host:port"); for the
-// answers that say which primary served them.
-Result<std::string> sentinel_primary(const Hiredis& api, const RedisLocator& locator);
-
 }  // namespace idemlab
