@@ -174,6 +174,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   });
   Session session(connection, clock, driver, setup.options);
   session.use_guard_store(setup.guard_store);
+  session.use_reads(setup.reads, &ReadSplit::routes);
   Task<Answer> task = checked_transfer(session, *setup.strategy, setup.request);
   task.start();
   if (!task.done()) return Status::internal("a one-attempt strategy suspended");

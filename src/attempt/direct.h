@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "db/guard_store.h"
 #include "ledger/ledger.h"
+#include "ledger/read_split.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {
@@ -28,6 +29,8 @@ struct AttemptSetup {
   bool allow_strategy_switch = false;
   // Where tokens and locks live when not in the ledger (--redis); nullptr: the ledger.
   GuardStore* guard_store = nullptr;
+  // Where reads outside a write transaction go (--read-db); nullptr: the ledger.
+  ReadSplit* reads = nullptr;
   // Called after every step with its result (explain's trace).
   std::function<void(const PendingStep&)> observer;
   // Called when a fault acts on the attempt, with where ("before step 'debit'"), before it

@@ -44,6 +44,7 @@ struct AttemptPolicy {
   std::string owner;              // the lock's owner; "": a fresh one (new_owner)
   std::vector<FaultSpec> faults;  // those that hit this request, held to the surface already
   GuardStore* guard_store = nullptr;
+  ReadSplit* reads = nullptr;  // --read-db: where reads outside a transaction go
   bool allow_strategy_switch = false;
   bool log_attempt = true;
 };

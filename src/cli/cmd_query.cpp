@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/read_options.h"
 #include "core/limits.h"
 #include "core/quote.h"
 #include "db/schema/ledger_file.h"
@@ -72,11 +73,7 @@ void check_read_options(const QueryOptions& options) {
         fmt::format("--read-your-writes {}: expected a WAL position such as 0/3000060 (an answer's "
                     "commit_lsn)",
                     in_quotes(*options.after_lsn))));
-  if (options.read_db.empty()) return;
-  Locator locator;
-  throw_if_error(parse_locator(options.read_db, &locator));
-  if (locator.engine != Engine::kPostgres)
-    throw_if_error(Status::usage("--read-db names a PostgreSQL standby (postgresql://...)"));
+  check_read_db(options.read_db);
 }
 
 ExitCode exit_code_for(RequestState state) {
@@ -165,12 +162,7 @@ void register_query(CLI::App& app, CommandResult& result) {
   add_db_option(command, &options->db);
   add_source_option(command, &options->source);
   command->add_option("--biz-seq", options->biz_seq, "the request's id")->required();
-  command
-      ->add_option("--read-db", options->read_db,
-                   "ask this PostgreSQL standby instead, as read/write splitting would: it "
-                   "may not have replayed the first attempt yet")
-      ->envname("IDEMLAB_READ_DB")
-      ->check(ledger_locator());
+  add_read_db_option(command, &options->read_db, "the question");
   command->add_option("--read-your-writes", options->after_lsn,
                       "with --read-db: trust the standby only once it has replayed past this "
                       "WAL position (the commit_lsn an answer gave); otherwise ask --db");

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "cli/output_file.h"
+#include "cli/read_options.h"
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/money.h"
@@ -42,6 +43,8 @@ struct TransferOptions {
   int busy_timeout_ms = defaults::kBusyTimeoutMs;
   std::string isolation;
   std::string redis;
+  std::string read_db;            // --read-db: the standby reads outside a transaction go to
+  bool read_your_writes = false;  // trust its "not found" only once it has caught up
   std::optional<std::string> trace_sql;
   bool json = false;
 };
@@ -79,6 +82,25 @@ AttemptSetup make_setup(const TransferOptions& options) {
   return value_or_throw(admit(text, policy));
 }
 
+// The answer as one JSON object: on a server, the engine and its isolation level, and on
+// PostgreSQL where the WAL stood after the attempt, to read it back from a standby (query
+// --read-db URL --read-your-writes LSN), and where its reads went (--read-db).
+void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
+                       Connection& connection, const ReadSplit* reads) {
+  nlohmann::ordered_json json =
+      answer_json(report, setup.request, setup.strategy->info().name, setup.options.pitfall);
+  const EngineShown engine = engine_shown(connection);
+  if (!engine.engine.empty()) {
+    json["engine"] = engine.engine;
+    json["isolation"] = engine.isolation;
+  }
+  std::string lsn;
+  if (connection.engine() == Engine::kPostgres && wal_position(connection, &lsn).is_ok())
+    json["commit_lsn"] = lsn;
+  if (reads) json["reads"] = reads_json(*reads);
+  print_json(json);
+}
+
 ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
   const Isolation isolation = isolation_option(options.db, options.isolation);
@@ -89,6 +111,9 @@ ExitCode run_transfer(const TransferOptions& options) {
       value_or_throw(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, isolation));
   const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
   setup.guard_store = guard_store.get();
+  const std::unique_ptr<ReadSplit> reads =
+      open_read_split(options.read_db, options.read_your_writes, connection);
+  setup.reads = reads.get();
   if (trace) {
     // Written with the C calls, which never throw: SQLite calls the sink. A write that fails
     // (a full disk) is found when the file is closed, after the attempt has its answer.
@@ -98,6 +123,7 @@ ExitCode run_transfer(const TransferOptions& options) {
     };
     connection.set_trace(sink);
     if (setup.guard_store) guard_store->set_trace(sink);
+    if (reads) reads->set_trace(sink);
   }
   WallClock clock;
   AttemptReport report;
@@ -106,21 +132,10 @@ ExitCode run_transfer(const TransferOptions& options) {
   const ExitCode code = exit_code_for(report.answer.outcome);
   // On a server, every answer says which engine gave it, and at what isolation level.
   const EngineShown engine = engine_shown(connection);
-  if (options.json) {
-    nlohmann::ordered_json json = answer_json(report, setup.request, name, setup.options.pitfall);
-    if (!engine.engine.empty()) {
-      json["engine"] = engine.engine;
-      json["isolation"] = engine.isolation;
-    }
-    // PostgreSQL: where the WAL stood after the attempt, to read it back from a standby
-    // (query --read-db URL --read-your-writes LSN).
-    std::string lsn;
-    if (connection.engine() == Engine::kPostgres && wal_position(connection, &lsn).is_ok())
-      json["commit_lsn"] = lsn;
-    print_json(json);
-  }
+  if (options.json) print_answer_json(report, setup, connection, reads.get());
   std::string line = answer_text(report, setup.request, name);
   if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
+  if (reads) line += reads_text(*reads);
   if (trace) {  // the attempt stands; a trace cut short by a full disk says so, and is retryable
     const Status closed = close_output_file("--trace-sql", *options.trace_sql, &trace);
     const std::string both = fmt::format("{}; the attempt answered {}", closed.message(), line);
@@ -179,6 +194,10 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
                       "insert the flow row under the unique index on (source, biz_seq) too: a "
                       "twin the lock lets through meets a duplicate key and answers as a repeat");
   add_isolation_option(command, &options->isolation);
+  add_read_db_option(command, &options->read_db, "the reads made outside a write transaction");
+  command->add_flag("--read-your-writes", options->read_your_writes,
+                    "with --read-db: trust the standby's \"not found\" only once it has "
+                    "replayed past the primary's WAL position; otherwise read on --db");
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);

@@ -52,6 +52,9 @@ inline constexpr std::string_view kOverLimit = "over_limit";    // above the pay
 // With kTokenUnknown, where a guard store keeps tokens (Redis): the token was never issued, or the
 // store forgot it (it expired, or the store restarted without persistence).
 inline constexpr std::string_view kStoreLostOrNeverIssued = "store_lost_or_never_issued";
+// With kBusy: the flow row the attempt has just written or found is not where it read it back
+// (a standby that has not replayed it, --read-db): no money moved; a retry finds the row.
+inline constexpr std::string_view kOwnWriteUnseen = "own_write_unseen";
 }  // namespace reason
 
 struct Answer {

@@ -30,6 +30,10 @@ std::string busy_text(const Answer& answer) {
   if (answer.reason == reason::kDiskFull)
     return "busy: the ledger's disk is full (disk_full); nothing was written: free space, then "
            "retry with the same --biz-seq";
+  if (answer.reason == reason::kOwnWriteUnseen)
+    return "busy: the flow row this attempt wrote or found is not where it read it back "
+           "(own_write_unseen: a --read-db standby that has not replayed it); no money moved: "
+           "retry, or read your writes (--read-your-writes)";
   return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
                      answer.reason);
 }

@@ -57,7 +57,7 @@ class OptimisticLock final : public Strategy {
     StepResult flow =
         co_await session.exec("read_version", Stmt::kSelectFlow, biz_seq_bind(request));
     if (!flow.ok()) co_return co_await fail(session, flow);
-    if (!flow.row) co_return Answer::of(Outcome::kError, "flow row vanished");
+    if (!flow.row) co_return Answer::of(Outcome::kBusy, reason::kOwnWriteUnseen);
     const FlowRow row = *flow_of(flow);
     if (Answer seen = answer_from_flow(row, request); seen.outcome != Outcome::kInProgress)
       co_return seen;

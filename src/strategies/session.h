@@ -94,12 +94,22 @@ class Session {
   // Tokens and locks go to `store` (Redis) instead of the ledger; the ledger keeps the rest.
   void use_guard_store(GuardStore* store) { guards_ = store; }
   GuardStore* guard_store() const { return guards_; }
+  // Reads made outside a write transaction go to `reads` (read/write splitting, --read-db);
+  // `routes` says which statements are such reads.
+  void use_reads(StatementRunner* reads, bool (*routes)(Stmt)) {
+    reads_ = reads;
+    routes_ = routes;
+  }
   // Whether the pending step goes to the guard store rather than to the ledger.
   bool pending_goes_to_guards() const { return guards_ && statement_is_guard(pending_.stmt); }
-  // Where the pending step runs, as errors show it: the ledger's or the guard store's location.
-  const std::string& pending_location() const {
-    return pending_goes_to_guards() ? guards_->location() : connection_->location();
+  // Where the pending step runs: the guard store, the reads' server, or the ledger.
+  StatementRunner& pending_runner() {
+    if (pending_goes_to_guards()) return *guards_;
+    if (reads_ && routes_(pending_.stmt) && !connection_->in_transaction()) return *reads_;
+    return *connection_;
   }
+  // Where the pending step runs, as errors show it.
+  const std::string& pending_location() { return pending_runner().location(); }
   // A step lost its connection: where, and what the client library said. The answer names it.
   void note_lost_connection(std::string what) { lost_connection_ = std::move(what); }
   const std::string& lost_connection() const { return lost_connection_; }
@@ -107,15 +117,13 @@ class Session {
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
     bind_now();
-    pending_.result = pending_goes_to_guards() ? guards_->run(pending_.stmt, pending_.binds)
-                                               : connection_->run(pending_.stmt, pending_.binds);
+    pending_.result = pending_runner().run(pending_.stmt, pending_.binds);
   }
   // Binds the pending step's ":now" and returns where it runs, for a driver that sends it
   // itself (the simulator and explore on a server).
   StatementRunner& prepare_pending() {
     bind_now();
-    if (pending_goes_to_guards()) return *guards_;
-    return *connection_;
+    return pending_runner();
   }
 
  private:
@@ -143,6 +151,8 @@ class Session {
 
   Connection* connection_;
   GuardStore* guards_ = nullptr;
+  StatementRunner* reads_ = nullptr;
+  bool (*routes_)(Stmt) = nullptr;
   std::string lost_connection_;
   const Clock* clock_;
   Driver* driver_;

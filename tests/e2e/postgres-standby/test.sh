@@ -6,13 +6,18 @@
 # answer's commit_lsn asks the primary instead. Once replay resumes, the standby has it.
 # With replication cut, a transfer applied and answered on the primary is gone after the
 # failover: not_found on the promoted standby, which takes writes, and the audit held against
-# the clients' answers names it (told_applied_not_in_ledger). One topology for the file.
+# the clients' answers names it (told_applied_not_in_ledger). Reads routed to the paused standby
+# (--read-db, read/write splitting) miss the first attempt: select-insert without its unique index
+# moves money twice; with --read-your-writes, once. A token kept in Redis outlives the failover
+# that loses its transfer: the retry is refused, and the money never moves. One topology (and one
+# Redis) for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
-"$ROOT/scripts/servers" up postgres-standby >/dev/null || { fail "the topology did not start"; finish; }
+"$ROOT/scripts/servers" up postgres-standby redis >/dev/null || { fail "the topology did not start"; finish; }
 eval "$("$ROOT/scripts/servers" env)"
+unset IDEMLAB_REDIS  # a token goes to Redis only where --redis says
 primary=$IDEMLAB_TEST_PG_PRIMARY standby=$IDEMLAB_TEST_PG_STANDBY
 servers() { "$ROOT/scripts/servers" postgres "$@"; }
 pay() {  # STRATEGY BIZ_SEQ: alice pays bob 1.00 on the primary
@@ -63,6 +68,43 @@ expect_one_error_line
 expect_exit 2 "$IDEMLAB" query --db "$primary" --read-db "$work/x.db" --biz-seq ryw-1
 expect_one_error_line
 
+# Reads routed to the paused standby: the retry after a lost answer reads "not found".
+split() {  # STRATEGY BIZ_SEQ ARGS...: alice pays bob 1.00, reads on the standby
+  local strategy=$1 biz_seq=$2; shift 2
+  "$IDEMLAB" "$strategy" --db "$primary" --read-db "$standby" --biz-seq "$biz_seq" --from alice \
+    --to bob --amount 1.00 "$@"
+}
+expect_exit 75 split select-insert rw-1 --pitfall=no-unique-index --fault response-lost
+expect_exit 0 split select-insert rw-1 --pitfall=no-unique-index --json
+expect_equal "$(json_field "$out" outcome)" applied "the retry read not found on the standby"
+expect_contains "$out" '"reads":{"standby":1,"primary":0,"standby_replayed":null}'
+expect_equal "$(pairs "$primary" rw-1)" 2 "select-insert without its unique index, stale read"
+expect_exit 7 "$IDEMLAB" audit --db "$primary"
+expect_contains "$out" "applied_more_than_once  api     rw-1"
+expect_exit 75 split select-insert rw-2 --pitfall=no-unique-index --fault response-lost
+expect_exit 0 split select-insert rw-2 --pitfall=no-unique-index --read-your-writes
+expect_contains "$out" "applied (replayed): rw-2 was already applied"
+expect_contains "$out" "(reads: 0 on the standby, 1 on the primary; the standby had replayed only"
+expect_equal "$(pairs "$primary" rw-2)" 1 "read-your-writes: the primary answered the read"
+# The guarded select-insert: the unique key refuses the retry; its answer, read back on the
+# standby, is in_progress. The lock-table's second look under the ledger's lock finds the row;
+# its variant that trusts the lock does not look again. The state machine misses its own row.
+expect_exit 75 split select-insert rw-3 --fault response-lost
+expect_exit 5 split select-insert rw-3
+expect_equal "$(pairs "$primary" rw-3)" 1 "guarded select-insert on the standby"
+expect_exit 75 split lock-table rw-4 --fault response-lost
+expect_exit 0 split lock-table rw-4
+expect_contains "$out" "applied (replayed)"
+expect_exit 75 split lock-table rw-5 --pitfall=ttl-too-short --fault response-lost
+expect_exit 0 split lock-table rw-5 --pitfall=ttl-too-short
+expect_equal "$(pairs "$primary" rw-4)/$(pairs "$primary" rw-5)" 1/2 "lock-table, its variant"
+expect_exit 75 split state-machine rw-6
+expect_contains "$err" "own_write_unseen"
+expect_exit 0 split state-machine rw-6 --read-your-writes
+expect_equal "$(pairs "$primary" rw-6)" 1 "the state machine once it reads its own write"
+expect_exit 2 "$IDEMLAB" naive --db "$primary" --read-your-writes --biz-seq x --from alice --to bob \
+  --amount 1
+expect_one_error_line
 expect_exit 0 servers resume-replay
 caught_up
 expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
@@ -75,9 +117,25 @@ expect_contains "$out" "applied_more_than_once"
 # Replication cut: applied and answered, then gone at the failover.
 # The clients keep what they were told (--json answers, one a line); the audit holds the ledger
 # against them (--answers).
+# Two tokens, issued before the cut: one in the ledger's table (on the standby too), one in Redis.
+expect_exit 0 "$IDEMLAB" token issue --db "$primary" --json
+ledger_token=$(json_field "$out" token)
+expect_exit 0 "$IDEMLAB" token issue --db "$primary" --redis "$IDEMLAB_TEST_REDIS" --json
+redis_token=$(json_field "$out" token)
+caught_up
+pay_token() {  # BIZ_SEQ TOKEN ARGS...: the token strategy on DB=$db
+  local biz_seq=$1 token=$2; shift 2
+  "$IDEMLAB" token --db "$db" --biz-seq "$biz_seq" --token "$token" --from alice --to bob \
+    --amount 1.00 "$@"
+}
 expect_exit 0 servers cut
 expect_exit 0 "$IDEMLAB" select-insert --db "$primary" --biz-seq lost-1 --from alice --to bob \
   --amount 1.00 --json
+printf '%s\n' "$out" >>"$work/told.jsonl"
+db=$primary
+expect_exit 0 pay_token tok-ledger "$ledger_token" --json
+printf '%s\n' "$out" >>"$work/told.jsonl"
+expect_exit 0 pay_token tok-redis "$redis_token" --redis "$IDEMLAB_TEST_REDIS" --json
 printf '%s\n' "$out" >>"$work/told.jsonl"
 expect_equal "$(json_field "$out" outcome)" applied "lost-1's answer"
 expect_exit 7 "$IDEMLAB" audit --db "$primary" --answers "$work/told.jsonl"  # naive-1, above
@@ -87,10 +145,21 @@ expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq lost-1
 expect_exit 7 "$IDEMLAB" audit --db "$standby" --answers "$work/told.jsonl" --json
 expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"lost-1"'
 expect_contains "$out" "a client was told lost-1 was applied; the journal has no transfer"
+expect_contains "$out" '"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"tok-ledger"'
+expect_contains "$out" '"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"tok-redis"'
 printf 'not json\n' >"$work/bad.jsonl"
 expect_exit 0 "$IDEMLAB" select-insert --db "$standby" --biz-seq lost-1 --from alice --to bob \
   --amount 1.00  # the client retries what the ledger lost
 expect_equal "$(pairs "$standby" lost-1)" 1 "the retry after the failover moved lost-1 once"
+# The token in the ledger was lost with its transfer: the retry consumes it and moves it once.
+# The token in Redis outlived the transfer: Redis says this request used it, the ledger has no
+# flow row for it, and the retry is answered in_progress: the money never moves.
+db=$standby
+expect_exit 0 pay_token tok-ledger "$ledger_token"
+expect_exit 5 pay_token tok-redis "$redis_token" --redis "$IDEMLAB_TEST_REDIS"
+expect_contains "$err" "in_progress"  # used by this request, whose flow row is gone
+expect_equal "$(pairs "$standby" tok-ledger)/$(pairs "$standby" tok-redis)" 1/0 \
+  "after the failover: the token in the ledger moved once; the one in Redis never"
 expect_exit 2 "$IDEMLAB" audit --db "$standby" --answers "$work/bad.jsonl"
 expect_one_error_line
 expect_contains "$err" "line 1"
