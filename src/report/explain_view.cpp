@@ -7,6 +7,7 @@
 #include "amqp/consumer_pitfalls.h"
 #include "attempt/fault.h"
 #include "report/json.h"
+#include "strategies/replication_pitfalls.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -77,6 +78,47 @@ std::string consumer_pitfalls_text() {
   return out;
 }
 
+// The replication pitfalls that reach `strategy`, each with what it does to it; all of them,
+// with every strategy they reach, when `strategy` is empty.
+std::string replication_text(std::string_view strategy) {
+  std::string out;
+  for (const ReplicationPitfall& p : replication_pitfalls()) {
+    std::string effects;
+    for (const ReplicaEffect& e : p.effects)
+      if (strategy.empty() || e.strategy == strategy)
+        effects += wrap(fmt::format("{}: {}.", e.strategy, e.effect), 4);
+    if (effects.empty()) continue;
+    out += fmt::format("  {}\n", p.name);
+    out += wrap(
+        fmt::format("Where: {}. Reference: {}. Then: {}.", p.deployment, p.reference, p.goes_wrong),
+        4);
+    out += effects;
+    out += wrap(fmt::format("Fix: {}. Named by: idemlab audit ({}). Shown by: {}.", p.fix,
+                            p.audit_kind, p.shown_by),
+                4);
+  }
+  return out;
+}
+
+nlohmann::ordered_json replication_json(std::string_view strategy) {
+  auto out = nlohmann::ordered_json::array();
+  for (const ReplicationPitfall& p : replication_pitfalls()) {
+    auto effects = nlohmann::ordered_json::object();
+    for (const ReplicaEffect& e : p.effects)
+      if (strategy.empty() || e.strategy == strategy) effects[std::string(e.strategy)] = e.effect;
+    if (effects.empty()) continue;
+    out.push_back({{"name", p.name},
+                   {"where", p.deployment},
+                   {"reference", p.reference},
+                   {"goes_wrong", p.goes_wrong},
+                   {"effects", effects},
+                   {"fix", p.fix},
+                   {"audit", p.audit_kind},
+                   {"shown_by", p.shown_by}});
+  }
+  return out;
+}
+
 std::string pitfalls_text(const StrategyInfo& info) {
   std::string out;
   for (const PitfallInfo& p : info.pitfalls) {
@@ -118,6 +160,7 @@ nlohmann::ordered_json explain_json(const Explained& e) {
                               {"steps", info.steps},
                               {"pitfalls", pitfalls_json(info)},
                               {"strategy_switch", kStrategySwitch},
+                              {"replication_pitfalls", replication_json(info.name)},
                               {"trace", trace_json(e.safe)},
                               {"traced_pitfall", pitfall_json(e.traced)},
                               {"trace_pitfall", trace_json(e.pitfall)}};
@@ -136,6 +179,8 @@ std::string explain_text(const Explained& e) {
   out += info.pitfalls.empty() ? "\nPitfalls\n  none: it has no guard to leave out\n"
                                : "\nPitfalls (--pitfall[=NAME])" + pitfalls_text(info);
   if (!info.notes.empty()) out += "\nNotes\n" + wrap(info.notes, 2);
+  if (std::string replicated = replication_text(info.name); !replicated.empty())
+    out += "\nOn replicated servers (docs/replication.md)\n" + replicated;
   out += fmt::format("\nSteps (crash:after=STEP and slow:at=STEP take these)\n{}",
                      wrap(fmt::format("{}", fmt::join(info.steps, ", ")), 2));
   out += wrap(fmt::format("--fault slow pauses before '{}' (its critical step) in one attempt "
@@ -159,6 +204,7 @@ nlohmann::ordered_json strategy_list_json() {
     out["strategies"].push_back({{"name", s->info().name}, {"title", s->info().title}});
   out["strategy_switch"] = kStrategySwitch;
   out["consumer_pitfalls"] = consumer_pitfalls_json();
+  out["replication_pitfalls"] = replication_json("");
   return out;
 }
 
@@ -168,8 +214,9 @@ std::string strategy_list_text() {
     strategies += std::string(s->info().name) + "\n" + wrap(s->info().title, 4);
   return fmt::format(
       "{}\nOne strategy per biz_seq\n{}\nPitfalls of a queue consumer (idemlab consume), around "
-      "any strategy\n{}\nidemlab explain STRATEGY tells more.\n",
-      strategies, wrap(kStrategySwitch, 2), consumer_pitfalls_text());
+      "any strategy\n{}\nPitfalls of replicated servers, and the strategies they reach\n{}"
+      "\nidemlab explain STRATEGY tells more.\n",
+      strategies, wrap(kStrategySwitch, 2), consumer_pitfalls_text(), replication_text(""));
 }
 
 }  // namespace idemlab

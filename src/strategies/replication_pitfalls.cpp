@@ -1,0 +1,151 @@
+// The pitfalls of replicated servers, each shown on a real topology (scripts/servers).
+#include "strategies/replication_pitfalls.h"
+
+namespace idemlab {
+
+namespace {
+
+ReplicationPitfall stale_guard_read() {
+  return {
+      .name = "stale-guard-read",
+      .deployment =
+          "a PostgreSQL hot standby taking the reads made outside a write "
+          "transaction, as read/write splitting sends them (--read-db URL)",
+      .reference =
+          "000 and 004 §5.1 (the SELECT before the INSERT); the references leave out "
+          "read/write splitting, where that SELECT is usually sent",
+      .goes_wrong =
+          "a standby that has not replayed the first attempt answers \"not found\" "
+          "for a request that was applied, and a retry after a lost answer does the "
+          "work again wherever that read is the only guard",
+      .effects =
+          {
+              {"select-insert",
+               "with --pitfall=no-unique-index the retry moves money twice; guarded, the "
+               "unique key refuses it, and the repeat's answer, read back on the standby too, "
+               "is in_progress (exit 5) until the standby catches up, instead of the first answer"},
+              {"select-for-update",
+               "with --pitfall=check-outside-lock the retry moves money twice; guarded, the "
+               "check runs under FOR UPDATE on the primary"},
+              {"lock-table",
+               "with --pitfall=ttl-too-short or no-owner-check the retry moves money twice; "
+               "guarded, the second look at the flow row under the ledger's write lock finds "
+               "it: once"},
+              {"state-machine",
+               "its read of the row it has just created misses it: busy (own_write_unseen), "
+               "nothing moves, until the standby catches up"},
+              {"optimistic-lock",
+               "its version read misses the row it has just created: busy (own_write_unseen), "
+               "nothing moves, until the standby catches up"},
+              {"dedup-table",
+               "a repeat's look at the dedup row misses it: in_progress instead of the first "
+               "answer; the dedup key still refuses the work"},
+          },
+      .fix =
+          "--read-your-writes: a standby's \"not found\" is trusted only once it has "
+          "replayed past the primary's WAL position (which is past every earlier commit, "
+          "the client's own included, whether or not its answer arrived); otherwise the "
+          "read goes to the primary. A client that has its answer's commit_lsn asks with "
+          "it: query --read-db URL --read-your-writes LSN",
+      .shown_by = "tests/e2e/postgres-standby; lesson standby-lags",
+      .audit_kind = "applied_more_than_once",
+  };
+}
+
+ReplicationPitfall guard_in_async_replica() {
+  return {
+      .name = "guard-in-async-replica",
+      .deployment =
+          "tokens and locks in Redis behind Sentinels (--redis "
+          "redis-sentinel://...), which replicates asynchronously",
+      .reference =
+          "003 (Redis \"as a cluster, at least two servers\"); 000 and 004 §5.8 "
+          "(SET NX PX)",
+      .goes_wrong =
+          "a write the primary acknowledged (a token's DEL, a lock's SET) is not yet "
+          "on the replica a failover promotes: the token is unused again, the lock "
+          "free again",
+      .effects =
+          {
+              {"token",
+               "with its token in Redis, a retry after the failover consumes the token again "
+               "and moves money twice; with the token in the ledger's table (no --redis) the "
+               "DEL commits with the money: once"},
+              {"lock-table",
+               "with its lock in Redis, a twin after the failover takes the lock the first "
+               "still holds: two holders. Guarded, the second look at the flow row in the "
+               "ledger stops the twin; --pitfall=ttl-too-short moves money twice"},
+          },
+      .fix =
+          "keep the guard in the ledger's own transaction (the SQL token table, the "
+          "unique index, the second look), or fence the lock (--fence); ?wait=N on the URL "
+          "narrows the window (fewer acknowledgements answer 75) and cannot close it",
+      .shown_by = "tests/e2e/redis-failover; lesson redis-forgets-a-token",
+      .audit_kind = "applied_more_than_once",
+  };
+}
+
+ReplicationPitfall guard_outlives_ledger() {
+  return {
+      .name = "guard-outlives-ledger",
+      .deployment =
+          "the ledger on a PostgreSQL primary with an asynchronous standby, the "
+          "token in Redis (--redis)",
+      .reference = "003 (the token in Redis, the money in the database)",
+      .goes_wrong =
+          "a failover of the ledger loses the last transfers the standby never "
+          "received, but Redis keeps their tokens consumed: the client was told "
+          "applied, the money is gone, and its retry, a repeat of a request whose "
+          "flow row is gone, is answered in_progress for ever",
+      .effects =
+          {
+              {"token",
+               "with its token in Redis the transfer moves zero times; with the token in the "
+               "ledger the failover loses token and transfer together, and the retry moves it "
+               "once"},
+          },
+      .fix =
+          "keep the guard with the money (the SQL token table), or a synchronous standby "
+          "(synchronous_commit on or remote_apply): nothing acknowledged is lost",
+      .shown_by = "tests/e2e/postgres-standby",
+      .audit_kind = "told_applied_not_in_ledger (audit --answers)",
+  };
+}
+
+ReplicationPitfall lock_without_fence() {
+  return {
+      .name = "lock-without-fence",
+      .deployment = "a lease lock in Redis (--redis) or ZooKeeper (--locks zookeeper://...)",
+      .reference = "000 and 004 §5.8 (the lock with a TTL)",
+      .goes_wrong =
+          "a holder stopped longer than its lease (a process paused by the kernel, a "
+          "long garbage collection: --fault pause:ms=N,at=STEP) loses the lock "
+          "without knowing it; a twin takes it and does the work, and the first, "
+          "resumed, does it again",
+      .effects =
+          {
+              {"lock-table",
+               "guarded, the second look at the flow row under the ledger's lock stops the "
+               "resumed holder; --pitfall=ttl-too-short and no-owner-check trust the lock and "
+               "move money twice"},
+          },
+      .fix =
+          "--fence: each grant carries a number that grows with every grant (ZooKeeper's "
+          "creation zxid, a Redis INCR), and the ledger refuses, in the money's own "
+          "transaction, a write whose fence is lower than one it has already seen for the "
+          "key. A Redis INCR can go backwards at a failover: the ledger then refuses the "
+          "new holder too, and is still safe",
+      .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/redis-failover; lesson lock-needs-a-fence",
+      .audit_kind = "applied_more_than_once",
+  };
+}
+
+}  // namespace
+
+std::span<const ReplicationPitfall> replication_pitfalls() {
+  static const std::vector<ReplicationPitfall> kPitfalls{
+      stale_guard_read(), guard_in_async_replica(), guard_outlives_ledger(), lock_without_fence()};
+  return kPitfalls;
+}
+
+}  // namespace idemlab
