@@ -21,7 +21,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 ) ENGINE = InnoDB;
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 5);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 6);
 
 CREATE TABLE account (
   name                  VARCHAR(32) PRIMARY KEY CHECK (char_length(name) BETWEEN 1 AND 32),
@@ -94,6 +94,13 @@ CREATE TABLE `lock` (
   lock_until_ms BIGINT NOT NULL,
   locked_at_ms  BIGINT NOT NULL,
   locked_by     TEXT NOT NULL
+) ENGINE = InnoDB;
+
+CREATE TABLE fence (
+  name         VARCHAR(106) PRIMARY KEY,  -- the lock's name
+  fence        BIGINT NOT NULL,
+  owner        TEXT NOT NULL,
+  fenced_at_ms BIGINT NOT NULL
 ) ENGINE = InnoDB;
 
 CREATE TABLE attempt (

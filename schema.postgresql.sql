@@ -16,7 +16,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 );
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 5);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 6);
 
 CREATE TABLE account (
   name                  TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 32),
@@ -87,6 +87,13 @@ CREATE TABLE lock (
   lock_until_ms BIGINT NOT NULL,
   locked_at_ms  BIGINT NOT NULL,
   locked_by     TEXT NOT NULL
+);
+
+CREATE TABLE fence (
+  name         TEXT PRIMARY KEY,
+  fence        BIGINT NOT NULL,
+  owner        TEXT NOT NULL,
+  fenced_at_ms BIGINT NOT NULL
 );
 
 CREATE TABLE attempt (

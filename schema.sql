@@ -5,7 +5,7 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 5;             -- schema version; idemlab refuses files newer than it knows,
+PRAGMA user_version = 6;             -- schema version; idemlab refuses files newer than it knows,
                                      -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
@@ -101,6 +101,15 @@ CREATE TABLE lock (
   lock_until_ms INTEGER NOT NULL,                         -- the lock is free from this time on
   locked_at_ms  INTEGER NOT NULL,
   locked_by     TEXT NOT NULL                             -- owner that took it
+) STRICT, WITHOUT ROWID;
+
+-- lock-table --fence: the highest fencing token the ledger has seen for each lock, written in the
+-- money's own transaction; a holder whose token is not higher is refused (a stale holder).
+CREATE TABLE fence (
+  name       TEXT PRIMARY KEY,                            -- the lock's name
+  fence      INTEGER NOT NULL,                            -- the grant's number (czxid, INCR)
+  owner      TEXT NOT NULL,                               -- the holder that wrote it
+  fenced_at_ms INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
 
 -- Every attempt a server answered (a lost request never reaches it; a crash leaves no row).

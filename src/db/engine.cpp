@@ -31,15 +31,16 @@ constexpr std::array<std::pair<Isolation, std::string_view>, 3> kIsolationNames{
 //   it, in its own time, and a SELECT ... FOR UPDATE gap-locks around it, so a replayed
 //   schedule waited in one run and not in another.
 constexpr const char* kPostgresResetSql =
-    "DELETE FROM attempt; DELETE FROM \"lock\"; DELETE FROM token; DELETE FROM dedup; "
-    "DELETE FROM journal; DELETE FROM transfer_flow; DELETE FROM account_limit; "
+    "DELETE FROM attempt; DELETE FROM fence; DELETE FROM \"lock\"; DELETE FROM token; "
+    "DELETE FROM dedup; DELETE FROM journal; DELETE FROM transfer_flow; DELETE FROM account_limit; "
     "UPDATE account SET balance_minor = opening_balance_minor; "
     "SELECT setval(pg_get_serial_sequence('attempt', 'id'), 1, false), "
     "setval(pg_get_serial_sequence('journal', 'id'), 1, false), "
     "setval(pg_get_serial_sequence('transfer_flow', 'id'), 1, false)";
 constexpr const char* kMariadbResetSql =
-    "TRUNCATE TABLE attempt; TRUNCATE TABLE \"lock\"; TRUNCATE TABLE token; TRUNCATE TABLE "
-    "dedup; TRUNCATE TABLE journal; TRUNCATE TABLE transfer_flow; TRUNCATE TABLE account_limit; "
+    "TRUNCATE TABLE attempt; TRUNCATE TABLE fence; TRUNCATE TABLE \"lock\"; "
+    "TRUNCATE TABLE token; TRUNCATE TABLE dedup; TRUNCATE TABLE journal; TRUNCATE TABLE "
+    "transfer_flow; TRUNCATE TABLE account_limit; "
     "UPDATE account SET balance_minor = opening_balance_minor";
 
 // PostgreSQL keeps superuser_reserved_connections of max_connections for superusers; a role's

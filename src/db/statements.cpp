@@ -91,6 +91,10 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
     {Stmt::kReleaseLock, "release_lock",
      "DELETE FROM lock WHERE name = :name AND locked_by = :owner"},
     {Stmt::kReleaseLockAnyOwner, "release_lock_any_owner", "DELETE FROM lock WHERE name = :name"},
+    {Stmt::kCheckFence, "check_fence",
+     "INSERT INTO fence (name, fence, owner, fenced_at_ms) VALUES (:name, :fence, :owner, :now) "
+     "ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, owner = excluded.owner, "
+     "fenced_at_ms = excluded.fenced_at_ms WHERE fence.fence < excluded.fence"},
     {Stmt::kLogAttempt, "log_attempt",
      "INSERT INTO attempt (source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
      "at_ms, isolation, guard_store) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, "

@@ -41,6 +41,7 @@ enum class Stmt : int {
   kCheckLockOwner,
   kReleaseLock,
   kReleaseLockAnyOwner,
+  kCheckFence,  // records the grant's fence, or changes nothing when it is not the highest
   // bookkeeping
   kLogAttempt,
   kLogDelivery,

@@ -55,6 +55,10 @@ inline constexpr std::string_view kStoreLostOrNeverIssued = "store_lost_or_never
 // With kBusy: the flow row the attempt has just written or found is not where it read it back
 // (a standby that has not replayed it, --read-db): no money moved; a retry finds the row.
 inline constexpr std::string_view kOwnWriteUnseen = "own_write_unseen";
+// With kInProgress (lock-table --fence): the ledger has recorded a newer lock grant's fence than
+// this attempt's: its lock was lost (it expired while the holder was stopped, or the lock
+// store failed over), and it wrote nothing.
+inline constexpr std::string_view kFenced = "fenced";
 }  // namespace reason
 
 struct Answer {

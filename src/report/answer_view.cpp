@@ -64,6 +64,12 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
             biz, report.served_by, strategy);
       return fmt::format("mismatch: {} was first sent with a different payload", biz);
     case Outcome::kInProgress:
+      if (answer.reason == reason::kFenced)
+        return fmt::format(
+            "in_progress: the ledger refused this attempt's lock for {} (fenced): a later "
+            "grant's fence is recorded, so this holder lost its lock; nothing was written: "
+            "retry, and the retry finds what the newer holder did",
+            biz);
       if (report.holder.by.empty())
         return fmt::format("in_progress: another attempt holds {}; retry later", biz);
       if (report.holder.until_ms < 0)

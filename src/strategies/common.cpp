@@ -78,6 +78,14 @@ Binds lock_binds(const TransferRequest& request, const StrategyOptions& options,
           {":until", add_ms(now_ms, ttl_ms)}};
 }
 
+Binds fence_binds(const Binds& lock, int64_t fence) {
+  Binds out;
+  for (const Bind& bind : lock)
+    if (std::string_view(bind.name) != ":until") out.push_back(bind);
+  out.push_back({":fence", fence});
+  return out;
+}
+
 Binds version_binds(int64_t flow_id, int64_t version) {
   return {{":flow_id", flow_id}, {":version", version}};
 }

@@ -43,6 +43,8 @@ Binds dedup_key_bind(const Session& session, const TransferRequest& request);
 Binds token_binds(const TransferRequest& request, const std::string& token);
 Binds lock_binds(const TransferRequest& request, const StrategyOptions& options, int64_t now_ms);
 Binds version_binds(int64_t flow_id, int64_t version);
+// The fence check's binds: the lock's name and owner, and the fence its grant carried.
+Binds fence_binds(const Binds& lock, int64_t fence);
 
 // What a repeat is told, from the flow row the first attempt left: the stored answer marked as
 // a replay, a mismatch if the payload differs, or in_progress if no answer is stored yet.

@@ -78,9 +78,10 @@ class LockTable final : public Strategy {
             "record again under the ledger's own lock; a lock trusted alone "
             "(--pitfall=ttl-too-short) moves it twice (docs/replication.md).",
         .critical_step = "begin",
-        .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_lock_owner",
-                  "select_flow_again", "insert_flow", "debit", "credit", "journal_debit",
-                  "journal_credit", "finish_flow", "commit", "rollback", "release_lock"},
+        .steps = {"check_accounts", "acquire_lock", "select_flow", "begin", "check_fence",
+                  "check_lock_owner", "select_flow_again", "insert_flow", "debit", "credit",
+                  "journal_debit", "journal_credit", "finish_flow", "commit", "rollback",
+                  "release_lock"},
         .pitfalls = lock_table_pitfalls(),
         .uses_lock_ttl = true,
     };
@@ -98,17 +99,32 @@ class LockTable final : public Strategy {
     if (acquired.changes == 0) co_return repeat_answer(session, flow_of(flow), request);
     if (flow.row)
       co_return co_await release(session, lock, repeat_answer(session, flow_of(flow), request));
-    Answer answer = co_await work(session, request, lock);
+    // --fence: the grant's number, from a lock store that gives one (guard stores do).
+    const int64_t fence = acquired.row && !acquired.row->empty() ? as_int((*acquired.row)[0]) : 0;
+    Answer answer = co_await work(session, request, lock, fence);
     co_return co_await release(session, lock, answer);
   }
 
  private:
-  static Task<Answer> work(Session& session, const TransferRequest& request, const Binds& lock) {
-    // The fencing: under the write lock, check the lock is still ours and the record again.
-    const bool fenced = !session.has(Pitfall::kNoOwnerCheck) && !session.has(Pitfall::kTtlTooShort);
+  static Task<Answer> work(Session& session, const TransferRequest& request, const Binds& lock,
+                           int64_t fence) {
+    // Under the write lock, check the lock is still ours and the record again.
+    const bool checks_again =
+        !session.has(Pitfall::kNoOwnerCheck) && !session.has(Pitfall::kTtlTooShort);
     StepResult begun = co_await session.exec("begin", Stmt::kBeginImmediate, {});
     if (!begun.ok()) co_return co_await fail(session, begun);
-    if (fenced) {
+    // --fence: the ledger takes this grant's fence only if it is the highest it has seen for
+    // the lock, in the money's own transaction: a holder that lost its lock writes nothing.
+    if (session.options().fence) {
+      StepResult taken =
+          co_await session.exec("check_fence", Stmt::kCheckFence, fence_binds(lock, fence));
+      if (!taken.ok()) co_return co_await fail(session, taken);
+      if (taken.changes == 0) {
+        (void)co_await session.exec("rollback", Stmt::kRollback, {});
+        co_return Answer::of(Outcome::kInProgress, reason::kFenced);
+      }
+    }
+    if (checks_again) {
       StepResult owned = co_await session.exec("check_lock_owner", Stmt::kCheckLockOwner, lock);
       if (!owned.ok()) co_return co_await fail(session, owned);
       if (!owned.row || as_int((*owned.row)[0]) == 0) {

@@ -22,6 +22,8 @@ struct StrategyOptions {
   int64_t lock_ttl_ms = 30000;       // lock-table strategy: how long a lock lasts
   std::string owner;                 // lock-table strategy: who takes the lock
   bool unique_index = false;         // --unique-index (StrategyInfo::offers_unique_index)
+  // lock-table --fence: the ledger checks the lock grant's fence in the money's transaction.
+  bool fence = false;
 };
 
 // The step a strategy is waiting on.

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "db/schema/ledger_file.h"
+#include "db/sqlite/sqlite_backend.h"
 #include "db/statements.h"
 
 using namespace idemlab;
@@ -29,4 +30,24 @@ TEST_CASE("writes and BEGIN IMMEDIATE take the write lock; reads do not") {
   CHECK(statement_takes_write_lock(Stmt::kDebit));
   CHECK_FALSE(statement_takes_write_lock(Stmt::kSelectFlow));
   CHECK_FALSE(statement_takes_write_lock(Stmt::kBeginDeferred));
+}
+
+TEST_CASE("check_fence takes a grant's fence only when it is higher than any seen for the lock") {
+  ConnectionOptions options;
+  options.create = true;
+  Connection ledger = value_or_throw(open_sqlite(":memory:", options));
+  REQUIRE(ledger.exec_script(kSchemaSql).is_ok());
+  const auto fence = [&](const char* name, int64_t number, const char* owner) {
+    StepResult result = ledger.run(Stmt::kCheckFence, {{":name", std::string(name)},
+                                                       {":fence", number},
+                                                       {":owner", std::string(owner)},
+                                                       {":now", int64_t{1}}});
+    REQUIRE(result.ok());
+    return result.changes;
+  };
+  CHECK(fence("transfer:api:a", 5, "first") == 1);  // the first grant seen
+  CHECK(fence("transfer:api:a", 7, "twin") == 1);   // a later grant
+  CHECK(fence("transfer:api:a", 5, "first") == 0);  // the stale holder resumes: refused
+  CHECK(fence("transfer:api:a", 7, "other") == 0);  // the same number again (a fence gone back)
+  CHECK(fence("transfer:api:b", 1, "first") == 1);  // each lock its own
 }

@@ -16,7 +16,10 @@ namespace {
 // had expired. MariaDB assigns left to right, so lock_until_ms, which the test reads, goes last.
 #define LOCK_FREE "\"lock\".lock_until_ms <= VALUES(locked_at_ms)"
 
-constexpr std::array<std::pair<Stmt, std::string_view>, 12> kMariadb{{
+// The fence is taken only when higher than the one recorded; owner first, while fence is the old.
+#define FENCE_HIGHER "fence.fence < VALUES(fence)"
+
+constexpr std::array<std::pair<Stmt, std::string_view>, 13> kMariadb{{
     {Stmt::kBeginDeferred, "BEGIN"},
     {Stmt::kBeginImmediate, "BEGIN"},
     // A real row lock; on a row that does not exist yet, InnoDB (REPEATABLE READ) takes a gap
@@ -44,6 +47,13 @@ constexpr std::array<std::pair<Stmt, std::string_view>, 12> kMariadb{{
      "AND lock_until_ms > :now"},
     {Stmt::kReleaseLock, "DELETE FROM \"lock\" WHERE name = :name AND locked_by = :owner"},
     {Stmt::kReleaseLockAnyOwner, "DELETE FROM \"lock\" WHERE name = :name"},
+    // 1 when this holder's fence is now the recorded one (counted in the column, as above).
+    {Stmt::kCheckFence,
+     "INSERT INTO fence (name, fence, owner, fenced_at_ms) VALUES (:name, :fence, :owner, :now) "
+     "ON DUPLICATE KEY UPDATE owner = IF(" FENCE_HIGHER ", VALUES(owner), owner), "
+     "fenced_at_ms = IF(" FENCE_HIGHER ", VALUES(fenced_at_ms), fenced_at_ms), "
+     "fence = IF(" FENCE_HIGHER ", VALUES(fence), fence) "
+     "RETURNING fence = :fence AND owner = :owner AND fenced_at_ms = :now"},
     {Stmt::kServedBy,
      "SELECT strategy FROM (SELECT strategy, created_at_ms AS at FROM transfer_flow "
      "WHERE " FLOW_KEY " UNION ALL SELECT strategy, created_at_ms FROM dedup "
@@ -68,7 +78,7 @@ std::string_view mariadb_statement_sql(Stmt id) {
 }
 
 bool mariadb_counts_in_column(Stmt id) {
-  return id == Stmt::kAcquireLock;
+  return id == Stmt::kAcquireLock || id == Stmt::kCheckFence;
 }
 
 }  // namespace idemlab

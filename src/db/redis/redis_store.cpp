@@ -65,27 +65,24 @@ constexpr const char* kClearScratchScript =
 // interrupted run too); this only bounds what a killed run leaves behind.
 constexpr int64_t kScratchKeepMs = 86'400'000;
 
+// Takes the lock if free; a grant also counts one more on the lock's fence counter and returns
+// it (lock-table --fence), 0 when the lock is taken. The counter never expires: a fence must not
+// go back (though a failover can take it back to what the replica had). A scratch store notes
+// both keys' deadlines in the same script (ARGV[3], ARGV[4]), so no key escapes its clean-up.
+constexpr const char* kAcquireScript =
+    "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
+    "local fence = redis.call('INCR', KEYS[2]) "
+    "if ARGV[3] then redis.call('ZADD', KEYS[3], ARGV[3], KEYS[1], ARGV[4], KEYS[2]) end "
+    "return fence end return 0";
+
 // Releases the lock only for its owner.
 constexpr const char* kReleaseScript =
     "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end "
     "return 0";
 
-std::string text_bind(const Binds& binds, const char* name) {
-  for (const Bind& bind : binds)
-    if (std::string_view(bind.name) == name) {
-      if (const auto* number = std::get_if<int64_t>(&bind.value)) return std::to_string(*number);
-      return as_text(bind.value);
-    }
-  return "";
-}
-int64_t int_bind(const Binds& binds, const char* name) {
-  for (const Bind& bind : binds)
-    if (std::string_view(bind.name) == name) return as_int(bind.value);
-  return 0;
-}
 // "transfer:<source>:<biz_seq>" (the lock's name in the ledger) -> "lock:<source>:<biz_seq>".
 std::string lock_key(const Binds& binds) {
-  std::string name = text_bind(binds, ":name");
+  std::string name = bind_text(binds, ":name");
   constexpr std::string_view kPrefix = "transfer:";
   return "lock:" + (name.starts_with(kPrefix) ? name.substr(kPrefix.size()) : name);
 }
@@ -169,14 +166,14 @@ StepResult RedisStore::command(const std::vector<std::string>& words, redisReply
 }
 
 StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
-  const std::string token = prefix_ + "token:" + text_bind(binds, ":token");
-  const std::string used = prefix_ + "token-used:" + text_bind(binds, ":token");
-  const std::string user = text_bind(binds, ":source") + "\n" + text_bind(binds, ":biz_seq");
-  const int64_t now = int_bind(binds, ":now");
+  const std::string token = prefix_ + "token:" + bind_text(binds, ":token");
+  const std::string used = prefix_ + "token-used:" + bind_text(binds, ":token");
+  const std::string user = bind_text(binds, ":source") + "\n" + bind_text(binds, ":biz_seq");
+  const int64_t now = bind_int(binds, ":now");
   redisReply* reply = nullptr;
   StepResult result;
   if (id == Stmt::kInsertToken) {
-    const int64_t expires = int_bind(binds, ":expires");
+    const int64_t expires = bind_int(binds, ":expires");
     const int64_t ttl = std::max<int64_t>(1, expires - now);
     result = command({"SET", token, std::to_string(now), "PX", written_ttl(ttl)}, &reply);
     if (result.ok()) result.changes = 1;
@@ -216,16 +213,23 @@ StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
 
 StepResult RedisStore::lock_statement(Stmt id, const Binds& binds) {
   const std::string key = prefix_ + lock_key(binds);
-  const std::string owner = text_bind(binds, ":owner");
+  const std::string owner = bind_text(binds, ":owner");
   redisReply* reply = nullptr;
   StepResult result;
   if (id == Stmt::kAcquireLock) {
-    const int64_t now = int_bind(binds, ":now");
-    const int64_t ttl = std::max<int64_t>(1, int_bind(binds, ":until") - now);
-    result = command({"SET", key, owner, "NX", "PX", written_ttl(ttl)}, &reply);
-    if (reply) result.changes = reply->type == REDIS_REPLY_STATUS ? 1 : 0;
-    if (result.changes == 1)
-      if (StepResult noted = note_deadline(key, now + ttl); !noted.ok()) result = noted;
+    const int64_t now = bind_int(binds, ":now");
+    const int64_t ttl = std::max<int64_t>(1, bind_int(binds, ":until") - now);
+    const std::string fence = prefix_ + "fence:" + key.substr(prefix_.size() + 5);
+    std::vector<std::string> words{key, fence, deadlines(), owner, written_ttl(ttl)};
+    if (scratch_) {
+      words.push_back(std::to_string(now + ttl));
+      words.push_back(std::to_string(now + kScratchKeepMs));
+    }
+    result = eval(kAcquireScript, std::move(words), 3, &reply);
+    if (reply && reply->integer > 0) {
+      result.changes = 1;
+      result.row = Row{static_cast<int64_t>(reply->integer)};
+    }
   } else if (id == Stmt::kCheckLockOwner) {
     result = command({"GET", key}, &reply);
     if (reply)
@@ -248,7 +252,7 @@ StepResult RedisStore::run(Stmt id, const Binds& binds) {
             fmt::format("{} is not a guard statement: a Redis store cannot run it",
                         statement_name(id))};
   if (scratch_)
-    if (StepResult swept = sweep(int_bind(binds, ":now")); !swept.ok()) return swept;
+    if (StepResult swept = sweep(bind_int(binds, ":now")); !swept.ok()) return swept;
   const bool reads = id == Stmt::kSelectToken || id == Stmt::kCheckLockOwner;
   StepResult result = id == Stmt::kInsertToken || id == Stmt::kSelectToken ||
                               id == Stmt::kConsumeToken || id == Stmt::kConsumeTokenUnchecked
@@ -284,7 +288,7 @@ std::string_view RedisStore::statement_text(Stmt id) const {
     case Stmt::kConsumeTokenUnchecked:
       return kConsumeUncheckedScript;
     case Stmt::kAcquireLock:
-      return "SET lock:<source>:<biz_seq> <owner> NX PX <ttl>";
+      return kAcquireScript;
     case Stmt::kCheckLockOwner:
       return "GET lock:<source>:<biz_seq>";
     case Stmt::kReleaseLock:

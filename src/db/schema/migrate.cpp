@@ -1,5 +1,6 @@
 // Upgrades, one version at a time: 1 -> 2 (requests gained a source), 2 -> 3 (account limits),
-// 3 -> 4 (an attempt's isolation level) and 4 -> 5 (a consumer's deliveries). New tables are
+// 3 -> 4 (an attempt's isolation level), 4 -> 5 (a consumer's deliveries) and 5 -> 6 (the
+// fences lock-table --fence records). New tables are
 // created from the embedded schema itself (read back from a scratch in-memory database), so
 // schema.sql stays the only definition of every table.
 #include "db/schema/migrate.h"
@@ -124,12 +125,18 @@ Status upgrade_4_to_5(Connection& connection) {
   return add_table(connection, "delivery", 5);
 }
 
+// Version 6: the highest fencing token seen for each lock (lock-table --fence).
+Status upgrade_5_to_6(Connection& connection) {
+  return add_table(connection, "fence", 6);
+}
+
 Status upgrade(Connection& connection, int64_t version) {
   Status status = Status::ok();
   if (version < 2) status = upgrade_1_to_2(connection);
   if (status.is_ok() && version < 3) status = upgrade_2_to_3(connection);
   if (status.is_ok() && version < 4) status = upgrade_3_to_4(connection);
   if (status.is_ok() && version < 5) status = upgrade_4_to_5(connection);
+  if (status.is_ok() && version < 6) status = upgrade_5_to_6(connection);
   return status;
 }
 

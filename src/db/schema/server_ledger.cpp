@@ -9,7 +9,8 @@ namespace {
 
 // idemlab's tables, each before the ones it refers to (dropped in this order).
 constexpr const char* kDropOwnTables =
-    "DROP TABLE IF EXISTS delivery, attempt, \"lock\", token, dedup, journal, transfer_flow, "
+    "DROP TABLE IF EXISTS delivery, attempt, fence, \"lock\", token, dedup, journal, "
+    "transfer_flow, "
     "account_limit, account, idemlab_schema";
 
 Status list_tables(Connection& connection, std::vector<std::string>* out) {
@@ -66,7 +67,8 @@ std::string table_definition(Engine engine, std::string_view table) {
 }
 
 // Version 3 was the first on a server; 4 gave each attempt its isolation level and where its
-// guards lived; 5 added a consumer's deliveries. A column or table is added only if missing:
+// guards lived; 5 added a consumer's deliveries; 6 the fences of lock-table --fence. A column
+// or table is added only if missing:
 // MariaDB commits each ALTER and CREATE at once, so an upgrade cut short between the
 // statements is finished by the next.
 Status upgrade_server_ledger(const Locator& locator, Connection& connection, int64_t version) {
@@ -78,6 +80,8 @@ Status upgrade_server_ledger(const Locator& locator, Connection& connection, int
         connection.exec_script("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS guard_store TEXT");
   if (status.is_ok())
     status = connection.exec_script(table_definition(locator.engine, "delivery").c_str());
+  if (status.is_ok())
+    status = connection.exec_script(table_definition(locator.engine, "fence").c_str());
   if (status.is_ok())
     status = connection.exec_script(
         fmt::format("UPDATE idemlab_schema SET version = {}", kSchemaVersion).c_str());

@@ -42,12 +42,12 @@ expect_exit 0 "$IDEMLAB" history --db "$work/l.db"
 case "$out" in *isolation*) fail "a SQLite history shows an isolation column: $out" ;; esac
 
 # A version-3 ledger on each server: its attempts have no level and there is no delivery table;
-# opening it adds the columns and the table (version 5).
+# opening it adds the columns and the tables (version 6).
 maria_socket=${maria##*socket=}
 for db in "$pg" "$maria"; do
   "$IDEMLAB" init --force --db "$db" >/dev/null
   "$IDEMLAB" naive --db "$db" --biz-seq v1 --from alice --to bob --amount 1 >/dev/null
-  sql="ALTER TABLE attempt DROP COLUMN isolation, DROP COLUMN guard_store; DROP TABLE delivery; UPDATE idemlab_schema SET version = 3"
+  sql="ALTER TABLE attempt DROP COLUMN isolation, DROP COLUMN guard_store; DROP TABLE delivery; DROP TABLE fence; UPDATE idemlab_schema SET version = 3"
   case $db in
     postgresql://*) psql -qAtX "$db" -c "$sql" ;;
     *) mariadb --no-defaults -S "$maria_socket" -u root "$(db_name "$db")" -e "$sql" ;;
@@ -57,7 +57,8 @@ for db in "$pg" "$maria"; do
   expect_contains "$out" '"isolation":null'
   expect_exit 0 "$IDEMLAB" naive --db "$db" --biz-seq v2 --from alice --to bob --amount 1
   expect_exit 0 "$IDEMLAB" audit --db "$db"
-  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 5 "$db: upgraded to version 5"
+  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 6 "$db: upgraded to version 6"
   expect_equal "$(sql_on "$db" "SELECT count(*) FROM delivery")" 0 "$db: the delivery table is there"
+  expect_equal "$(sql_on "$db" "SELECT count(*) FROM fence")" 0 "$db: the fence table is there"
 done
 finish

@@ -21,7 +21,7 @@ journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side |
 
 # A reader upgrades it; nothing is lost.
 expect_exit 0 "$IDEMLAB" history --db "$v1" --json
-expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 5 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 6 "schema version after upgrade"
 expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
   "$journal_before" "journal kept"
 expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
@@ -41,16 +41,16 @@ expect_exit 0 "$IDEMLAB" select-insert --db "$v1" --source batch --biz-seq m1 --
 expect_contains "$out" '"outcome":"applied","replayed":false'
 expect_exit 0 "$IDEMLAB" audit --db "$v1"
 
-# A version-2 ledger (before account limits and a consumer's deliveries) gains the empty
-# account_limit and delivery tables, defined as a fresh ledger defines them, and keeps everything
-# else.
+# A version-2 ledger (before account limits, a consumer's deliveries and fences) gains the empty
+# account_limit, delivery and fence tables, defined as a fresh ledger defines them, and keeps
+# everything else.
 v2=$work/v2.db
 expect_exit 0 "$IDEMLAB" init --db "$v2"
 expect_exit 0 "$IDEMLAB" select-insert --db "$v2" --biz-seq a1 --from alice --to bob --amount 3
-sqlite3 "$v2" "DROP TABLE account_limit; DROP TABLE delivery; PRAGMA user_version = 2"
+sqlite3 "$v2" "DROP TABLE account_limit; DROP TABLE delivery; DROP TABLE fence; PRAGMA user_version = 2"
 expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice
 expect_equal "$out" "limit: alice none" "no limit after the upgrade"
-expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 5 "version 2 upgraded"
+expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 6 "version 2 upgraded"
 expect_exit 0 "$IDEMLAB" history --db "$v2" --json
 expect_contains "$out" '"biz_seq":"a1","strategy":"select-insert"'
 expect_contains "$out" '"isolation":null'

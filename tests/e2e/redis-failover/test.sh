@@ -7,7 +7,9 @@
 # in the ledger moves it once. lock-table: a lock taken on the old primary (its holder held at a
 # gate) is not on the new one, so a twin takes it too: two holders; the safe lock-table still
 # moves money once (its holder checks the lock and the record again before it writes), the
-# variant that trusts the lock alone (ttl-too-short) moves it twice. A demoted primary's READONLY and the primary's NOREPLICAS are
+# variant that trusts the lock alone (ttl-too-short) moves it twice, and with --fence once: the
+# fence (an INCR) went back with the failover, so the ledger refuses whichever holder writes
+# second, the stale one or the rightful one. A demoted primary's READONLY and the primary's NOREPLICAS are
 # unknown outcomes (75), and so is a guard write no replica acknowledged (?wait=1). One topology for the whole file: it is spent by its failover.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
@@ -79,6 +81,10 @@ locked() {  # NAME PITFALL...: the first holder of request NAME on ledger NAME, 
 declare -A holder
 locked lock-safe
 locked lock-trusting --pitfall=ttl-too-short
+# Fenced: the grant's INCR, like the lock, is only on the old primary; the new primary's counter
+# hands the twin the same number again.
+locked lock-fenced --pitfall=ttl-too-short --fence
+locked lock-fenced-stale --pitfall=ttl-too-short --fence
 
 expect_exit 0 "$ROOT/scripts/servers" redis failover
 touch "$gate/open"
@@ -92,6 +98,29 @@ for name in lock-safe lock-trusting; do
   expect_contains "$out" "applied"
   touch "$work/gate-$name/open"
   wait "${holder[$name]}"
+done
+# The fence went back with the failover. The twin writes first: the stale holder's fence is not
+# higher, and the ledger refuses it.
+fenced=(lock-table --redis "$redis" --from alice --to bob --amount 7.00 --pitfall=ttl-too-short
+        --fence)
+expect_exit 0 "$IDEMLAB" "${fenced[@]}" --db "$work/lock-fenced.db" --biz-seq lock-fenced
+touch "$work/gate-lock-fenced/open"
+wait "${holder[lock-fenced]}"; expect_equal "$?" 5 "the stale holder, fenced"
+expect_contains "$(cat "$work/lock-fenced.err")" "(fenced)"
+# The stale holder writes first: the twin, the lock's rightful holder now, carries the same
+# number and is refused. The cost of a fence that went back; the money still moves once.
+mkdir "$work/gate-twin"
+"$IDEMLAB" "${fenced[@]}" --db "$work/lock-fenced-stale.db" --biz-seq lock-fenced-stale \
+  --fault "slow:gate=$work/gate-twin,at=begin,ms=120000" >"$work/twin.out" 2>"$work/twin.err" &
+twin=$!
+wait_at_gate "$work/gate-twin" "$twin"
+touch "$work/gate-lock-fenced-stale/open"
+wait "${holder[lock-fenced-stale]}"; expect_equal "$?" 0 "the stale holder wrote first"
+touch "$work/gate-twin/open"
+wait "$twin"; expect_equal "$?" 5 "the rightful holder, refused by a fence that went back"
+expect_contains "$(cat "$work/twin.err")" "(fenced)"
+for name in lock-fenced lock-fenced-stale; do
+  expect_equal "$(moved "$work/$name.db")" 1 "$name: money moved"
 done
 expect_equal "$(moved "$work/lock-safe.db")" 1 "the safe lock-table with two holders: money moved"
 expect_exit 0 "$IDEMLAB" audit --db "$work/lock-safe.db"
