@@ -66,6 +66,7 @@ Result<AttemptSetup> admit(const RequestText& text, const AttemptPolicy& policy)
   setup.options.lock_ttl_ms = policy.lock_ttl_ms;
   setup.options.owner = policy.owner.empty() ? new_owner(policy.transport) : policy.owner;
   setup.options.unique_index = policy.unique_index && info.offers_unique_index;
+  setup.options.fence = policy.fence && info.uses_lock_ttl;
   setup.faults = policy.faults;
   setup.guard_store = policy.guard_store;
   setup.reads = policy.reads;

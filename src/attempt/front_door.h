@@ -45,6 +45,7 @@ struct AttemptPolicy {
   std::vector<FaultSpec> faults;  // those that hit this request, held to the surface already
   GuardStore* guard_store = nullptr;
   ReadSplit* reads = nullptr;  // --read-db: where reads outside a transaction go
+  bool fence = false;          // lock-table --fence: the ledger checks the grant's fence
   bool allow_strategy_switch = false;
   bool log_attempt = true;
 };

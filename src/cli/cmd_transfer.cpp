@@ -43,6 +43,8 @@ struct TransferOptions {
   int busy_timeout_ms = defaults::kBusyTimeoutMs;
   std::string isolation;
   std::string redis;
+  std::string locks;              // --locks: a ZooKeeper ensemble keeps lock-table's locks
+  bool fence = false;             // --fence: the ledger checks each lock grant's fence
   std::string read_db;            // --read-db: the standby reads outside a transaction go to
   bool read_your_writes = false;  // trust its "not found" only once it has caught up
   std::optional<std::string> trace_sql;
@@ -76,6 +78,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   policy.lock_ttl_ms = options.lock_ttl_ms;
   policy.owner = options.owner;
   policy.unique_index = options.unique_index;
+  policy.fence = options.fence;
   throw_if_error(parse_faults(options.faults, &policy.faults));
   throw_if_error(
       check_faults(Surface::kOneAttempt, policy.faults, policy.strategy, policy.pitfall));
@@ -109,7 +112,8 @@ ExitCode run_transfer(const TransferOptions& options) {
     throw_if_error(open_output_file("--trace-sql", *options.trace_sql, options.db, &trace));
   Connection connection =
       value_or_throw(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, isolation));
-  const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
+  const std::unique_ptr<GuardStore> guard_store =
+      open_guard_store(options.redis, options.locks, options.fence);
   setup.guard_store = guard_store.get();
   const std::unique_ptr<ReadSplit> reads =
       open_read_split(options.read_db, options.read_your_writes, connection);
@@ -188,6 +192,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
         ->check(whole_number(1, limits::kMaxDurationMs))
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: cli-<pid>-1)");
+    add_lock_store_options(command, &options->locks, &options->fence);
   }
   if (info.offers_unique_index)
     command->add_flag("--unique-index", options->unique_index,

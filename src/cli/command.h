@@ -65,8 +65,14 @@ Isolation isolation_option(const std::string& db, const std::string& isolation);
 void add_redis_option(CLI::App* command, std::string* redis);
 // Checks a --redis URL (db/redis_store.h's parse_redis_locator).
 CLI::Validator redis_locator();
-// Opens the store --redis names; nullptr when none was given.
-std::unique_ptr<GuardStore> open_guard_store(const std::string& redis);
+// --locks URL ($IDEMLAB_LOCKS): a ZooKeeper ensemble keeps the locks; --fence: the ledger
+// checks each grant's fence (lock-table).
+void add_lock_store_options(CLI::App* command, std::string* locks, bool* fence);
+// Opens the store --redis or --locks names; nullptr when neither was given. Both, or --fence
+// without either (a lock in the ledger needs no fence: it is checked in the money's
+// transaction), are usage errors.
+std::unique_ptr<GuardStore> open_guard_store(const std::string& redis,
+                                             const std::string& locks = "", bool fence = false);
 // The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.
 struct EngineShown {
   std::string engine;     // "postgresql", "mariadb"

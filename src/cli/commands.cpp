@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "db/locator.h"
 #include "db/redis/redis_store.h"
+#include "db/zookeeper/zookeeper_store.h"
 #include "report/json.h"
 
 namespace idemlab {
@@ -258,7 +259,37 @@ void add_redis_option(CLI::App* command, std::string* redis) {
       ->check(redis_locator());
 }
 
-std::unique_ptr<GuardStore> open_guard_store(const std::string& redis) {
+void add_lock_store_options(CLI::App* command, std::string* locks, bool* fence) {
+  command
+      ->add_option("--locks", *locks,
+                   "keep the locks in ZooKeeper (zookeeper://host:port[,...][?session_ms=N]): "
+                   "an ephemeral sequential znode, the session timeout its lease")
+      ->envname("IDEMLAB_LOCKS")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            ZooKeeperLocator locator;
+            const Status status = parse_zookeeper_locator(text, &locator);
+            return status.is_ok() ? "" : status.message();
+          },
+          "URL"));
+  command->add_flag("--fence", *fence,
+                    "carry the lock grant's fence (ZooKeeper's czxid, a Redis INCR) into the "
+                    "ledger, which refuses a holder whose fence is not the highest it has seen");
+}
+
+std::unique_ptr<GuardStore> open_guard_store(const std::string& redis, const std::string& locks,
+                                             bool fence) {
+  if (!redis.empty() && !locks.empty())
+    throw_if_error(Status::usage("--redis and --locks both name a lock store: give one"));
+  if (fence && redis.empty() && locks.empty())
+    throw_if_error(Status::usage(
+        "--fence needs a lock outside the ledger (--locks or --redis): a lock row in the "
+        "ledger is already checked in the money's transaction"));
+  if (!locks.empty()) {
+    ZooKeeperLocator locator;
+    throw_if_error(parse_zookeeper_locator(locks, &locator));
+    return value_or_throw(open_zookeeper_store(locator));
+  }
   if (redis.empty()) return nullptr;
   RedisLocator locator;
   throw_if_error(parse_redis_locator(redis, &locator));

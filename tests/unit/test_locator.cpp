@@ -3,6 +3,7 @@
 
 #include "db/locator.h"
 #include "db/redis/redis_locator.h"
+#include "db/zookeeper/zookeeper_locator.h"
 
 using namespace idemlab;
 
@@ -122,5 +123,23 @@ TEST_CASE("a Redis URL's query: connect_timeout, wait and wait_ms, and nothing e
                           "redis://h?sync=1", "redis://h?wait"}) {
     RedisLocator out;
     CHECK_MESSAGE(parse_redis_locator(bad, &out).code() == StatusCode::kUsage, bad);
+  }
+}
+
+TEST_CASE("a --locks URL names a ZooKeeper ensemble and its session timeout") {
+  ZooKeeperLocator locator;
+  REQUIRE(parse_zookeeper_locator(
+              "zookeeper://127.0.0.1:2181,[::1]:2182?session_ms=400&connect_timeout=2", &locator)
+              .is_ok());
+  CHECK(locator.hosts == "127.0.0.1:2181,[::1]:2182");
+  CHECK(locator.session_ms == 400);
+  CHECK(locator.connect_timeout_s == 2);
+  CHECK(parse_zookeeper_locator("zookeeper://h:1/", &locator).is_ok());
+  CHECK(locator.session_ms == 10000);
+  for (const char* bad : {"zookeeper://", "zookeeper://h", "zookeeper://h:0", "redis://h:1",
+                          "zookeeper://h:1?session_ms=0", "zookeeper://h:1?lease=5",
+                          "zookeeper://h:1,?session_ms=5"}) {
+    ZooKeeperLocator out;
+    CHECK_MESSAGE(parse_zookeeper_locator(bad, &out).code() == StatusCode::kUsage, bad);
   }
 }
