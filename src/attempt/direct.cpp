@@ -11,6 +11,7 @@
 #include "attempt/checked_transfer.h"
 #include "attempt/fault_site.h"
 #include "attempt/gate.h"
+#include "attempt/process_stop.h"
 #include "attempt/wire_faults.h"
 
 namespace idemlab {
@@ -49,10 +50,15 @@ class DirectDriver final : public Driver {
   }
 
  private:
-  // A slow fault sleeps, or with gate= waits at its gate (at most `ms`).
+  // A slow fault sleeps, or with gate= waits at its gate (at most `ms`); a pause fault stops
+  // the whole process the same way.
   void pause_for(int64_t ms, const std::string& where) const {
-    if (setup_.fault_acts) setup_.fault_acts(*armed(setup_, FaultKind::kSlow), where);
-    if (const std::string_view gate = sites_.pause_gate(); !gate.empty())
+    const FaultSpec* stop = armed(setup_, FaultKind::kPause);
+    if (setup_.fault_acts)
+      setup_.fault_acts(stop ? *stop : *armed(setup_, FaultKind::kSlow), where);
+    if (stop)
+      stop_process(ms, std::string(sites_.pause_gate()));
+    else if (const std::string_view gate = sites_.pause_gate(); !gate.empty())
       (void)wait_at_gate(std::string(gate), ms);  // a gate never opened: the attempt goes on
     else
       std::this_thread::sleep_for(std::chrono::milliseconds(ms));

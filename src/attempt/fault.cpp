@@ -62,6 +62,15 @@ constexpr std::array kFaults{
               "the client sends the request without its idempotency key (one attempt: "
               "--no-key); guards see NULL",
               kSimulated},
+    FaultInfo{FaultKind::kPause, "pause", "pause[:ms=MS,at=STEP]",
+              "ms (default 1000), at=STEP|PHASE|critical, gate=DIR",
+              "the whole process stops before STEP (SIGSTOP), as the kernel or a long garbage "
+              "collection stops it: its threads, and the heartbeats of its lock service's "
+              "session, stop too, so a lease (a ZooKeeper session, a Redis TTL) can run out "
+              "while it holds a lock it believes is still its own; a helper process continues "
+              "it (SIGCONT) after ms, or with gate=DIR once DIR/open exists (ms caps the wait, "
+              "default 60000)",
+              surface_bit(Surface::kOneAttempt)},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -105,6 +114,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     if (row.name == name) info = &row;
   if (!info) return Status::usage(fmt::format("unknown fault '{}' (see: idemlab faults)", name));
   spec.kind = info->kind;
+  // slow and pause take the same parameters: one sleeps, the other stops the whole process.
+  const bool pauses = spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kPause;
   std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
   std::vector<std::pair<std::string_view, std::string_view>> pairs;
   std::string_view bad;
@@ -116,18 +127,17 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
       status = parse_probability(name, value, &spec.probability);
     } else if (key == "nth") {
       status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
-    } else if (key == "ms" && (spec.kind == FaultKind::kSlow || spec.kind == FaultKind::kShortTtl ||
-                               spec.kind == FaultKind::kBusy)) {
+    } else if (key == "ms" &&
+               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
-    } else if ((key == "at" && spec.kind == FaultKind::kSlow) ||
-               (key == "after" && spec.kind == FaultKind::kCrash)) {
+    } else if ((key == "at" && pauses) || (key == "after" && spec.kind == FaultKind::kCrash)) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
-      spec.at_given = spec.kind == FaultKind::kSlow;
+      spec.at_given = pauses;
       if (auto phase = phase_from_name(value))
         spec.phase = *phase;
       else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
-    } else if (key == "gate" && spec.kind == FaultKind::kSlow) {
+    } else if (key == "gate" && pauses) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);
     } else if (key == "k" &&
@@ -138,8 +148,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     }
     if (!status.is_ok()) return status;
   }
-  if (spec.kind == FaultKind::kSlow && spec.ms == 0)
-    spec.ms = spec.gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
+  if (pauses && spec.ms == 0) spec.ms = spec.gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
   if ((spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy) && spec.ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
   if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;

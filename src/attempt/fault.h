@@ -23,6 +23,7 @@ enum class FaultKind {
   kBusy,          // another writer holds the database lock for a while
   kOverdraw,      // the request asks for more than the payer holds (insufficient funds)
   kNoKey,         // the client sends the request without its idempotency key
+  kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -72,7 +73,7 @@ struct FaultSpec {
   std::string step;            // at= (slow) or after= (crash); crash without it: see the simulator
   Phase phase = Phase::kNone;  // at= or after= named a phase instead of a step
   bool at_given = false;       // slow: at= was written (a step, a phase, or `critical`)
-  std::string gate;            // slow, one attempt: wait at a gate in this folder (attempt/gate.h)
+  std::string gate;            // slow, pause, one attempt: wait at a gate in this folder (gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
   std::string text;            // as written, for reports and the attempts log
 

@@ -8,7 +8,7 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
     crash_step_ = &fault.step;
     crash_phase_ = fault.phase;
     crash_after_ = crash_after;
-  } else if (fault.kind == FaultKind::kSlow) {
+  } else if (fault.kind == FaultKind::kSlow || fault.kind == FaultKind::kPause) {
     slow_ms_ = fault.ms;
     slow_step_ = &fault.step;
     slow_phase_ = fault.at_given ? fault.phase : default_slow_phase_;

@@ -60,5 +60,5 @@ TEST_CASE("each surface takes the faults its column names") {
 TEST_CASE("a surface's --fault help names exactly the faults it takes") {
   CHECK(fault_help(Surface::kHttp) == "request-lost | response-lost");
   CHECK(fault_help(Surface::kConsume).starts_with("slow[:ms=MS,at=STEP] | crash:after=STEP"));
-  CHECK(fault_names(Surface::kOneAttempt) == "request-lost, response-lost, slow and crash");
+  CHECK(fault_names(Surface::kOneAttempt) == "request-lost, response-lost, slow, crash and pause");
 }
