@@ -47,7 +47,7 @@ ReplicationPitfall stale_guard_read() {
           "the client's own included, whether or not its answer arrived); otherwise the "
           "read goes to the primary. A client that has its answer's commit_lsn asks with "
           "it: query --read-db URL --read-your-writes LSN",
-      .shown_by = "tests/e2e/postgres-standby; lesson standby-lags",
+      .shown_by = "tests/e2e/postgres-standby",
       .audit_kind = "applied_more_than_once",
   };
 }
@@ -80,7 +80,7 @@ ReplicationPitfall guard_in_async_replica() {
           "keep the guard in the ledger's own transaction (the SQL token table, the "
           "unique index, the second look), or fence the lock (--fence); ?wait=N on the URL "
           "narrows the window (fewer acknowledgements answer 75) and cannot close it",
-      .shown_by = "tests/e2e/redis-failover; lesson redis-forgets-a-token",
+      .shown_by = "tests/e2e/redis-failover",
       .audit_kind = "applied_more_than_once",
   };
 }
@@ -135,7 +135,7 @@ ReplicationPitfall lock_without_fence() {
           "transaction, a write whose fence is lower than one it has already seen for the "
           "key. A Redis INCR can go backwards at a failover: the ledger then refuses the "
           "new holder too, and is still safe",
-      .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/redis-failover; lesson lock-needs-a-fence",
+      .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/redis-failover",
       .audit_kind = "applied_more_than_once",
   };
 }
