@@ -89,10 +89,9 @@ AttemptSetup make_setup(const TransferOptions& options) {
 // PostgreSQL where the WAL stood after the attempt, to read it back from a standby (query
 // --read-db URL --read-your-writes LSN), and where its reads went (--read-db).
 void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
-                       Connection& connection, const ReadSplit* reads) {
+                       Connection& connection, const EngineShown& engine, const ReadSplit* reads) {
   nlohmann::ordered_json json =
       answer_json(report, setup.request, setup.strategy->info().name, setup.options.pitfall);
-  const EngineShown engine = engine_shown(connection);
   if (!engine.engine.empty()) {
     json["engine"] = engine.engine;
     json["isolation"] = engine.isolation;
@@ -136,7 +135,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   const ExitCode code = exit_code_for(report.answer.outcome);
   // On a server, every answer says which engine gave it, and at what isolation level.
   const EngineShown engine = engine_shown(connection);
-  if (options.json) print_answer_json(report, setup, connection, reads.get());
+  if (options.json) print_answer_json(report, setup, connection, engine, reads.get());
   std::string line = answer_text(report, setup.request, name);
   if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
   if (reads) line += reads_text(*reads);

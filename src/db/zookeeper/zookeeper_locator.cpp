@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+
+#include "core/parse.h"
 
 namespace idemlab {
 
@@ -17,28 +18,22 @@ Status bad(std::string_view text, std::string_view why) {
       "--locks {}: {}; expected zookeeper://HOST:PORT[,HOST:PORT...][?session_ms=N]", text, why));
 }
 
-bool parse_number(std::string_view text, int* out) {
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
 bool is_host_port(std::string_view text) {
   const size_t colon = text.rfind(':');
-  int port = 0;
+  int64_t port = 0;
   return colon != std::string_view::npos && colon > 0 &&
-         parse_number(text.substr(colon + 1), &port) && port >= 1 && port <= 65535;
+         parse_whole(text.substr(colon + 1), 1, 65535, &port);
 }
 
 Status parse_setting(std::string_view text, std::string_view pair, ZooKeeperLocator* out) {
   const size_t equals = pair.find('=');
   const std::string_view name = pair.substr(0, equals);
-  int value = 0;
-  if (equals == std::string_view::npos || !parse_number(pair.substr(equals + 1), &value))
-    return bad(text, fmt::format("'{}' is not NAME=NUMBER", pair));
-  if (name == "session_ms" && value >= 1 && value <= limits::kMaxDurationMs)
-    out->session_ms = value;
-  else if (name == "connect_timeout" && value >= 1 && value <= 3600)
-    out->connect_timeout_s = value;
+  const std::string_view digits = equals == std::string_view::npos ? "" : pair.substr(equals + 1);
+  int64_t value = 0;
+  if (name == "session_ms" && parse_whole(digits, 1, limits::kMaxDurationMs, &value))
+    out->session_ms = static_cast<int>(value);
+  else if (name == "connect_timeout" && parse_whole(digits, 1, 3600, &value))
+    out->connect_timeout_s = static_cast<int>(value);
   else
     return bad(text, fmt::format("'{}': session_ms takes 1 to {} ms, connect_timeout 1 to 3600 s",
                                  pair, limits::kMaxDurationMs));
