@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace idemlab {
@@ -70,12 +72,10 @@ bool answers_as_primary(const Hiredis& api, redisContext* context) {
   return primary;
 }
 
-}  // namespace
-
-Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& locator) {
-  if (locator.sentinels.empty())
-    return connect_one(api, locator, locator.host, locator.port, locator.shown);
-  std::string tried;
+// One round: each Sentinel in turn, until one names a primary that answers as one. `tried`
+// keeps why the last named primary was not taken.
+Result<redisContext*> primary_by_sentinels(const Hiredis& api, const RedisLocator& locator,
+                                           std::string* tried) {
   for (const auto& sentinel : locator.sentinels) {
     const auto [host, port] = named_primary(api, locator, sentinel);
     if (host.empty()) continue;
@@ -83,17 +83,40 @@ Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& loca
                                           locator.master_name, locator.shown);
     Result<redisContext*> context = connect_one(api, locator, host, port, where);
     if (!context.is_ok()) {
-      tried = context.status().message();
+      *tried = context.status().message();
       continue;
     }
     if (answers_as_primary(api, *context)) return context;
     api.free(*context);
-    tried = fmt::format("{}:{} no longer answers as a primary", host, port);
+    *tried = fmt::format("{}:{} no longer answers as a primary", host, port);
+  }
+  return Status::unavailable("no_answer", "");
+}
+
+}  // namespace
+
+// Through Sentinels, rounds are repeated until connect_timeout: while a failover is under way
+// they name a primary that is down, or one not yet promoted, for a second or two.
+Result<redisContext*> connect_redis(const Hiredis& api, const RedisLocator& locator) {
+  if (locator.sentinels.empty())
+    return connect_one(api, locator, locator.host, locator.port, locator.shown);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(locator.connect_timeout_s);
+  std::string tried;
+  for (;;) {
+    Result<redisContext*> context = primary_by_sentinels(api, locator, &tried);
+    if (context.is_ok() || std::chrono::steady_clock::now() >= deadline) {
+      if (context.is_ok()) return context;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return Status::unavailable(
       "no_answer",
-      fmt::format("no Sentinel of {} names a primary for {} that answers as one{}", locator.shown,
-                  locator.master_name, tried.empty() ? "" : " (" + tried + ")"));
+      fmt::format("no Sentinel of {} named a primary for {} that answers as one within "
+                  "connect_timeout ({} s){}",
+                  locator.shown, locator.master_name, locator.connect_timeout_s,
+                  tried.empty() ? "" : " (" + tried + ")"));
 }
 
 }  // namespace idemlab
