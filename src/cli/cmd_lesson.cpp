@@ -21,10 +21,18 @@ struct LessonOptions {
   bool json = false;
 };
 
-// A server a lesson runs on must be a URL of the engine its option names (its scheme).
-void check_server(const std::string& url, std::string_view scheme, std::string_view option) {
-  Locator locator;
-  if (!url.empty()) throw_if_error(parse_locator_of(url, scheme, option, &locator));
+// A server a lesson runs on must be a URL of the kind its option names: a ledger's URL as a
+// ledger's, any other by its scheme.
+void check_server(const LessonServers& servers, const LessonServerKind& kind) {
+  const auto given = servers.find(kind.placeholder);
+  if (given == servers.end() || given->second.empty()) return;
+  if (kind.scheme == "postgresql" || kind.scheme == "mariadb") {
+    Locator locator;
+    throw_if_error(parse_locator_of(given->second, kind.scheme, kind.option, &locator));
+  } else if (given->second.rfind(std::string(kind.scheme) + "://", 0) != 0) {
+    throw_if_error(Status::usage(
+        fmt::format("{} takes a {}:// URL, not '{}'", kind.option, kind.scheme, given->second)));
+  }
 }
 
 ExitCode list_lessons(bool json) {
@@ -72,8 +80,7 @@ ExitCode run_lesson_command(const LessonOptions& options) {
   if (!lesson)
     throw_if_error(Status::usage(
         fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
-  check_server(options.servers.postgres, "postgresql", "--postgres");
-  check_server(options.servers.mariadb, "mariadb", "--mariadb");
+  for (const LessonServerKind& kind : lesson_server_kinds()) check_server(options.servers, kind);
   if (const std::string missing = missing_servers(*lesson, options.servers); !missing.empty()) {
     if (options.json) print_json({{"lesson", lesson->number}, {"ran", false}, {"needs", missing}});
     fmt::print(stderr, "{}\n", missing);
@@ -92,16 +99,12 @@ void register_lesson(CLI::App& app, CommandResult& result) {
       app.add_subcommand("lesson", "numbered lessons that follow the references, run for real");
   command->add_option("lesson", options->lesson, "a lesson's number or name");
   command->add_flag("--list", options->list, "list the lessons");
-  command->add_option("--postgres", options->servers.postgres,
-                      "a scratch PostgreSQL database for the lessons that compare engines: "
-                      "they drop and re-create idemlab's tables there ($POSTGRES in the steps)");
-  command->add_option("--mariadb", options->servers.mariadb,
-                      "the same, a scratch MariaDB database ($MARIADB in the steps)");
-  command
-      ->add_option("--broker", options->servers.broker,
-                   "a RabbitMQ broker, amqp://USER:PASSWORD@HOST:PORT, for the lessons on a "
-                   "queue: each uses a queue of its own there ($BROKER in the steps)")
-      ->envname("IDEMLAB_BROKER");
+  for (const LessonServerKind& kind : lesson_server_kinds()) {
+    CLI::Option* option = command->add_option(
+        std::string(kind.option), options->servers[std::string(kind.placeholder)],
+        fmt::format("{} ({} in the steps)", kind.help, kind.placeholder));
+    if (kind.placeholder == kBrokerPlaceholder) option->envname("IDEMLAB_BROKER");
+  }
   add_json_flag(command, &options->json);
   command->callback([options, &result] { result.exit_code = run_lesson_command(*options); });
 }

@@ -243,6 +243,10 @@ std::vector<Lesson> build() {
   out.push_back(offset_is_not_a_key());
   out.push_back(interleavings());
   out.push_back(one_strategy_three_engines());
+  out.push_back(standby_has_not_seen_it());
+  out.push_back(failover_forgets_answer());
+  out.push_back(failover_forgets_token());
+  out.push_back(lock_needs_fence());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

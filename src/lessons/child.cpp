@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -45,6 +46,26 @@ const posix_spawnattr_t& default_signals() {
   return attributes;
 }
 
+// The environment a step runs in: this one without the variables that choose a server
+// (IDEMLAB_DB, IDEMLAB_REDIS, ...). A lesson names every server it uses, so it runs alike
+// whatever the teacher's shell exports.
+char** lesson_environment() {
+  static std::vector<char*> kept = [] {
+    std::vector<char*> out;
+    constexpr std::string_view kChoosers[] = {
+        "IDEMLAB_DB=", "IDEMLAB_REDIS=", "IDEMLAB_LOCKS=", "IDEMLAB_READ_DB=", "IDEMLAB_BROKER="};
+    for (char** entry = environ; *entry; ++entry) {
+      const std::string_view variable(*entry);
+      if (std::none_of(std::begin(kChoosers), std::end(kChoosers),
+                       [&](std::string_view name) { return variable.rfind(name, 0) == 0; }))
+        out.push_back(*entry);
+    }
+    out.push_back(nullptr);
+    return out;
+  }();
+  return kept.data();
+}
+
 std::vector<char*> argv_of(const std::string& binary, const std::vector<std::string>& args) {
   std::vector<char*> argv{const_cast<char*>(binary.c_str())};
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -63,8 +84,8 @@ Status spawn_twin(const std::string& binary, const std::string& folder,
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
-  const int failed =
-      ::posix_spawn(child, binary.c_str(), &actions, &default_signals(), argv.data(), environ);
+  const int failed = ::posix_spawn(child, binary.c_str(), &actions, &default_signals(), argv.data(),
+                                   lesson_environment());
   posix_spawn_file_actions_destroy(&actions);
   return failed == 0 ? Status::ok() : Status::internal(fmt::format("cannot run {}", binary));
 }
@@ -112,8 +133,8 @@ Status run_command(const std::string& binary, const std::string& folder,
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
   pid_t child = 0;
-  const int failed =
-      ::posix_spawn(&child, binary.c_str(), &actions, &default_signals(), argv.data(), environ);
+  const int failed = ::posix_spawn(&child, binary.c_str(), &actions, &default_signals(),
+                                   argv.data(), lesson_environment());
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_fds[1]);
   if (failed != 0) {
@@ -194,9 +215,40 @@ Status wait_for_line(const Background& server, const std::string& prefix, std::s
   return Status::internal("the server never said '" + prefix + "'");
 }
 
-void stop_background(Background* server) {
+Status start_held(const std::string& binary, const std::string& folder,
+                  const std::vector<std::string>& args, Background* out) {
+  const std::string gate = folder + "/gate";
+  std::filesystem::remove_all(gate);
+  std::filesystem::create_directory(gate);
+  out->output_path = folder + "/held.out";
+  pid_t child = -1;
+  RETURN_IF_ERROR(spawn_twin(binary, folder, args, out->output_path, &child));
+  out->pid = child;
+  std::vector<Ran> state(1);
+  until_all_arrived(gate, {child}, &state);
+  if (state[0].exit_code >= 0) {
+    out->pid = -1;
+    return Status::internal(fmt::format("it ended (exit {}) before the gate: {}",
+                                        state[0].exit_code, contents(out->output_path)));
+  }
+  if (!arrived(gate, child)) return Status::internal("it never arrived at the gate");
+  return Status::ok();
+}
+
+Status release_held(const std::string& folder, Background* held, Ran* out) {
+  if (held->pid <= 0) return Status::internal("no command is held at the gate");
+  std::ofstream(folder + "/gate/open").close();
+  int status = 0;
+  ::waitpid(held->pid, &status, 0);
+  held->pid = -1;
+  out->exit_code = exit_code_of(status);
+  out->output = contents(held->output_path);
+  return Status::ok();
+}
+
+void stop_background(Background* server, int signal) {
   if (server->pid <= 0) return;
-  ::kill(server->pid, SIGTERM);
+  ::kill(server->pid, signal);
   int status = 0;
   ::waitpid(server->pid, &status, 0);
   server->pid = -1;

@@ -1,6 +1,7 @@
 // A lesson's commands as child processes: one at a time, or twins held at a gate.
 #pragma once
 
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,14 @@ Status start_background(const std::string& binary, const std::string& folder,
                         const std::vector<std::string>& args, Background* out);
 // The first line of its output that starts with `prefix`, once written (at most 60 s).
 Status wait_for_line(const Background& server, const std::string& prefix, std::string* line);
-// SIGTERM, then waits for it.
-void stop_background(Background* server);
+// Signals it (SIGTERM unless told), then waits for it.
+void stop_background(Background* server, int signal = SIGTERM);
+
+// A command held at the gate its fault names (gate, in `folder`, made afresh): returns once it
+// has arrived there; an end before it is an error.
+Status start_held(const std::string& binary, const std::string& folder,
+                  const std::vector<std::string>& args, Background* out);
+// Opens the gate and waits for the held command to end.
+Status release_held(const std::string& folder, Background* held, Ran* out);
 
 }  // namespace idemlab

@@ -3,6 +3,7 @@
 // checks that each ends as the lesson says it does.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,23 +26,49 @@ struct LessonStep {
   // idemlab serve --listen 127.0.0.1:0, left running until the lesson ends; in later steps'
   // args and in every output, kBasePlaceholder stands for where it listens.
   bool background = false;
+  // "$TOKEN": the command's output, one value, is kept under this name: later steps' args take
+  // it, and later outputs show the name. Shown as TOKEN=$(idemlab ...).
+  std::string capture = {};
+  // Held: started, and left waiting at the gate its --fault names (slow or pause, gate=gate)
+  // while later steps run, until a step with `release` opens the gate; that step shows its
+  // output and checks its exit against its own expect_exit.
+  bool hold = false;
+  bool release = false;
+  // Run again while the command exits this (in_progress while a lock is held), 50 ms apart,
+  // for at most a minute; only the last run is shown. 0: once.
+  int again_while = 0;
 };
 
 inline constexpr std::string_view kBasePlaceholder = "$BASE";
 
-// In a step's args, where the URL of a server the teacher gave goes: `idemlab lesson N
-// --postgres URL --mariadb URL`. Without it, the step is skipped, and says so.
-inline constexpr std::string_view kPostgresPlaceholder = "$POSTGRES";
-inline constexpr std::string_view kMariadbPlaceholder = "$MARIADB";
-// A RabbitMQ broker the teacher gave (`--broker URL`), and a queue of the lesson's own there.
-inline constexpr std::string_view kBrokerPlaceholder = "$BROKER";
+// A queue of the lesson's own on the broker the teacher gave.
 inline constexpr std::string_view kQueuePlaceholder = "$QUEUE";
 
-struct LessonServers {
-  std::string postgres;  // a scratch PostgreSQL database: the lesson re-creates its tables there
-  std::string mariadb;   // the same, on MariaDB
-  std::string broker;    // a RabbitMQ broker: the lesson uses a queue of its own there
+// Where, in a step's args, the URL of a server the teacher gave goes (lesson_server_kinds()).
+inline constexpr std::string_view kPostgresPlaceholder = "$POSTGRES";
+inline constexpr std::string_view kMariadbPlaceholder = "$MARIADB";
+inline constexpr std::string_view kBrokerPlaceholder = "$BROKER";
+inline constexpr std::string_view kPrimaryPlaceholder = "$PRIMARY";
+inline constexpr std::string_view kStandbyPlaceholder = "$STANDBY";
+inline constexpr std::string_view kSentinelPlaceholder = "$SENTINEL";
+inline constexpr std::string_view kRedisPrimaryPlaceholder = "$REDIS_PRIMARY";
+inline constexpr std::string_view kZookeeperPlaceholder = "$ZOOKEEPER";
+
+// A server a lesson's steps name by a placeholder ($POSTGRES), given to `idemlab lesson` with an
+// option (--postgres URL). Without it, a lesson that names it does not run, and says how to
+// start it.
+struct LessonServerKind {
+  std::string_view placeholder;  // "$POSTGRES"
+  std::string_view option;       // "--postgres"
+  std::string_view scheme;       // its URL's scheme: "postgresql"
+  std::string_view up;           // what `scripts/servers up` starts it with: "postgres"
+  std::string_view env;          // where `scripts/servers env` puts its URL
+  std::string_view help;         // the option's help
 };
+const std::vector<LessonServerKind>& lesson_server_kinds();
+
+// The URLs the teacher gave, by placeholder.
+using LessonServers = std::map<std::string, std::string, std::less<>>;
 
 struct Lesson {
   int number = 0;

@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <thread>
 #include <tuple>
 
 #include "db/locator.h"
@@ -36,8 +39,8 @@ std::string indented(const std::string& text, size_t spaces) {
     const size_t end = std::min(text.find('\n', start), text.size());
     const std::string line = text.substr(start, end - start);
     start = end + 1;
-    if (visible_width(line) <= room) {
-      out += std::string(spaces, ' ') + line + "\n";
+    if (line.empty() || visible_width(line) <= room) {  // an empty line gets no spaces
+      out += (line.empty() ? "" : std::string(spaces, ' ') + line) + "\n";
       continue;
     }
     const std::string first = wrap(line, 0, room);
@@ -48,11 +51,30 @@ std::string indented(const std::string& text, size_t spaces) {
   return out;
 }
 
+// The placeholder an argument begins with ("$ZOOKEEPER?session_ms=400"), or "".
+std::string_view placeholder_of(std::string_view arg) {
+  if (arg.empty() || arg[0] != '$') return "";
+  return arg.substr(0, std::min(arg.find('?'), arg.size()));
+}
+
+const LessonServerKind* server_kind(std::string_view placeholder) {
+  for (const LessonServerKind& kind : lesson_server_kinds())
+    if (kind.placeholder == placeholder) return &kind;
+  return nullptr;
+}
+
+// $QUEUE, $TOKEN: a value the runner names.
+bool is_variable(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '$' && std::all_of(arg.begin() + 1, arg.end(), [](char c) {
+           return (c >= 'A' && c <= 'Z') || c == '_';
+         });
+}
+
 // An argument as a shell reads it back; a server's placeholder stays a variable the shell
 // expands.
 std::string lesson_word(const std::string& arg) {
-  if (arg == kPostgresPlaceholder || arg == kMariadbPlaceholder || arg == kBrokerPlaceholder ||
-      arg == kQueuePlaceholder || arg.find(kBasePlaceholder) != std::string::npos)
+  if (server_kind(placeholder_of(arg)) || is_variable(arg) ||
+      arg.find(kBasePlaceholder) != std::string::npos)
     return "\"" + arg + "\"";
   return shell_word(arg);
 }
@@ -68,29 +90,32 @@ std::string command_line(const std::vector<std::string>& args, const std::string
 bool with_servers(const std::vector<std::string>& args, const LessonServers& servers,
                   std::vector<std::string>* out) {
   for (const std::string& arg : args) {
-    const std::string* url = arg == kPostgresPlaceholder  ? &servers.postgres
-                             : arg == kMariadbPlaceholder ? &servers.mariadb
-                             : arg == kBrokerPlaceholder  ? &servers.broker
-                                                          : nullptr;
-    if (url && url->empty()) return false;
-    out->push_back(url ? *url : arg);
+    const LessonServerKind* kind = server_kind(placeholder_of(arg));
+    if (!kind) {
+      out->push_back(arg);
+      continue;
+    }
+    const auto given = servers.find(kind->placeholder);
+    if (given == servers.end() || given->second.empty()) return false;
+    out->push_back(given->second + arg.substr(kind->placeholder.size()));
   }
   return true;
 }
 
 // The child's output with each server's URL (as idemlab shows it, password hidden) back in its
-// placeholder: shorter, the same bytes on every machine, and no user name or socket path.
+// placeholder: shorter, the same bytes on every machine, and no user name or socket path. The
+// longest first, so that a URL that begins another is not taken for it.
 std::string with_placeholders(std::string output, const LessonServers& servers) {
-  for (const auto& [url, placeholder] : {std::pair{&servers.postgres, kPostgresPlaceholder},
-                                         std::pair{&servers.mariadb, kMariadbPlaceholder},
-                                         std::pair{&servers.broker, kBrokerPlaceholder}}) {
-    if (url->empty()) continue;
-    const std::string shown = redact_locator(*url);
-    for (size_t at = 0; (at = output.find(shown, at)) != std::string::npos;) {
-      output.replace(at, shown.size(), placeholder);
+  std::vector<std::pair<std::string, std::string>> shown;
+  for (const auto& [placeholder, url] : servers)
+    if (!url.empty()) shown.emplace_back(redact_locator(url), placeholder);
+  std::sort(shown.begin(), shown.end(),
+            [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  for (const auto& [url, placeholder] : shown)
+    for (size_t at = 0; (at = output.find(url, at)) != std::string::npos;) {
+      output.replace(at, url.size(), placeholder);
       at += placeholder.size();
     }
-  }
   return output;
 }
 
@@ -127,8 +152,10 @@ struct LessonRun {
   std::string folder;
   LessonServers servers;
   Background served;
-  std::string base;   // where it listens: http://127.0.0.1:PORT
-  std::string queue;  // the lesson's queue on the broker: idemlab-lesson-PID
+  // Values a step's args name and its output shows by name: $BASE (where serve listens),
+  // $QUEUE (the lesson's queue on the broker: idemlab-lesson-PID) and what steps captured.
+  std::vector<std::pair<std::string, std::string>> named;
+  Background held;  // a command waiting at the gate for a step that releases it
 };
 
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
@@ -144,42 +171,98 @@ Status start_serve(LessonRun& run, const std::vector<std::string>& args) {
   std::string line;
   RETURN_IF_ERROR(wait_for_line(run.served, "listening on ", &line));
   const size_t start = line.find("http://");
-  run.base = line.substr(start, line.find(' ', start) - start);
-  fmt::print("{}\n", indented(replaced(line, run.base, kBasePlaceholder), child_indent()));
+  const std::string base = line.substr(start, line.find(' ', start) - start);
+  run.named.emplace_back(kBasePlaceholder, base);
+  fmt::print("{}\n", indented(replaced(line, base, kBasePlaceholder), child_indent()));
+  return Status::ok();
+}
+
+// The output with each named value, and each server's URL, shown by its name.
+std::string with_names(std::string output, const LessonRun& run) {
+  output = with_placeholders(std::move(output), run.servers);
+  for (const auto& [name, value] : run.named) output = replaced(output, value, name);
+  return output;
+}
+
+// A step that captures: `NAME=$(command)`. Its output, without the last newline, is kept.
+Status capture(const LessonStep& step, LessonRun& run, const Ran& ran) {
+  std::string value = ran.output;
+  if (!value.empty() && value.back() == '\n') value.pop_back();
+  if (ran.exit_code != step.expect_exit || value.empty() || value.find('\n') != std::string::npos)
+    return Status::internal(fmt::format("'{}' exited {} with '{}', not one value for {}",
+                                        command_line(step.args), ran.exit_code, value,
+                                        step.capture));
+  run.named.emplace_back(step.capture, value);
+  fmt::print("\n");
+  return Status::ok();
+}
+
+// The step's command as the lesson shows it.
+std::string shown_command(const LessonStep& step) {
+  if (step.release) return "touch gate/open; wait";
+  const std::string command = command_line(step.args, step.program);
+  if (!step.capture.empty()) return step.capture.substr(1) + "=$(" + command + ")";
+  if (step.hold) return command + " &";
+  if (step.again_while != 0)
+    return fmt::format("until {}; [ $? -ne {} ]; do sleep 0.05; done", command, step.again_while);
+  return command;
+}
+
+// Runs the command, again while it exits step.again_while (bounded), or releases the held one.
+Status run_command_of(const LessonStep& step, LessonRun& run, const std::string& binary,
+                      const std::vector<std::string>& args, Ran* ran) {
+  if (step.release) return release_held(run.folder, &run.held, ran);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  for (;;) {
+    *ran = Ran{};
+    RETURN_IF_ERROR(run_command(binary, run.folder, args, ran));
+    if (step.again_while == 0 || ran->exit_code != step.again_while ||
+        std::chrono::steady_clock::now() >= deadline)
+      return Status::ok();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// The binary a step runs, and its arguments with the servers and named values in place.
+Status prepare(const LessonStep& step, const LessonRun& run, std::string* binary,
+               std::vector<std::string>* args) {
+  if (!with_servers(step.args, run.servers, args))  // missing_servers() was asked first
+    return Status::internal("a step needs a server the lesson was not given");
+  for (std::string& arg : *args)
+    for (const auto& [name, value] : run.named) arg = replaced(arg, name, value);
+  *binary = run.binary;
+  if (!step.program.empty()) {
+    *binary = program_path(step.program);
+    if (binary->empty()) return Status::internal(step.program + " is not installed");
+  } else if (step.capture.empty()) {
+    // The child's output is shown indented: it is told to fit in what remains.
+    args->push_back("--width");
+    args->push_back(std::to_string(static_cast<size_t>(output_width()) - child_indent()));
+  }
   return Status::ok();
 }
 
 Status run_step(const LessonStep& step, LessonRun& run) {
-  std::vector<std::string> args;
-  const bool runs = with_servers(step.args, run.servers, &args);
-  for (std::string& arg : args)
-    arg = replaced(replaced(arg, kBasePlaceholder, run.base), kQueuePlaceholder, run.queue);
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
-  fmt::print("{}", command_text("$ " + command_line(step.args, step.program), 2));
+  fmt::print("{}", command_text("$ " + shown_command(step), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
-  if (!runs)  // missing_servers() was asked first: a lesson runs whole or not at all
-    return Status::internal("a step needs a server the lesson was not given");
+  std::string binary;
+  std::vector<std::string> args;
+  RETURN_IF_ERROR(prepare(step, run, &binary, &args));
   if (step.background) return start_serve(run, args);
-  std::string binary = run.binary;
-  if (!step.program.empty()) {
-    binary = program_path(step.program);
-    if (binary.empty()) return Status::internal(step.program + " is not installed");
-  } else {
-    // The child's output is shown indented: it is told to fit in what remains.
-    args.push_back("--width");
-    args.push_back(std::to_string(static_cast<size_t>(output_width()) - child_indent()));
-  }
   if (step.twins > 0) return run_twin_step(step, binary, run.folder, args, run.servers);
+  if (step.hold) {
+    fmt::print("    (waiting at the gate)\n\n");
+    return start_held(binary, run.folder, args, &run.held);
+  }
   Ran ran;
-  RETURN_IF_ERROR(run_command(binary, run.folder, args, &ran));
-  ran.output = replaced(
-      replaced(with_placeholders(std::move(ran.output), run.servers), run.base, kBasePlaceholder),
-      run.queue, kQueuePlaceholder);
+  RETURN_IF_ERROR(run_command_of(step, run, binary, args, &ran));
+  if (!step.capture.empty()) return capture(step, run, ran);
+  ran.output = with_names(std::move(ran.output), run);
   fmt::print("{}{}\n", indented(ran.output, child_indent()), exit_note(ran.exit_code));
   if (ran.exit_code == step.expect_exit) return Status::ok();
-  return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}",
-                                      command_line(step.args, step.program), ran.exit_code,
-                                      step.expect_exit));
+  return Status::internal(fmt::format("'{}' exited {}, the lesson expects {}", shown_command(step),
+                                      ran.exit_code, step.expect_exit));
 }
 
 // The lesson's commands, to paste into a shell; twins as background jobs and their gate, a
@@ -191,8 +274,10 @@ void print_replay(const Lesson& lesson) {
       fmt::print("{}", command_text(command_line(step.args) + " >serve.out &", 2));
       fmt::print("  sleep 1; BASE=$(grep -o 'http://[^ ]*' serve.out)\n");
       served = true;
+    } else if (step.hold) {
+      fmt::print("  rm -rf gate; mkdir gate\n{}", command_text(shown_command(step), 2));
     } else if (step.twins == 0) {
-      fmt::print("{}", command_text(command_line(step.args, step.program), 2));
+      fmt::print("{}", command_text(shown_command(step), 2));
     } else {
       fmt::print("  rm -rf gate; mkdir gate\n");
       for (int i = 0; i < step.twins; ++i)
@@ -206,22 +291,27 @@ void print_replay(const Lesson& lesson) {
 }  // namespace
 
 std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
-  bool postgres = false, mariadb = false, broker = false;
-  for (const LessonStep& step : lesson.steps)
-    for (const std::string& arg : step.args) {
-      postgres |= arg == kPostgresPlaceholder && servers.postgres.empty();
-      mariadb |= arg == kMariadbPlaceholder && servers.mariadb.empty();
-      broker |= arg == kBrokerPlaceholder && servers.broker.empty();
-    }
-  if (!postgres && !mariadb && !broker) return "";
+  std::vector<const LessonServerKind*> missing;
+  for (const LessonServerKind& kind : lesson_server_kinds()) {
+    const auto given = servers.find(kind.placeholder);
+    if (given != servers.end() && !given->second.empty()) continue;
+    for (const LessonStep& step : lesson.steps)
+      if (std::any_of(step.args.begin(), step.args.end(), [&](const std::string& arg) {
+            return placeholder_of(arg) == kind.placeholder;
+          })) {
+        missing.push_back(&kind);
+        break;
+      }
+  }
+  if (missing.empty()) return "";
   std::vector<std::string> options, names;
-  if (postgres) options.push_back("--postgres URL"), names.push_back("postgres");
-  if (mariadb) options.push_back("--mariadb URL"), names.push_back("mariadb");
-  if (broker) options.push_back("--broker URL"), names.push_back("rabbitmq");
   std::string given;
-  if (postgres) given += " --postgres \"$IDEMLAB_TEST_POSTGRES\"";
-  if (mariadb) given += " --mariadb \"$IDEMLAB_TEST_MARIADB\"";
-  if (broker) given += " --broker \"$IDEMLAB_BROKER\"";
+  for (const LessonServerKind* kind : missing) {
+    options.push_back(std::string(kind->option) + " URL");
+    if (std::find(names.begin(), names.end(), kind->up) == names.end())
+      names.emplace_back(kind->up);
+    given += fmt::format(" {} \"${}\"", kind->option, kind->env);
+  }
   return fmt::format(
       "lesson {} needs {}: scripts/servers up {}; eval \"$(scripts/servers env)\"; idemlab "
       "lesson {}{}",
@@ -233,13 +323,15 @@ Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonS
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
   fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
-  LessonRun run{binary, folder, servers, {}, "", fmt::format("idemlab-lesson-{}", ::getpid())};
+  LessonRun run{binary, folder, servers, {}, {}, {}};
+  run.named.emplace_back(kQueuePlaceholder, fmt::format("idemlab-lesson-{}", ::getpid()));
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
     result = run_step(step, run);
     if (!result.is_ok()) break;
   }
   stop_background(&run.served);
+  stop_background(&run.held, SIGKILL);  // a held command may be stopped (the pause fault)
   std::filesystem::remove_all(folder);
   if (!result.is_ok())
     return Status::internal(fmt::format("lesson {}: {}", lesson.number, result.message()));

@@ -40,6 +40,42 @@ inline LessonStep run_program(std::string say, std::string program, std::string_
   return out;
 }
 
+// A step that runs `program` with `args` as they are (an SQL statement is one argument).
+inline LessonStep run_program(std::string say, std::string program, std::vector<std::string> args,
+                              int expect_exit = 0) {
+  LessonStep out{std::move(say), std::move(args), expect_exit};
+  out.program = std::move(program);
+  return out;
+}
+
+// NAME=$(idemlab command): its one line of output, kept as $NAME for later steps.
+inline LessonStep captured(std::string say, std::string name, std::string_view command) {
+  LessonStep out{std::move(say), words(command)};
+  out.capture = std::move(name);
+  return out;
+}
+
+// A command left waiting at its gate while later steps run; release() opens the gate.
+inline LessonStep held(std::string say, std::string_view command) {
+  LessonStep out{std::move(say), words(command)};
+  out.hold = true;
+  return out;
+}
+
+// Opens the gate of the held command and waits for it: it must exit `expect_exit`.
+inline LessonStep release(std::string say, int expect_exit = 0) {
+  LessonStep out{std::move(say), {}, expect_exit};
+  out.release = true;
+  return out;
+}
+
+// A command run again, 50 ms apart, while it exits `busy_exit` (a lock still held).
+inline LessonStep again_while(std::string say, std::string_view command, int busy_exit) {
+  LessonStep out{std::move(say), words(command)};
+  out.again_while = busy_exit;
+  return out;
+}
+
 // `idemlab serve ...` left running until the lesson ends; later steps reach it at $BASE.
 inline LessonStep in_background(std::string say, std::string_view command) {
   LessonStep out{std::move(say), words(command)};
@@ -51,5 +87,9 @@ Lesson one_strategy_three_engines();  // engines_lesson.cpp
 Lesson client_retries_over_http();    // http_lesson.cpp
 Lesson offset_is_not_a_key();         // queue_lessons.cpp
 Lesson queue_redelivers();            // queue_lessons.cpp
+Lesson standby_has_not_seen_it();     // standby_lessons.cpp
+Lesson failover_forgets_answer();     // standby_lessons.cpp
+Lesson failover_forgets_token();      // redis_lesson.cpp
+Lesson lock_needs_fence();            // lock_lesson.cpp
 
 }  // namespace idemlab

@@ -22,7 +22,7 @@ for n in $(seq 1 "$count"); do
     *) fail "lesson $n exits $? without servers" ;;
   esac
 done
-expect_equal "$needs" 3 "lessons that need a server (the queue twice, the engines)"
+expect_equal "$needs" 7 "lessons that need a server (the queue twice, the engines, four replicated)"
 expect_exit 11 "${no_servers[@]}" lesson queue-redelivers
 expect_contains "$err" "needs --broker URL: scripts/servers up rabbitmq"
 expect_exit 11 "${no_servers[@]}" lesson one-strategy-three-engines --json

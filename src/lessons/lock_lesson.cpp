@@ -1,0 +1,61 @@
+// The lesson on a lock in ZooKeeper: a holder whose whole process stops for longer than its
+// session loses the lock without knowing it; a twin takes it; the first resumes and writes.
+// Only a fencing token the ledger checks stops it.
+#include "lessons/steps.h"
+
+namespace idemlab {
+
+namespace {
+
+// lock-table for request BIZ_SEQ with its lock in ZooKeeper (the shortest session the server
+// grants), trusting the lock alone; `extra` follows.
+std::string locked(std::string_view biz_seq, std::string_view extra) {
+  std::string out = "lock-table --db l.db --locks " + std::string(kZookeeperPlaceholder) +
+                    "?session_ms=400 --biz-seq " + std::string(biz_seq) +
+                    " --from alice --to bob --amount 10 --pitfall=ttl-too-short";
+  if (!extra.empty()) out += " " + std::string(extra);
+  return out;
+}
+
+}  // namespace
+
+Lesson lock_needs_fence() {
+  const std::string stop = "--fault pause:gate=gate,at=begin";
+  return {0,
+          "a-lock-needs-a-fencing-token",
+          "A lock needs a fencing token",
+          "000 and 004 §5.8 (the distributed lock), with ZooKeeper's lock",
+          "A lock service hands the lock to someone else once the holder's lease runs out, and "
+          "the holder cannot know when that was: a process stopped (a long garbage collection, "
+          "a frozen VM) still believes it holds the lock when it resumes. $ZOOKEEPER stands for "
+          "the ZooKeeper given with --zookeeper; each holder is lock-table with the lock in "
+          "ZooKeeper, in the variant that trusts the lock alone and does not look at the "
+          "record again before it writes.",
+          {step("A ledger, in a SQLite file.", "init --db l.db"),
+           held("The first holder takes the lock (an ephemeral znode of its session), then its "
+                "whole process stops before its transaction: its session's pings stop too.",
+                locked("k1", stop)),
+           again_while("A twin is refused (in_progress) while the lock is held. Once ZooKeeper "
+                       "has expired the stopped holder's session, and its znode with it, the "
+                       "twin takes the lock and moves the money.",
+                       locked("k1", ""), 5),
+           release("The first holder resumes. It still believes it holds the lock, and it moves "
+                   "the money too."),
+           step("The journal: k1 moved twice.", "audit --db l.db", 7),
+           held("Again, with --fence: every grant carries its znode's creation number, which "
+                "grows with every grant, into the money's own transaction, and the ledger keeps "
+                "the highest it has seen for the lock.",
+                locked("k2", "--fence " + stop)),
+           again_while("", locked("k2", "--fence"), 5),
+           release("The first holder resumes; its number is lower than the twin's, and the "
+                   "ledger refuses its write in the same transaction as the money.",
+                   5),
+           step("k2 moved once.", "audit --db l.db", 7)},
+          "A lease-based lock is a hint, not a guarantee: its holder can lose it at any moment "
+          "without knowing. The resource itself must check a number that grows with every grant "
+          "(a fencing token); ZooKeeper's znode creation number is one, and a Redis lock needs "
+          "an INCR beside it. Without one, only a guard kept in the ledger (the record read "
+          "again under the ledger's own lock, as lock-table does) keeps the money moving once."};
+}
+
+}  // namespace idemlab

@@ -1,0 +1,38 @@
+// The servers a lesson can name, with the option that gives each and how scripts/servers
+// starts it.
+#include "lessons/lesson.h"
+
+namespace idemlab {
+
+const std::vector<LessonServerKind>& lesson_server_kinds() {
+  static const std::vector<LessonServerKind> kKinds{
+      {kPostgresPlaceholder, "--postgres", "postgresql", "postgres", "IDEMLAB_TEST_POSTGRES",
+       "a scratch PostgreSQL database for the lessons that compare engines: they drop and "
+       "re-create idemlab's tables there"},
+      {kMariadbPlaceholder, "--mariadb", "mariadb", "mariadb", "IDEMLAB_TEST_MARIADB",
+       "the same, a scratch MariaDB database"},
+      {kBrokerPlaceholder, "--broker", "amqp", "rabbitmq", "IDEMLAB_BROKER",
+       "a RabbitMQ broker, amqp://USER:PASSWORD@HOST:PORT, for the lessons on a queue: each "
+       "uses a queue of its own there"},
+      {kPrimaryPlaceholder, "--primary", "postgresql", "postgres-standby",
+       "IDEMLAB_TEST_PG_PRIMARY",
+       "a PostgreSQL primary with a streaming standby (--standby), for the lessons on a "
+       "standby: they re-create idemlab's tables there, pause the standby's replay, cut the "
+       "link and promote the standby, so the pair is spent afterwards"},
+      {kStandbyPlaceholder, "--standby", "postgresql", "postgres-standby",
+       "IDEMLAB_TEST_PG_STANDBY", "the hot standby of --primary, as a superuser"},
+      {kSentinelPlaceholder, "--sentinel", "redis-sentinel", "redis-sentinel",
+       "IDEMLAB_TEST_REDIS_SENTINEL",
+       "Redis through its Sentinels, redis-sentinel://HOST:PORT[,...]/MASTER, for the lesson "
+       "on a Redis failover, which stops the primary (--redis-primary): spent afterwards"},
+      {kRedisPrimaryPlaceholder, "--redis-primary", "redis", "redis-sentinel",
+       "IDEMLAB_TEST_REDIS_PRIMARY",
+       "that Redis's primary, whose replication logs in as the user repl (as scripts/servers "
+       "starts it)"},
+      {kZookeeperPlaceholder, "--zookeeper", "zookeeper", "zookeeper", "IDEMLAB_TEST_ZOOKEEPER",
+       "a ZooKeeper server, zookeeper://HOST:PORT, for the lesson on fencing tokens"},
+  };
+  return kKinds;
+}
+
+}  // namespace idemlab
