@@ -146,9 +146,10 @@ Status Consumer::handle(const Delivery& delivery) {
   }
   ++tally_->answers[answer_text(report.answer)];
   const Settlement settlement = settle_answer(report.answer, deliveries, settings_.max_deliveries);
-  const std::string line = fmt::format(
+  std::string line = fmt::format(
       "{}: {} {}→{} {}: {}", head, printable(carried), setup.request.from, setup.request.to,
       format_amount(setup.request.amount_minor), answer_text(report.answer));
+  if (!report.commit_lsn.empty()) line += " at " + report.commit_lsn;  // PostgreSQL's WAL
   if (settings_.ack_on_receipt) {
     ++tally_->acked;
     say_(line + ", acked on receipt");

@@ -46,6 +46,9 @@ struct AttemptReport {
   KeyHolder holder;       // with in_progress: who holds the key, and until when
   // With connection_lost: which connection, and what its client library said.
   std::string lost_connection;
+  // On PostgreSQL, when the server applied it: where the primary's WAL stood after the attempt
+  // (past its commit), for reading it back from a standby (--read-your-writes LSN).
+  std::string commit_lsn;
 };
 
 // Runs the attempt. The returned Status is an error only for failures outside the answer.

@@ -16,7 +16,6 @@
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/money.h"
-#include "ledger/wal_position.h"
 #include "report/answer_view.h"
 #include "term/text.h"
 
@@ -89,16 +88,15 @@ AttemptSetup make_setup(const TransferOptions& options) {
 // PostgreSQL where the WAL stood after the attempt, to read it back from a standby (query
 // --read-db URL --read-your-writes LSN), and where its reads went (--read-db).
 void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
-                       Connection& connection, const EngineShown& engine, const ReadSplit* reads) {
+                       const EngineShown& engine, const ReadSplit* reads) {
   nlohmann::ordered_json json =
       answer_json(report, setup.request, setup.strategy->info().name, setup.options.pitfall);
   if (!engine.engine.empty()) {
     json["engine"] = engine.engine;
     json["isolation"] = engine.isolation;
   }
-  std::string lsn;
-  if (connection.engine() == Engine::kPostgres && wal_position(connection, &lsn).is_ok())
-    json["commit_lsn"] = lsn;
+  if (report.answer.outcome == Outcome::kApplied && !report.commit_lsn.empty())
+    json["commit_lsn"] = report.commit_lsn;  // a lost answer gives the client nothing
   if (reads) json["reads"] = reads_json(*reads);
   print_json(json);
 }
@@ -135,7 +133,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   const ExitCode code = exit_code_for(report.answer.outcome);
   // On a server, every answer says which engine gave it, and at what isolation level.
   const EngineShown engine = engine_shown(connection);
-  if (options.json) print_answer_json(report, setup, connection, engine, reads.get());
+  if (options.json) print_answer_json(report, setup, engine, reads.get());
   std::string line = answer_text(report, setup.request, name);
   if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
   if (reads) line += reads_text(*reads);

@@ -29,12 +29,18 @@ Problem rejection_problem(const std::string& why) {
   return Problem::kInvalidField;  // missing_key: the key the guard needs was left out
 }
 
-HttpReply created(const TransferRequest& request, Headers headers) {
-  const nlohmann::ordered_json body{{"id", request.biz_seq},
-                                    {"from", request.from},
-                                    {"to", request.to},
-                                    {"amount", format_amount(request.amount_minor)},
-                                    {"outcome", "applied"}};
+// On PostgreSQL the body and a header give where the WAL stood after the commit: a client that
+// reads from a standby reads its own write once the standby has replayed that far.
+HttpReply created(const TransferRequest& request, const AttemptReport& report, Headers headers) {
+  nlohmann::ordered_json body{{"id", request.biz_seq},
+                              {"from", request.from},
+                              {"to", request.to},
+                              {"amount", format_amount(request.amount_minor)},
+                              {"outcome", "applied"}};
+  if (!report.commit_lsn.empty()) {
+    body["commit_lsn"] = report.commit_lsn;
+    headers.emplace_back("Idemlab-Commit-Lsn", report.commit_lsn);
+  }
   HttpReply reply;
   reply.status = 201;
   reply.headers = std::move(headers);
@@ -81,7 +87,7 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
   if (answer.replayed) headers.emplace_back("Idempotent-Replayed", "true");
   switch (answer.outcome) {
     case Outcome::kApplied:
-      return created(request, std::move(headers));
+      return created(request, report, std::move(headers));
     case Outcome::kInProgress:
       headers.emplace_back("Retry-After", retry_after(report));
       return problem_reply(Problem::kRequestInProgress,

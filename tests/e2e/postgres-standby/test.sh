@@ -60,6 +60,24 @@ expect_contains "$out" "(answered by the primary: the standby had replayed only 
 expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
   --biz-seq ryw-1 --json
 expect_equal "$(json_field "$out" answered_by)" primary "who answered, in JSON"
+# serve gives the same position with its answer (a header and the body's commit_lsn), and the
+# consumer's line says it; a query with it reads the client's own write.
+source "$(dirname "$0")/../serve_lib.sh"
+start_serve --db "$primary" --strategy select-insert
+post '"http-1"' 'from=alice&to=bob&amount=1.00'
+expect_equal "$status" 201 "serve on the primary"
+lsn=$(header_value Idemlab-Commit-Lsn)
+[[ "$lsn" =~ ^[0-9A-F]+/[0-9A-F]+$ ]] || fail "serve's answer gives its commit_lsn: '$lsn'"
+expect_contains "$(cat "$work/body")" "\"commit_lsn\":\"$lsn\""
+stop_serve
+expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
+  --source http --biz-seq http-1
+expect_contains "$out" "(answered by the primary"
+queue=standby-$$
+expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 1 --prefix mq
+expect_exit 0 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --db "$primary" \
+  --until-idle 500 --strategy dedup-table
+[[ "$out" =~ applied\ at\ [0-9A-F]+/[0-9A-F]+, ]] || fail "consume's line gives the commit_lsn: $out"
 # Bad input: one error line, exit 2.
 expect_exit 2 "$IDEMLAB" query --db "$primary" --read-your-writes "$lsn" --biz-seq ryw-1
 expect_one_error_line
