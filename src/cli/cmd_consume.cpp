@@ -9,6 +9,7 @@
 #include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/read_options.h"
 #include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
@@ -27,6 +28,10 @@ struct ConsumeOptions {
   std::string strategy;
   std::optional<std::string> pitfall;
   std::string redis;
+  std::string locks;              // lock-table's locks in ZooKeeper
+  bool fence = false;             // lock-table: the ledger checks each grant's fence
+  std::string read_db;            // reads outside the write transaction on a standby
+  bool read_your_writes = false;  // ... trusted only once it has caught up
   std::string isolation;
   int64_t prefetch = 1;
   std::string ack = "after-commit";
@@ -148,8 +153,14 @@ ExitCode run_consume(const ConsumeOptions& options) {
   Connection ledger =
       value_or_throw(open_ledger(options.db, Access::kWrite, defaults::kBusyTimeoutMs,
                                  isolation_option(options.db, options.isolation)));
-  std::unique_ptr<GuardStore> guards = open_guard_store(options.redis);
+  std::string locks = options.locks;
+  check_locks_strategy(*settings.policy.strategy, &locks, options.fence);
+  std::unique_ptr<GuardStore> guards = open_guard_store(options.redis, locks, options.fence);
   settings.policy.guard_store = guards.get();
+  settings.policy.fence = options.fence;
+  std::unique_ptr<ReadSplit> reads =
+      open_read_split(options.read_db, options.read_your_writes, ledger);
+  settings.policy.reads = reads.get();
   std::unique_ptr<BrokerQueue> queue = value_or_throw(
       BrokerQueue::open(options.broker, options.queue, static_cast<int>(options.prefetch)));
   install_interrupt_handlers();
@@ -186,6 +197,8 @@ void register_consume(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
   add_redis_option(command, &options->redis);
+  add_lock_store_options(command, &options->locks, &options->fence);
+  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
   add_isolation_option(command, &options->isolation);
   command->add_flag("--unique-index", options->unique_index,
                     "select-for-update: the flow row under the unique index too");

@@ -11,6 +11,7 @@
 #include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "cli/errors.h"
+#include "cli/read_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "core/parse.h"
@@ -27,6 +28,10 @@ struct ServeOptions {
   std::string strategy;
   std::optional<std::string> pitfall;
   std::string redis;
+  std::string locks;              // lock-table's locks in ZooKeeper
+  bool fence = false;             // lock-table: the ledger checks each grant's fence
+  std::string read_db;            // reads outside the write transaction on a standby
+  bool read_your_writes = false;  // ... trusted only once it has caught up
   std::string listen = "127.0.0.1:8080";
   bool require_key = false;
   bool unique_index = false;
@@ -65,6 +70,32 @@ void parse_listen(const std::string& text, ListenerOptions* out) {
   out->port = static_cast<int>(port);
 }
 
+// The connections each request borrows: the ledger, its guard store (Redis or ZooKeeper) and
+// its standby for reads.
+LedgerPoolOptions pool_options(const ServeOptions& options, const Strategy& strategy) {
+  std::string locks = options.locks;
+  check_locks_strategy(strategy, &locks, options.fence);
+  check_lock_store_options(options.redis, locks, options.fence);
+  check_attempt_reads(options.read_db, options.read_your_writes, options.db);
+  LedgerPoolOptions pool;
+  pool.db = options.db;
+  pool.isolation = isolation_option(options.db, options.isolation);
+  if (!options.redis.empty()) {
+    RedisLocator redis;
+    throw_if_error(parse_redis_locator(options.redis, &redis));
+    pool.redis = redis;
+  }
+  if (!locks.empty()) {
+    ZooKeeperLocator locator;
+    throw_if_error(parse_zookeeper_locator(locks, &locator));
+    pool.locks = locator;
+  }
+  pool.read_db = options.read_db;
+  pool.read_your_writes = options.read_your_writes;
+  pool.size = static_cast<int>(options.pool ? options.pool : default_pool_size());
+  return pool;
+}
+
 TransferServer make_server(const ServeOptions& options) {
   ServeSettings settings;
   settings.strategy = find_strategy(options.strategy);
@@ -81,17 +112,8 @@ TransferServer make_server(const ServeOptions& options) {
   throw_if_error(parse_faults(options.faults, &faults));
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
   throw_if_error(settings.faults.check(Surface::kServe, *settings.strategy, settings.pitfall));
-  LedgerPoolOptions pool;
-  pool.db = options.db;
-  pool.isolation = isolation_option(options.db, options.isolation);
-  if (!options.redis.empty()) {
-    RedisLocator redis;
-    throw_if_error(parse_redis_locator(options.redis, &redis));
-    pool.redis = redis;
-  }
-  Locator locator;
-  throw_if_error(parse_locator(options.db, &locator));
-  pool.size = static_cast<int>(options.pool ? options.pool : default_pool_size());
+  settings.fence = options.fence;
+  LedgerPoolOptions pool = pool_options(options, *settings.strategy);
   return TransferServer(std::move(settings), std::move(pool));
 }
 
@@ -182,7 +204,9 @@ void register_serve(CLI::App& app, CommandResult& result) {
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
   add_redis_option(command, &options->redis);
+  add_lock_store_options(command, &options->locks, &options->fence);
   add_isolation_option(command, &options->isolation);
+  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
   command->add_option("--listen", options->listen,
                       "HOST:PORT (default 127.0.0.1:8080, loopback; port 0: a free one)");
   command->add_flag("--unique-index", options->unique_index,

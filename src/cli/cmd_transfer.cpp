@@ -196,10 +196,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
                       "insert the flow row under the unique index on (source, biz_seq) too: a "
                       "twin the lock lets through meets a duplicate key and answers as a repeat");
   add_isolation_option(command, &options->isolation);
-  add_read_db_option(command, &options->read_db, "the reads made outside a write transaction");
-  command->add_flag("--read-your-writes", options->read_your_writes,
-                    "with --read-db: trust the standby's \"not found\" only once it has "
-                    "replayed past the primary's WAL position; otherwise read on --db");
+  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);

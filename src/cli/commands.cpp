@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 #include "cli/command.h"
 #include "db/locator.h"
@@ -277,14 +278,27 @@ void add_lock_store_options(CLI::App* command, std::string* locks, bool* fence) 
                     "ledger, which refuses a holder whose fence is not the highest it has seen");
 }
 
-std::unique_ptr<GuardStore> open_guard_store(const std::string& redis, const std::string& locks,
-                                             bool fence) {
+void check_lock_store_options(const std::string& redis, const std::string& locks, bool fence) {
   if (!redis.empty() && !locks.empty())
     throw_if_error(Status::usage("--redis and --locks both name a lock store: give one"));
   if (fence && redis.empty() && locks.empty())
     throw_if_error(Status::usage(
         "--fence needs a lock outside the ledger (--locks or --redis): a lock row in the "
         "ledger is already checked in the money's transaction"));
+}
+
+void check_locks_strategy(const Strategy& strategy, std::string* locks, bool fence) {
+  if (&strategy == find_strategy("lock-table")) return;
+  const char* ambient = std::getenv("IDEMLAB_LOCKS");
+  if (!locks->empty() && ambient && *locks == ambient) locks->clear();  // for lock-table only
+  if (!locks->empty() || fence)
+    throw_if_error(Status::usage(fmt::format(
+        "--locks and --fence are for lock-table; {} keeps no lock", strategy.info().name)));
+}
+
+std::unique_ptr<GuardStore> open_guard_store(const std::string& redis, const std::string& locks,
+                                             bool fence) {
+  check_lock_store_options(redis, locks, fence);
   if (!locks.empty()) {
     ZooKeeperLocator locator;
     throw_if_error(parse_zookeeper_locator(locks, &locator));

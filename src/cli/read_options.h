@@ -13,6 +13,12 @@ namespace idemlab {
 
 // --read-db URL ($IDEMLAB_READ_DB). `what` finishes the help text: what goes to the standby.
 void add_read_db_option(CLI::App* command, std::string* read_db, std::string_view what);
+// --read-db and --read-your-writes, for the commands that run attempts (the strategy
+// subcommands, serve, consume).
+void add_attempt_read_options(CLI::App* command, std::string* read_db, bool* read_your_writes);
+// What open_read_split checks, for a command that opens its standby later (serve's pool):
+// --read-your-writes needs --read-db, which names a standby of a PostgreSQL `db`.
+void check_attempt_reads(const std::string& read_db, bool read_your_writes, const std::string& db);
 // A usage error unless `read_db` is empty or names a PostgreSQL server.
 void check_read_db(const std::string& read_db);
 // The split for an attempt on `primary`: nullptr without --read-db. --read-your-writes without

@@ -3,6 +3,7 @@
 
 #include "db/redis/redis_store.h"
 #include "db/schema/ledger_file.h"
+#include "db/zookeeper/zookeeper_store.h"
 
 namespace idemlab {
 
@@ -46,6 +47,16 @@ Result<std::unique_ptr<LedgerPool::Slot>> LedgerPool::open_slot() const {
   if (options_.redis) {
     ASSIGN_OR_RETURN(std::unique_ptr<RedisStore> store, open_redis_store(*options_.redis));
     slot->guards = std::move(store);
+  }
+  if (options_.locks) {
+    ASSIGN_OR_RETURN(std::unique_ptr<ZooKeeperStore> store, open_zookeeper_store(*options_.locks));
+    slot->guards = std::move(store);
+  }
+  if (!options_.read_db.empty()) {
+    ASSIGN_OR_RETURN(Connection standby,
+                     open_ledger(options_.read_db, Access::kRead, options_.busy_timeout_ms));
+    slot->reads =
+        std::make_unique<ReadSplit>(std::move(standby), slot->ledger, options_.read_your_writes);
   }
   return slot;
 }

@@ -16,6 +16,8 @@
 #include "db/connection.h"
 #include "db/guard_store.h"
 #include "db/redis/redis_locator.h"
+#include "db/zookeeper/zookeeper_locator.h"
+#include "ledger/read_split.h"
 
 namespace idemlab {
 
@@ -24,6 +26,9 @@ struct LedgerPoolOptions {
   Isolation isolation = Isolation::kDefault;
   int busy_timeout_ms = defaults::kBusyTimeoutMs;
   std::optional<RedisLocator> redis;
+  std::optional<ZooKeeperLocator> locks;  // lock-table's locks in ZooKeeper (--locks)
+  std::string read_db;  // a PostgreSQL standby for the reads outside a write transaction
+  bool read_your_writes = false;
   int size = 16;  // connections at most; a request beyond them waits for one
 };
 
@@ -34,6 +39,7 @@ class LedgerPool {
   struct Slot {
     Connection ledger;
     std::unique_ptr<GuardStore> guards;  // nullptr: the ledger keeps them
+    std::unique_ptr<ReadSplit> reads;    // nullptr: every read on the ledger
 
     // Where tokens are issued: Redis when the server keeps its guards there, else the ledger.
     StatementRunner& token_store() {

@@ -120,6 +120,7 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   policy.pitfall = &strategy == settings_.strategy ? settings_.pitfall : Pitfall::kNone;
   policy.unique_index = settings_.unique_index;
   policy.lock_ttl_ms = settings_.lock_ttl_ms;
+  policy.fence = settings_.fence;
   policy.faults = faults ? *faults : settings_.faults.draw(number);
   Result<AttemptSetup> admitted = admit(text, policy);
   if (!admitted.is_ok()) return status_reply(admitted.status());
@@ -132,6 +133,7 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   Result<LedgerPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   setup.guard_store = (*lease)->guards.get();
+  setup.reads = (*lease)->reads.get();
   WallClock clock;
   run->request = setup.request;
   const std::string key = setup.request.source + ":" + setup.request.biz_seq;

@@ -34,6 +34,7 @@ struct ServeSettings {
   bool unique_index = false;  // select-for-update: the flow row under the unique index too
   FaultLog fault_log = FaultLog::kText;  // where a fault that acts is told
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
+  bool fence = false;  // lock-table: carry the lock grant's fence into the ledger (--fence)
   int64_t token_ttl_ms = defaults::kTokenTtlMs;  // POST /tokens, and the payment page's tokens
   RequestFaults faults;
 };

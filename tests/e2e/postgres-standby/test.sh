@@ -70,6 +70,21 @@ lsn=$(header_value Idemlab-Commit-Lsn)
 [[ "$lsn" =~ ^[0-9A-F]+/[0-9A-F]+$ ]] || fail "serve's answer gives its commit_lsn: '$lsn'"
 expect_contains "$(cat "$work/body")" "\"commit_lsn\":\"$lsn\""
 stop_serve
+# serve with its reads on the paused standby: the same key twice, and select-insert without its
+# unique index moves the money twice; with --read-your-writes the second is a replay.
+for ryw in "" --read-your-writes; do
+  start_serve --db "$primary" --strategy select-insert --pitfall=no-unique-index \
+    --read-db "$standby" $ryw
+  post "\"served$ryw\"" 'from=alice&to=bob&amount=1.00'
+  expect_equal "$status" 201 "served$ryw: the first POST"
+  post "\"served$ryw\"" 'from=alice&to=bob&amount=1.00'
+  expect_equal "$status/$(header_value Idempotent-Replayed)" "201/${ryw:+true}" "served$ryw again"
+  stop_serve
+  expect_equal "$(pairs "$primary" "served$ryw")" "$([ -n "$ryw" ] && echo 1 || echo 2)" \
+    "served$ryw: journal pairs"
+done
+expect_exit 2 "$IDEMLAB" serve --db "$work/x.db" --strategy naive --read-db "$standby"
+expect_one_error_line
 expect_exit 0 "$IDEMLAB" query --db "$primary" --read-db "$standby" --read-your-writes "$lsn" \
   --source http --biz-seq http-1
 expect_contains "$out" "(answered by the primary"
