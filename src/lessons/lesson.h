@@ -89,6 +89,10 @@ const Lesson* find_lesson(const std::string& number_or_name);
 // runs whole or not at all.
 std::string missing_servers(const Lesson& lesson, const LessonServers& servers);
 
+// How to run it: "idemlab lesson N", with the options of the servers its steps name
+// ("--primary URL --standby URL").
+std::string lesson_invocation(const Lesson& lesson);
+
 // Runs a lesson's steps with `binary` in a fresh scratch folder, printing the narration, each
 // command and its output. Fails (kInternal) if a step exits other than the lesson says.
 Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers);

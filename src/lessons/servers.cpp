@@ -1,5 +1,9 @@
 // The servers a lesson can name, with the option that gives each and how scripts/servers
 // starts it.
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "lessons/lesson.h"
 
 namespace idemlab {
@@ -33,6 +37,21 @@ const std::vector<LessonServerKind>& lesson_server_kinds() {
        "a ZooKeeper server, zookeeper://HOST:PORT, for the lesson on fencing tokens"},
   };
   return kKinds;
+}
+
+std::string lesson_invocation(const Lesson& lesson) {
+  std::string out = fmt::format("idemlab lesson {}", lesson.number);
+  for (const LessonServerKind& kind : lesson_server_kinds()) {
+    const auto names = [&](const LessonStep& step) {
+      return std::any_of(step.args.begin(), step.args.end(), [&](const std::string& arg) {
+        return arg.rfind(kind.placeholder, 0) == 0 &&
+               (arg.size() == kind.placeholder.size() || arg[kind.placeholder.size()] == '?');
+      });
+    };
+    if (std::any_of(lesson.steps.begin(), lesson.steps.end(), names))
+      out += fmt::format(" {} URL", kind.option);
+  }
+  return out;
 }
 
 }  // namespace idemlab

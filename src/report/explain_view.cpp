@@ -93,8 +93,9 @@ std::string replication_text(std::string_view strategy) {
         fmt::format("Where: {}. Reference: {}. Then: {}.", p.deployment, p.reference, p.goes_wrong),
         4);
     out += effects;
-    out += wrap(fmt::format("Fix: {}. Named by: idemlab audit ({}). Shown by: {}.", p.fix,
-                            p.audit_kind, p.shown_by),
+    out += wrap(fmt::format("Fix: {}. Named by: idemlab audit ({}). Shown by: {}, and idemlab "
+                            "lesson {}.",
+                            p.fix, p.audit_kind, p.shown_by, p.lesson),
                 4);
   }
   return out;
@@ -114,7 +115,8 @@ nlohmann::ordered_json replication_json(std::string_view strategy) {
                    {"effects", effects},
                    {"fix", p.fix},
                    {"audit", p.audit_kind},
-                   {"shown_by", p.shown_by}});
+                   {"shown_by", p.shown_by},
+                   {"lesson", p.lesson}});
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "lessons/lesson.h"
 #include "report/engines_section.h"
 #include "report/markup.h"
+#include "report/replication_section.h"
 #include "report/sequence.h"
 #include "report/svg.h"
 #include "term/text.h"
@@ -119,7 +120,9 @@ std::string contents(const ReportInput& input, const ReportData& data) {
   out += "<li>The strategies, each with its guard and its pitfalls: " + strategies + "</li>\n";
   if (!input.engines.empty())
     out += "<li><a href=\"#engines\">The same strategy on each engine</a></li>\n";
-  return out + "<li><a href=\"#lessons\">Lessons</a></li>\n</ol></nav>\n";
+  return out +
+         "<li><a href=\"#replication\">On replicated servers</a></li>\n"
+         "<li><a href=\"#lessons\">Lessons</a></li>\n</ol></nav>\n";
 }
 
 // What each kind of cell in the matrix says.
@@ -165,7 +168,8 @@ std::string build_report(const ReportInput& input, const ReportData& data) {
   std::string page = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>idemlab report"
       "</title><style>{}</style></head><body>\n<h1>idemlab: idempotent transfers, side by side"
-      "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger{}. "
+      "</h1>\n<p>Every diagram and figure below comes from a real run on a SQLite ledger{}; the "
+      "section on replicated servers names the lessons and tests that run its cases. "
       "Reproduce the whole page: <code>{}</code></p>\n",
       kStyle,
       input.engines.empty() ? ""
@@ -173,7 +177,8 @@ std::string build_report(const ReportInput& input, const ReportData& data) {
       markup_text(input.command));
   page += contents(input, data) + build_report_matrix(input, data);
   for (const StrategyCard& card : data.cards) page += strategy_card(card);
-  page += engines_section(input, data) + build_report_lessons() + "</body></html>\n";
+  page += engines_section(input, data) + replication_section() + build_report_lessons() +
+          "</body></html>\n";
   return page;
 }
 
@@ -217,9 +222,9 @@ std::string build_report_matrix(const ReportInput& input, const ReportData& data
 std::string build_report_lessons() {
   std::string out = "<section class=\"card\" id=\"lessons\"><h2>Lessons</h2><ol>\n";
   for (const Lesson& lesson : all_lessons())
-    out += fmt::format("<li><b>{}</b> ({}): {} <code>idemlab lesson {}</code></li>\n",
-                       markup_text(lesson.title), markup_text(lesson.reference),
-                       markup_text(lesson.takeaway), lesson.number);
+    out += fmt::format("<li><b>{}</b> ({}): {} <code>{}</code></li>\n", markup_text(lesson.title),
+                       markup_text(lesson.reference), markup_text(lesson.takeaway),
+                       markup_text(lesson_invocation(lesson)));
   return out + "</ol></section>\n";
 }
 

@@ -48,6 +48,7 @@ ReplicationPitfall stale_guard_read() {
           "read goes to the primary. A client that has its answer's commit_lsn asks with "
           "it: query --read-db URL --read-your-writes LSN",
       .shown_by = "tests/e2e/postgres-standby",
+      .lesson = "the-standby-has-not-seen-it-yet",
       .audit_kind = "applied_more_than_once",
   };
 }
@@ -81,6 +82,7 @@ ReplicationPitfall guard_in_async_replica() {
           "unique index, the second look), or fence the lock (--fence); ?wait=N on the URL "
           "narrows the window (fewer acknowledgements answer 75) and cannot close it",
       .shown_by = "tests/e2e/redis-failover",
+      .lesson = "a-failover-forgets-a-token",
       .audit_kind = "applied_more_than_once",
   };
 }
@@ -108,6 +110,7 @@ ReplicationPitfall guard_outlives_ledger() {
           "keep the guard with the money (the SQL token table), or a synchronous standby "
           "(synchronous_commit on or remote_apply): nothing acknowledged is lost",
       .shown_by = "tests/e2e/postgres-standby",
+      .lesson = "a-failover-forgets-what-it-was-told",
       .audit_kind = "told_applied_not_in_ledger (audit --answers)",
   };
 }
@@ -136,6 +139,7 @@ ReplicationPitfall lock_without_fence() {
           "key. A Redis INCR can go backwards at a failover: the ledger then refuses the "
           "new holder too, and is still safe",
       .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/redis-failover",
+      .lesson = "a-lock-needs-a-fencing-token",
       .audit_kind = "applied_more_than_once",
   };
 }

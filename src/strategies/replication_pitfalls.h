@@ -24,7 +24,8 @@ struct ReplicationPitfall {
   std::string_view goes_wrong;
   std::vector<ReplicaEffect> effects;
   std::string_view fix;
-  std::string_view shown_by;    // the test or lesson that shows it on real servers
+  std::string_view shown_by;    // the test that shows it on real servers
+  std::string_view lesson;      // the lesson that shows it to a class (idemlab lesson NAME)
   std::string_view audit_kind;  // the audit's violation that names it
 };
 
