@@ -29,7 +29,7 @@ pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00
     --to bob --amount 5.00 "$@"
 }
 issue() { "$IDEMLAB" token issue --db "$1" --redis "$redis" --json | json_field "$(cat)" token; }
-token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg")
+token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg") token_wait=$(issue "$sqlite")
 # Both tokens are on the replica before the cut: WAIT counts the replicas that have every write.
 expect_equal "$(redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" WAIT 1 30000)" 1 "the replica has the tokens"
 
@@ -58,6 +58,12 @@ redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" CONFIG SET min-replicas-to-write 1 >/
 expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis"
 expect_contains "$err" "NOREPLICAS"
 redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" CONFIG SET min-replicas-to-write 0 >/dev/null
+# ?wait=1 on the token strategy: its DEL stands on the primary, no replica acknowledges it, and
+# the attempt stops there, unknown (75), before any money moves.
+waited=(token --db "$sqlite" --token "$token_wait" --biz-seq t3 --from alice --to bob --amount 5.00)
+expect_exit 75 "$IDEMLAB" "${waited[@]}" --redis "$redis?wait=1&wait_ms=200"
+expect_contains "$err" "0 of 1 replicas acknowledged"
+expect_equal "$(pairs "$sqlite" t3)" 0 "no money moved behind an unacknowledged DEL"
 
 # The token kept in the ledger's own table (no --redis, whatever the environment says), on the
 # same two ledgers: its first attempt's answer is lost before the failover too.
@@ -150,6 +156,11 @@ for db in "$sqlite" "$pg"; do
   expect_contains "$out" "applied_more_than_once"
   expect_equal "$(pairs "$db" t1)" 2 "t1's money moved on ${db%%:*} after the failover"
 done
+# The waited DEL never reached the replica: the token is back, and the retry moves the money
+# once. WAIT turned "twice" into "once" here; it cannot undo the DEL: had the primary kept its
+# place, the retry would find the token used and no transfer (in_progress, never moved).
+expect_exit 0 "$IDEMLAB" "${waited[@]}" --redis "$redis"
+expect_equal "$(pairs "$sqlite" t3)" 1 "t3 after the failover, its first attempt stopped by WAIT"
 # The token in the ledger was taken in the money's own transaction: the retry is a replay.
 for db in "$sqlite" "$pg"; do
   token=$kept_sqlite; [ "$db" = "$pg" ] && token=$kept_pg
@@ -158,4 +169,14 @@ for db in "$sqlite" "$pg"; do
   expect_equal "$(pairs "$db" k1)" 1 "k1, its token in the ledger, on ${db%%:*}"
 done
 
+
+# What WAIT cannot close: it cannot undo a DEL the primary applied. A Redis no replica
+# acknowledges (the test's own, which has none) and no failover: the attempt stops, unknown; the
+# DEL stands, and the retry finds the token used and no transfer: in_progress, never moved.
+plain=$IDEMLAB_TEST_REDIS
+stuck_token=$("$IDEMLAB" token issue --db "$sqlite" --redis "$plain" --json | json_field "$(cat)" token)
+stuck=(token --db "$sqlite" --token "$stuck_token" --biz-seq t4 --from alice --to bob --amount 5.00)
+expect_exit 75 "$IDEMLAB" "${stuck[@]}" --redis "$plain?wait=1&wait_ms=100"
+expect_exit 5 "$IDEMLAB" "${stuck[@]}" --redis "$plain"
+expect_equal "$(pairs "$sqlite" t4)" 0 "a waited DEL that stands: the money never moves"
 finish
