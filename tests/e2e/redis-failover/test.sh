@@ -3,8 +3,8 @@
 # certainty: replication is cut, the first attempt's DEL is acknowledged by the primary and the
 # attempt is held at a gate, the primary dies and a Sentinel promotes the replica, which never
 # saw the DEL. The retry, following the Sentinels to the new primary, finds the token unused and
-# moves the money again, on a SQLite and a PostgreSQL ledger; the audit names it. The token kept
-# in the ledger, its answer lost before the same failover, moves it once on both. lock-table: a lock taken on the old primary (its holder held at a
+# moves the money again, on SQLite, PostgreSQL and MariaDB ledgers; the audit names it. The token kept
+# in the ledger, its answer lost before the same failover, moves it once on each. lock-table: a lock taken on the old primary (its holder held at a
 # gate) is not on the new one, so a twin takes it too: two holders; the safe lock-table still
 # moves money once (its holder checks the lock and the record again before it writes), the
 # variant that trusts the lock alone (ttl-too-short) moves it twice, and with --fence once: the
@@ -19,9 +19,10 @@ trap '"$ROOT/scripts/servers" down' EXIT
 "$ROOT/scripts/servers" up redis-sentinel >/dev/null || { fail "the topology did not start"; finish; }
 eval "$("$ROOT/scripts/servers" env)"
 redis=$IDEMLAB_TEST_REDIS_SENTINEL
-sqlite=$work/l.db pg=$IDEMLAB_TEST_POSTGRES
+sqlite=$work/l.db pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB
 expect_exit 0 "$IDEMLAB" init --db "$sqlite"
 expect_exit 0 "$IDEMLAB" init --db "$pg" --force
+expect_exit 0 "$IDEMLAB" init --db "$maria" --force
 expect_exit 0 "$IDEMLAB" init --db "$work/served.db"
 pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00)
   local db=$1 token=$2; shift 2
@@ -29,7 +30,9 @@ pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00
     --to bob --amount 5.00 "$@"
 }
 issue() { "$IDEMLAB" token issue --db "$1" --redis "$redis" --json | json_field "$(cat)" token; }
-token_sqlite=$(issue "$sqlite") token_pg=$(issue "$pg") token_wait=$(issue "$sqlite")
+declare -A token kept
+for db in "$sqlite" "$pg" "$maria"; do token[$db]=$(issue "$db"); done
+token_wait=$(issue "$sqlite")
 # Both tokens are on the replica before the cut: WAIT counts the replicas that have every write.
 expect_equal "$(redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" WAIT 1 30000)" 1 "the replica has the tokens"
 
@@ -75,15 +78,17 @@ in_ledger() {  # LEDGER TOKEN FAULT...: one attempt of request k1 (alice pays bo
   env -u IDEMLAB_REDIS "$IDEMLAB" token --db "$db" --token "$token" --biz-seq k1 --from alice \
     --to bob --amount 5.00 "$@"
 }
-kept_sqlite=$(ledger_token "$sqlite") kept_pg=$(ledger_token "$pg")
-expect_exit 75 in_ledger "$sqlite" "$kept_sqlite" --fault response-lost
-expect_exit 75 in_ledger "$pg" "$kept_pg" --fault response-lost
+for db in "$sqlite" "$pg" "$maria"; do
+  kept[$db]=$(ledger_token "$db")
+  expect_exit 75 in_ledger "$db" "${kept[$db]}" --fault response-lost
+done
 
 # The first attempts: the primary acknowledges each DEL; the answer is lost (75). The SQLite one
 # waits at a gate past its DEL while the failover happens.
-expect_exit 75 pay "$pg" "$token_pg" --fault response-lost
+expect_exit 75 pay "$pg" "${token[$pg]}" --fault response-lost
+expect_exit 75 pay "$maria" "${token[$maria]}" --fault response-lost
 gate=$work/gate; mkdir "$gate"
-pay "$sqlite" "$token_sqlite" --fault response-lost --fault "slow:gate=$gate,at=insert_flow,ms=120000" \
+pay "$sqlite" "${token[$sqlite]}" --fault response-lost --fault "slow:gate=$gate,at=insert_flow,ms=120000" \
   >"$work/first.out" 2>"$work/first.err" &
 first=$!
 wait_at_gate "$gate" "$first"
@@ -148,9 +153,8 @@ expect_equal "$(moved "$work/lock-trusting.db")" 2 "a lock trusted alone, two ho
 expect_exit 7 "$IDEMLAB" audit --db "$work/lock-trusting.db"
 
 # The retries reach the new primary through the Sentinels, find the token unused, and pay again.
-for db in "$sqlite" "$pg"; do
-  token=$token_sqlite; [ "$db" = "$pg" ] && token=$token_pg
-  expect_exit 0 pay "$db" "$token"
+for db in "$sqlite" "$pg" "$maria"; do
+  expect_exit 0 pay "$db" "${token[$db]}"
   expect_contains "$out" "applied: t1 moved 5.00 from alice to bob (token)"
   expect_exit 7 "$IDEMLAB" audit --db "$db"
   expect_contains "$out" "applied_more_than_once"
@@ -162,9 +166,8 @@ done
 expect_exit 0 "$IDEMLAB" "${waited[@]}" --redis "$redis"
 expect_equal "$(pairs "$sqlite" t3)" 1 "t3 after the failover, its first attempt stopped by WAIT"
 # The token in the ledger was taken in the money's own transaction: the retry is a replay.
-for db in "$sqlite" "$pg"; do
-  token=$kept_sqlite; [ "$db" = "$pg" ] && token=$kept_pg
-  expect_exit 0 in_ledger "$db" "$token"
+for db in "$sqlite" "$pg" "$maria"; do
+  expect_exit 0 in_ledger "$db" "${kept[$db]}"
   expect_contains "$out" "applied (replayed): k1"
   expect_equal "$(pairs "$db" k1)" 1 "k1, its token in the ledger, on ${db%%:*}"
 done
