@@ -38,6 +38,26 @@ epmd_pids() {
   done
   return 0
 }
+# A port nothing listens on, below the kernel's ephemeral range (32768-60999 here): a port the
+# kernel hands out (bind to 0) may be taken again by any outgoing connection before the server
+# that was given it binds it, as happened to a broker restarted after SIGKILL. Random, so that
+# tests starting servers side by side rarely pick the same one.
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 -c '
+import random, socket
+low, high = 20000, min(32768, int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0]))
+for _ in range(1000):
+    port = random.randrange(low, high)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    raise SystemExit("no free port between %d and %d" % (low, high))
+'
 }
