@@ -94,6 +94,7 @@ void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
   if (!engine.engine.empty()) {
     json["engine"] = engine.engine;
     json["isolation"] = engine.isolation;
+    if (!engine.node.empty()) json["node"] = engine.node;
   }
   if (report.answer.outcome == Outcome::kApplied && !report.commit_lsn.empty())
     json["commit_lsn"] = report.commit_lsn;  // a lost answer gives the client nothing

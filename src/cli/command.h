@@ -83,7 +83,11 @@ std::unique_ptr<GuardStore> open_guard_store(const std::string& redis,
 struct EngineShown {
   std::string engine;     // "postgresql", "mariadb"
   std::string isolation;  // as the server reports it: "read-committed", ...
-  std::string text() const { return engine.empty() ? "" : engine + ", " + isolation; }
+  std::string node;       // a Galera node's name: "node2"; "" on a lone server
+  std::string text() const {
+    if (engine.empty()) return "";
+    return engine + ", " + isolation + (node.empty() ? "" : ", " + node);
+  }
 };
 EngineShown engine_shown(const Connection& connection);
 // --pitfall[=NAME]: a bare --pitfall is the strategy's main pitfall; NAME picks another.

@@ -236,7 +236,7 @@ Isolation isolation_option(const std::string& db, const std::string& isolation) 
 
 EngineShown engine_shown(const Connection& connection) {
   if (!is_server(connection.engine())) return {};
-  return {std::string(engine_name(connection.engine())), connection.isolation()};
+  return {std::string(engine_name(connection.engine())), connection.isolation(), connection.node()};
 }
 
 CLI::Validator redis_locator() {

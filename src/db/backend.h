@@ -101,6 +101,8 @@ class Backend : public StatementRunner {
   virtual void rollback_if_open() = 0;
   // The isolation level transactions run at, as the server reports it ("" on SQLite).
   virtual std::string isolation() const = 0;
+  // The node of a cluster this connection reached, as the server names itself; "" elsewhere.
+  virtual std::string node() const { return ""; }
   // Whether any statement found the ledger damaged: only a file can be.
   virtual bool damaged() const { return false; }
   // The non-blocking calls, where this backend has them (servers); nullptr otherwise.

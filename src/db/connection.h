@@ -51,6 +51,7 @@ class Connection final : public StatementRunner {
   const std::string& location() const override;
   // The isolation level a server runs transactions at ("" on SQLite).
   std::string isolation() const { return backend_ ? backend_->isolation() : std::string(); }
+  std::string node() const { return backend_ ? backend_->node() : std::string(); }
   // Whether any statement found the file damaged (corrupt, or not a database).
   bool damaged() const { return backend_ && backend_->damaged(); }
   // A server's statements without blocking (backend.h); nullptr where the backend has none.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <tuple>
 
 #include "core/parse.h"
 
@@ -114,6 +115,51 @@ Status read_parameters(std::string_view query, const std::string& shown, Locator
   return Status::ok();
 }
 
+// host:port,host:port,...: every node, each with its port.
+Status read_nodes(std::string_view authority, const std::string& shown, Locator* out) {
+  while (true) {
+    const size_t comma = std::min(authority.find(','), authority.size());
+    Locator node;
+    RETURN_IF_ERROR(read_host_port(authority.substr(0, comma), shown, &node));
+    if (node.host.empty() || node.port == 0)
+      return bad_url(shown, "each node of a cluster is HOST:PORT");
+    out->nodes.emplace_back(node.host, node.port);
+    if (comma == authority.size()) return Status::ok();
+    authority = authority.substr(comma + 1);
+  }
+}
+
+// A session setting a MariaDB URL may carry, and its range.
+struct SessionSetting {
+  std::string_view key;
+  int64_t most;
+};
+constexpr SessionSetting kSessionSettings[] = {{"wsrep_sync_wait", 15},
+                                               {"wsrep_retry_autocommit", 10000}};
+
+// ?node=N picks the node of a cluster URL; the wsrep session settings are whole numbers.
+Status check_cluster_parameters(const std::string& shown, Locator* out) {
+  for (const auto& [key, value] : out->parameters) {
+    int64_t number = 0;
+    if (key == "node") {
+      const int64_t count = std::max<int64_t>(1, static_cast<int64_t>(out->nodes.size()));
+      if (!parse_whole(value, 1, count, &number))
+        return bad_url(shown, fmt::format("node= is a node's number, from 1 to {}", count));
+      out->node = static_cast<int>(number);
+    }
+    for (const SessionSetting& setting : kSessionSettings)
+      if (key == setting.key && !parse_whole(value, 0, setting.most, &number))
+        return bad_url(shown, fmt::format("{}= is a whole number from 0 to {}", key, setting.most));
+  }
+  if (!out->nodes.empty()) {
+    if (out->engine != Engine::kMariadb)
+      return bad_url(shown, "several hosts name a Galera cluster's nodes: mariadb:// only");
+    out->node = std::max(out->node, 1);
+    std::tie(out->host, out->port) = out->nodes[static_cast<size_t>(out->node - 1)];
+  }
+  return Status::ok();
+}
+
 Status parse_server_url(std::string_view rest, const std::string& shown, Locator* out) {
   const size_t query_at = std::min(rest.find('?'), rest.size());
   std::string_view query = query_at < rest.size() ? rest.substr(query_at + 1) : "";
@@ -126,12 +172,16 @@ Status parse_server_url(std::string_view rest, const std::string& shown, Locator
     RETURN_IF_ERROR(read_credentials(authority.substr(0, at), shown, out));
     authority = authority.substr(at + 1);
   }
-  RETURN_IF_ERROR(read_host_port(authority, shown, out));
+  if (authority.find(',') != std::string_view::npos)
+    RETURN_IF_ERROR(read_nodes(authority, shown, out));
+  else
+    RETURN_IF_ERROR(read_host_port(authority, shown, out));
   if (!percent_decode(database, &out->database) || out->database.empty() ||
       out->database.find('/') != std::string::npos)
     return bad_url(shown,
                    "it names no database (scheme://[user[:password]@][host][:port]/DATABASE)");
-  return read_parameters(query, shown, out);
+  RETURN_IF_ERROR(read_parameters(query, shown, out));
+  return check_cluster_parameters(shown, out);
 }
 
 }  // namespace

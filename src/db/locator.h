@@ -30,6 +30,11 @@ struct Locator {
   // How long a connection may take to open, and the server to answer after that (beyond a lock
   // wait's own limit), in seconds: ?connect_timeout=S, as libpq spells it, on both engines.
   int connect_timeout_s = defaults::kServerWaitS;
+  // MariaDB only: a URL may name several nodes of a Galera cluster, host:port joined by commas.
+  // `host` and `port` are then the node this connection uses: ?node=N (1 to their count), or
+  // the first when not told. Empty when the URL names one host.
+  std::vector<std::pair<std::string, int>> nodes;
+  int node = 0;       // 1-based, with `nodes`
   std::string shown;  // as given, with any password replaced by "***": for errors and output
 };
 

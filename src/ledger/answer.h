@@ -35,6 +35,9 @@ inline constexpr std::string_view kBusySnapshot = "busy_snapshot";
 // (40P01, 1213); nothing was written, safe to retry.
 inline constexpr std::string_view kSerializationFailure = "serialization_failure";
 inline constexpr std::string_view kDeadlock = "deadlock";
+// A Galera node rolled the attempt back at its COMMIT (1213 there): another node's transaction
+// that wrote the same rows was certified first. Nothing was written, safe to retry (kBusy).
+inline constexpr std::string_view kCertificationFailed = "certification_failed";
 // A row lock was not granted in time (kInProgress): a twin holds it (55P03, 1205).
 inline constexpr std::string_view kLockWaitTimeout = "lock_wait_timeout";
 // The connection broke mid-attempt (kTimeout): whether it committed is unknown.

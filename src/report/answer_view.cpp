@@ -34,6 +34,10 @@ std::string busy_text(const Answer& answer) {
     return "busy: the flow row this attempt wrote or found is not where it read it back "
            "(own_write_unseen: a --read-db standby that has not replayed it); no money moved: "
            "retry, or read your writes (--read-your-writes)";
+  if (answer.reason == reason::kCertificationFailed)
+    return "busy: the cluster certified another node's transaction on the same rows first, and "
+           "rolled this one back at its COMMIT (certification_failed, 1213); nothing was "
+           "changed: retry";
   return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
                      answer.reason);
 }

@@ -127,8 +127,9 @@ Task<Answer> fail(Session& session, StepResult failed) {
       co_return Answer::of(Outcome::kBusy, reason::kBusySnapshot);
     case StepCode::kSerialization:  // the server rolled the transaction back: safe to retry
       co_return Answer::of(Outcome::kBusy, reason::kSerializationFailure);
-    case StepCode::kDeadlock:
-      co_return Answer::of(Outcome::kBusy, reason::kDeadlock);
+    case StepCode::kDeadlock:  // a lone server takes no lock at COMMIT: a cluster certified
+      co_return Answer::of(Outcome::kBusy,
+                           at_commit ? reason::kCertificationFailed : reason::kDeadlock);
     case StepCode::kLockTimeout:  // a twin holds the row: rolled back whole, MariaDB included
       co_return Answer::of(Outcome::kInProgress, reason::kLockWaitTimeout);
     case StepCode::kConnectionLost:  // the COMMIT may or may not have reached the server

@@ -44,10 +44,14 @@ integrity_ok() {  # DB (a server checks its own pages: nothing to do for a URL)
 sql_on() {  # DB SQL -> its answer, unaligned: a SQLite file, or a test server's database
   case $1 in
     postgresql://*) psql -qAtX "$1" -c "$2" ;;
-    mariadb://*)
+    mariadb://*socket=*)
       local socket=${1##*socket=}
       mariadb --no-defaults -N -S "${socket%%&*}" -u idemlab -pidemlab "$(db_name "$1")" \
         -e "SET SESSION sql_mode = 'ANSI_QUOTES'; $2" ;;
+    mariadb://*)  # over TCP: the first HOST:PORT named (a Galera cluster's node 1)
+      local address=${1#*@}; address=${address%%[,/]*}
+      mariadb --no-defaults -N -h "${address%:*}" -P "${address##*:}" -u idemlab -pidemlab \
+        "$(db_name "$1")" -e "SET SESSION sql_mode = 'ANSI_QUOTES'; $2" ;;
     *) sqlite3 "$1" "$2" ;;
   esac
 }

@@ -143,3 +143,34 @@ TEST_CASE("a --locks URL names a ZooKeeper ensemble and its session timeout") {
     CHECK_MESSAGE(parse_zookeeper_locator(bad, &out).code() == StatusCode::kUsage, bad);
   }
 }
+
+TEST_CASE("a MariaDB URL may name a Galera cluster's nodes; ?node=N picks the one used") {
+  Locator first;
+  REQUIRE(parse_locator("mariadb://u:pw@10.0.0.1:3306,10.0.0.2:3307,10.0.0.3:3308/ledger", &first)
+              .is_ok());
+  REQUIRE(first.nodes.size() == 3);
+  CHECK(first.node == 1);
+  CHECK(first.host == "10.0.0.1");
+  CHECK(first.port == 3306);
+  Locator second;
+  REQUIRE(parse_locator("mariadb://u:pw@10.0.0.1:3306,10.0.0.2:3307,10.0.0.3:3308/ledger"
+                        "?node=2&wsrep_sync_wait=1&wsrep_retry_autocommit=0",
+                        &second)
+              .is_ok());
+  CHECK(second.host == "10.0.0.2");
+  CHECK(second.port == 3307);
+  Locator lone;
+  REQUIRE(parse_locator("mariadb://u:pw@10.0.0.1:3306/ledger", &lone).is_ok());
+  CHECK(lone.nodes.empty());
+  for (const char* bad :
+       {"mariadb://u:pw@10.0.0.1:3306,10.0.0.2:3307/ledger?node=3",
+        "mariadb://u:pw@10.0.0.1:3306,10.0.0.2/ledger", "mariadb://u:pw@h:1,,h:2/ledger",
+        "mariadb://u:pw@h:1/ledger?wsrep_sync_wait=16",
+        "mariadb://u:pw@h:1/ledger?wsrep_retry_autocommit=-1",
+        "postgresql://u:pw@h:1,h:2/ledger"}) {
+    Locator out;
+    const Status status = parse_locator(bad, &out);
+    CHECK_MESSAGE(status.code() == StatusCode::kUsage, bad);
+    CHECK(status.message().find("pw") == std::string::npos);
+  }
+}

@@ -70,6 +70,7 @@ class MariadbBackend final : public Backend, public NonBlocking {
   }
   const std::string& location() const override { return shown_; }
   std::string isolation() const override { return isolation_; }
+  std::string node() const override { return node_; }
 
   Status start(const ConnectionOptions& options);
 
@@ -100,6 +101,7 @@ class MariadbBackend final : public Backend, public NonBlocking {
   std::string shown_;
   bool nonblocking_;
   std::string isolation_;
+  std::string node_;  // a Galera node's name (wsrep_node_name), "" on a lone server
   std::array<SqlTemplate, static_cast<size_t>(Stmt::kCount)> templates_{};
   std::unique_ptr<TraceSink> trace_;
   // The statement send() started: its text (the client library reads it until it is sent),
@@ -249,6 +251,10 @@ Status MariadbBackend::start(const ConnectionOptions& options) {
   if (!shown.ok() || !shown.row) return Status::internal(shown.error);
   isolation_ = as_text((*shown.row)[0]);
   for (char& c : isolation_) c = static_cast<char>(std::tolower(c));
+  // A Galera node says which it is; a server without wsrep answers no row (or has no such
+  // variable): no node to name.
+  StepResult node = query("SELECT @@wsrep_node_name FROM DUAL WHERE @@wsrep_on", {}, nullptr);
+  if (node.ok() && node.row) node_ = as_text((*node.row)[0]);
   return Status::ok();
 }
 
@@ -367,6 +373,9 @@ Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
   }
   auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown, options.nonblocking);
   RETURN_IF_ERROR(backend->start(options));
+  for (const auto& [key, value] : locator.parameters)  // whole numbers: the locator checked
+    if (key == "wsrep_sync_wait" || key == "wsrep_retry_autocommit")
+      RETURN_IF_ERROR(backend->exec_script(fmt::format("SET SESSION {} = {}", key, value).c_str()));
   return std::unique_ptr<Backend>(std::move(backend));
 }
 

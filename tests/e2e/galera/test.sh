@@ -1,0 +1,116 @@
+# e2e: a ledger on a MariaDB Galera cluster of three nodes (scripts/servers up galera), twins on
+# different nodes, each held at a gate before its COMMIT until both have arrived.
+# select-for-update: the twin on the other node is not made to wait; at COMMIT the cluster rolls
+# one back (1213, certification_failed), answered busy (75); its retry replays. direct-insert and
+# dedup-table: exactly once, the loser certification_failed at COMMIT or a repeat.
+# select+insert without its unique index, its select on a node whose applier is held: with
+# wsrep_sync_wait=0 the select misses the first attempt and the money moves twice, every run;
+# with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays. One
+# cluster for the file.
+source "$(dirname "$0")/../lib.sh"
+require_test_servers
+export IDEMLAB_SERVERS_STATE=$work/servers.state
+trap '"$ROOT/scripts/servers" down' EXIT
+started=$SECONDS
+"$ROOT/scripts/servers" up galera >/dev/null || { fail "the cluster did not start"; finish; }
+echo "galera: up in $((SECONDS - started)) s"
+eval "$("$ROOT/scripts/servers" env)"
+cluster=$IDEMLAB_TEST_GALERA
+servers() { "$ROOT/scripts/servers" galera "$@"; }
+expect_exit 0 "$IDEMLAB" init --db "$cluster" --force
+expect_contains "$out" "with 3 accounts"
+
+# twins STRATEGY BIZ_SEQ STEP ARGS...: one copy on node 1, one on node 2, held at the gate at STEP
+# until both arrived; sets exits ("0 75", sorted), outputs, and each one's SQL in trace1/trace2.
+gates=0
+twins() {
+  local strategy=$1 biz_seq=$2 step=$3; shift 3
+  gates=$((gates + 1))
+  local gate=$work/gate-$gates n pid=()
+  mkdir "$gate"
+  for n in 1 2; do
+    "$IDEMLAB" "$strategy" --db "$cluster?node=$n" --biz-seq "$biz_seq" --from alice --to bob \
+      --amount 1.00 --fault "slow:gate=$gate,at=$step" --trace-sql "$work/trace$n" "$@" \
+      >"$work/twin$n.out" 2>&1 &
+    pid+=($!)
+  done
+  for n in 0 1; do wait_at_gate "$gate" "${pid[$n]}"; done
+  touch "$gate/open"
+  local codes=()
+  for n in 0 1; do wait "${pid[$n]}"; codes+=($?); done
+  exits=$(printf '%s\n' "${codes[@]}" | sort -n | tr '\n' ' ')
+  outputs=$(cat "$work/twin1.out" "$work/twin2.out")
+}
+# The twin that was refused: its node, so that its retry goes there.
+refused_node() { grep -l "certification_failed\|busy" "$work/twin1.out" >/dev/null && echo 1 || echo 2; }
+
+# Both held just before COMMIT: each ran every statement, its FOR UPDATE on its own node only.
+twins select-for-update u1 commit
+expect_equal "$exits" "0 75 " "select-for-update twins on two nodes"
+expect_contains "$outputs" "busy: the cluster certified another node's transaction on the same rows first"
+expect_contains "$outputs" "(certification_failed, 1213)"
+expect_contains "$outputs" "node1]"
+expect_contains "$outputs" "node2]"
+loser=$(refused_node)
+# Not made to wait: both reached the gate before COMMIT (on one server the second would wait at
+# its FOR UPDATE); the refused twin's COMMIT failed, and it rolled back.
+expect_equal "$(tail -n 2 "$work/trace$loser" | tr '\n' ' ')" "COMMIT; ROLLBACK; " \
+  "the refused twin's last statements"
+expect_exit 0 "$IDEMLAB" select-for-update --db "$cluster?node=$loser" --biz-seq u1 --from alice \
+  --to bob --amount 1.00
+expect_contains "$out" "applied (replayed): u1"
+expect_equal "$(pairs "$cluster" u1)" 1 "select-for-update on two nodes, after the retry"
+
+for strategy in direct-insert dedup-table; do
+  twins "$strategy" "$strategy-1" commit
+  case $exits in
+    "0 75 ") expect_contains "$outputs" "(certification_failed, 1213)" ;;
+    "0 0 ") expect_contains "$outputs" "applied (replayed)" ;;
+    *) fail "$strategy twins on two nodes exited $exits: $outputs" ;;
+  esac
+  expect_equal "$(pairs "$cluster" "$strategy-1")" 1 "$strategy on two nodes"
+done
+
+# select+insert without its unique index; node 2's applier held, so its reads miss node 1's
+# commit. wsrep_sync_wait=0: the select on node 2 misses it, and (gated until node 2 has caught
+# up, so that nothing is left for certification to catch) the money moves twice.
+pay() {  # NODE QUERY BIZ_SEQ ARGS...
+  "$IDEMLAB" select-insert --db "$cluster?node=$1$2" --biz-seq "$3" --from alice --to bob \
+    --amount 1.00 --pitfall=no-unique-index "${@:4}"
+}
+for run in 1 2; do
+  expect_exit 0 servers hold-applier 2
+  expect_exit 0 pay 1 "" "stale-$run"
+  gate=$work/gate-stale-$run; mkdir "$gate"
+  pay 2 "&wsrep_sync_wait=0" "stale-$run" --fault "slow:gate=$gate,at=begin" >"$work/stale.out" 2>&1 &
+  pid=$!
+  wait_at_gate "$gate" "$pid"
+  expect_exit 0 servers release-applier 2
+  touch "$gate/open"
+  wait "$pid"; expect_equal "$?" 0 "run $run: the second attempt on node 2"
+  expect_equal "$(pairs "$cluster" "stale-$run")" 2 "run $run: wsrep_sync_wait=0, a stale select"
+done
+# wsrep_sync_wait=1: the select waits until node 2 has applied what the cluster committed
+# before it, and finds the first attempt: a replay.
+for run in 1 2; do
+  expect_exit 0 servers hold-applier 2
+  expect_exit 0 pay 1 "" "causal-$run"
+  pay 2 "&wsrep_sync_wait=1" "causal-$run" >"$work/causal.out" 2>&1 &
+  pid=$!
+  expect_exit 0 servers release-applier 2
+  wait "$pid"; expect_equal "$?" 0 "run $run: the causal read's attempt"
+  expect_contains "$(cat "$work/causal.out")" "applied (replayed): causal-$run"
+  expect_equal "$(pairs "$cluster" "causal-$run")" 1 "run $run: wsrep_sync_wait=1"
+done
+expect_exit 7 "$IDEMLAB" audit --db "$cluster?node=3"
+expect_contains "$out" "applied_more_than_once  api     stale-1"
+case $out in *causal*|*" u1 "*|*direct-insert*|*dedup-table*) fail "only stale-N moved twice: $out" ;; esac
+
+# Bad input: one error line, exit 2.
+expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=4"
+expect_contains "$err" "node= is a node's number, from 1 to 3"
+expect_exit 2 "$IDEMLAB" audit --db "$cluster?wsrep_sync_wait=16"
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" audit --db "postgresql://u@127.0.0.1:1,127.0.0.1:2/idemlab"
+expect_contains "$err" "mariadb:// only"
+finish
