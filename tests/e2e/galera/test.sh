@@ -20,6 +20,15 @@ servers() { "$ROOT/scripts/servers" galera "$@"; }
 expect_exit 0 "$IDEMLAB" init --db "$cluster" --force
 expect_contains "$out" "with 3 accounts"
 
+# at_gate GATE PID: until that very process has arrived at the gate, or ended (bounded).
+at_gate() {
+  local _
+  for _ in $(seq 1 6000); do
+    [ -e "$1/arrived.$2" ] && return
+    kill -0 "$2" 2>/dev/null || return
+    sleep 0.01
+  done
+}
 # twins STRATEGY BIZ_SEQ STEP ARGS...: one copy on node 1, one on node 2, held at the gate at STEP
 # until both arrived; sets exits ("0 75", sorted), outputs, and each one's SQL in trace1/trace2.
 gates=0
@@ -34,7 +43,7 @@ twins() {
       >"$work/twin$n.out" 2>&1 &
     pid+=($!)
   done
-  for n in 0 1; do wait_at_gate "$gate" "${pid[$n]}"; done
+  for n in 0 1; do at_gate "$gate" "${pid[$n]}"; done
   touch "$gate/open"
   local codes=()
   for n in 0 1; do wait "${pid[$n]}"; codes+=($?); done
