@@ -57,6 +57,8 @@ inline constexpr std::string_view kZookeeperPlaceholder = "$ZOOKEEPER";
 // A server a lesson's steps name by a placeholder ($POSTGRES), given to `idemlab lesson` with an
 // option (--postgres URL). Without it, a lesson that names it does not run, and says how to
 // start it.
+struct Lesson;
+
 struct LessonServerKind {
   std::string_view placeholder;  // "$POSTGRES"
   std::string_view option;       // "--postgres"
@@ -66,6 +68,11 @@ struct LessonServerKind {
   std::string_view help;         // the option's help
 };
 const std::vector<LessonServerKind>& lesson_server_kinds();
+
+// The placeholder an argument begins with ("$ZOOKEEPER?session_ms=400"), or "".
+std::string_view placeholder_of(std::string_view arg);
+// The servers a lesson's steps name, in lesson_server_kinds()' order.
+std::vector<const LessonServerKind*> servers_named(const Lesson& lesson);
 
 // The URLs the teacher gave, by placeholder.
 using LessonServers = std::map<std::string, std::string, std::less<>>;

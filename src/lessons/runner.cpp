@@ -51,12 +51,6 @@ std::string indented(const std::string& text, size_t spaces) {
   return out;
 }
 
-// The placeholder an argument begins with ("$ZOOKEEPER?session_ms=400"), or "".
-std::string_view placeholder_of(std::string_view arg) {
-  if (arg.empty() || arg[0] != '$') return "";
-  return arg.substr(0, std::min(arg.find('?'), arg.size()));
-}
-
 const LessonServerKind* server_kind(std::string_view placeholder) {
   for (const LessonServerKind& kind : lesson_server_kinds())
     if (kind.placeholder == placeholder) return &kind;
@@ -292,16 +286,9 @@ void print_replay(const Lesson& lesson) {
 
 std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
   std::vector<const LessonServerKind*> missing;
-  for (const LessonServerKind& kind : lesson_server_kinds()) {
-    const auto given = servers.find(kind.placeholder);
-    if (given != servers.end() && !given->second.empty()) continue;
-    for (const LessonStep& step : lesson.steps)
-      if (std::any_of(step.args.begin(), step.args.end(), [&](const std::string& arg) {
-            return placeholder_of(arg) == kind.placeholder;
-          })) {
-        missing.push_back(&kind);
-        break;
-      }
+  for (const LessonServerKind* kind : servers_named(lesson)) {
+    const auto given = servers.find(kind->placeholder);
+    if (given == servers.end() || given->second.empty()) missing.push_back(kind);
   }
   if (missing.empty()) return "";
   std::vector<std::string> options, names;

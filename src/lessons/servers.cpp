@@ -39,18 +39,28 @@ const std::vector<LessonServerKind>& lesson_server_kinds() {
   return kKinds;
 }
 
-std::string lesson_invocation(const Lesson& lesson) {
-  std::string out = fmt::format("idemlab lesson {}", lesson.number);
+std::string_view placeholder_of(std::string_view arg) {
+  if (arg.empty() || arg[0] != '$') return "";
+  return arg.substr(0, std::min(arg.find('?'), arg.size()));
+}
+
+std::vector<const LessonServerKind*> servers_named(const Lesson& lesson) {
+  std::vector<const LessonServerKind*> out;
   for (const LessonServerKind& kind : lesson_server_kinds()) {
     const auto names = [&](const LessonStep& step) {
       return std::any_of(step.args.begin(), step.args.end(), [&](const std::string& arg) {
-        return arg.rfind(kind.placeholder, 0) == 0 &&
-               (arg.size() == kind.placeholder.size() || arg[kind.placeholder.size()] == '?');
+        return placeholder_of(arg) == kind.placeholder;
       });
     };
-    if (std::any_of(lesson.steps.begin(), lesson.steps.end(), names))
-      out += fmt::format(" {} URL", kind.option);
+    if (std::any_of(lesson.steps.begin(), lesson.steps.end(), names)) out.push_back(&kind);
   }
+  return out;
+}
+
+std::string lesson_invocation(const Lesson& lesson) {
+  std::string out = fmt::format("idemlab lesson {}", lesson.number);
+  for (const LessonServerKind* kind : servers_named(lesson))
+    out += fmt::format(" {} URL", kind->option);
   return out;
 }
 
