@@ -238,6 +238,13 @@ Status parse_locator_of(std::string_view text, std::string_view scheme, std::str
   return Status::ok();
 }
 
+Locator on_node(const Locator& locator, int node) {
+  Locator out = locator;
+  out.node = node;
+  std::tie(out.host, out.port) = locator.nodes.at(static_cast<size_t>(node - 1));
+  return out;
+}
+
 bool names_embedded_engine(std::string_view text) {
   return text == engine_name(kEmbeddedEngine);
 }

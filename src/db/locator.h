@@ -55,6 +55,10 @@ Status parse_locator_of(std::string_view text, std::string_view scheme, std::str
 // take it: a scratch ledger of the run's own rather than a file or a URL.
 bool names_embedded_engine(std::string_view text);
 
+// The cluster URL `locator` on its node `node` (1 to nodes.size()): how a run spreads its
+// connections over a Galera cluster's nodes.
+Locator on_node(const Locator& locator, int node);
+
 // Reads connect_timeout=S's value (1 to limits::kMaxServerWaitS); a usage error naming `shown`.
 Status parse_connect_timeout(std::string_view value, const std::string& shown, int* out_s);
 

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,8 @@
 #include <sstream>
 #include <thread>
 
+#include "lessons/lesson.h"
+
 namespace idemlab {
 
 namespace {
@@ -25,6 +28,9 @@ namespace {
 // A bound, not a timing assumption: a twin that hangs must not hang the lesson; the gate's own
 // cap lets a waiting twin go on by itself after as long.
 constexpr auto kGateBound = std::chrono::seconds(60);
+// A step's bound: one that hangs (a server that never answers) fails the lesson naming the
+// step, with what it printed, instead of hanging the class. No step of a lesson comes near it.
+constexpr auto kStepBound = std::chrono::seconds(120);
 
 int exit_code_of(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -119,6 +125,37 @@ void until_all_arrived(const std::string& gate, const std::vector<pid_t>& childr
   }
 }
 
+// Waits for `child` until `deadline`; past it, kills it and answers false.
+bool wait_until(pid_t child, std::chrono::steady_clock::time_point deadline, int* status) {
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(child, status, WNOHANG) == child) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, status, 0);
+  return false;
+}
+
+// Reads `fd` to its end or until `deadline`, whichever comes first.
+void read_until(int fd, std::chrono::steady_clock::time_point deadline, std::string* out) {
+  char buffer[4096];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return;
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, static_cast<int>(std::min<int64_t>(left.count(), 100))) <= 0) continue;
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got <= 0) return;
+    out->append(buffer, static_cast<size_t>(got));
+  }
+}
+
+Status overran(const std::string& binary, const std::string& output) {
+  return Status::internal(fmt::format("{} did not end within {} s; it printed: {}", binary,
+                                      kStepBound.count(), output));
+}
+
 }  // namespace
 
 Status run_command(const std::string& binary, const std::string& folder,
@@ -141,12 +178,11 @@ Status run_command(const std::string& binary, const std::string& folder,
     ::close(pipe_fds[0]);
     return Status::internal(fmt::format("cannot run {}", binary));
   }
-  char buffer[4096];
-  for (ssize_t got; (got = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
-    out->output.append(buffer, static_cast<size_t>(got));
+  const auto deadline = std::chrono::steady_clock::now() + kStepBound;
+  read_until(pipe_fds[0], deadline, &out->output);
   ::close(pipe_fds[0]);
   int status = 0;
-  ::waitpid(child, &status, 0);
+  if (!wait_until(child, deadline, &status)) return overran(binary, out->output);
   out->exit_code = exit_code_of(status);
   return Status::ok();
 }
@@ -160,7 +196,11 @@ Status run_twins(const std::string& binary, const std::string& folder,
   std::vector<pid_t> children;
   for (int i = 0; i < count; ++i) {
     pid_t child = 0;
-    Status started = spawn_twin(binary, folder, args, fmt::format("{}/twin.{}", folder, i), &child);
+    std::vector<std::string> copy = args;  // "{copy}": this one's number, from 1
+    for (std::string& arg : copy)
+      if (const size_t at = arg.find(kCopyPlaceholder); at != std::string::npos)
+        arg.replace(at, kCopyPlaceholder.size(), std::to_string(i + 1));
+    Status started = spawn_twin(binary, folder, copy, fmt::format("{}/twin.{}", folder, i), &child);
     if (!started.is_ok()) {
       for (pid_t other : children) ::kill(other, SIGKILL);
       for (pid_t other : children) ::waitpid(other, nullptr, 0);
@@ -170,13 +210,17 @@ Status run_twins(const std::string& binary, const std::string& folder,
   }
   until_all_arrived(gate, children, out);
   std::ofstream(gate + "/open").close();
+  const auto deadline = std::chrono::steady_clock::now() + kStepBound;
+  bool ended = true;
   for (size_t i = 0; i < children.size(); ++i) {
     int status = 0;
-    if ((*out)[i].exit_code < 0 && ::waitpid(children[i], &status, 0) == children[i])
+    if ((*out)[i].exit_code < 0) {
+      ended = wait_until(children[i], deadline, &status) && ended;
       (*out)[i].exit_code = exit_code_of(status);
+    }
     (*out)[i].output = contents(fmt::format("{}/twin.{}", folder, i));
   }
-  return Status::ok();
+  return ended ? Status::ok() : overran("a twin", (*out)[0].output);
 }
 
 std::string program_path(const std::string& name) {
@@ -239,11 +283,11 @@ Status release_held(const std::string& folder, Background* held, Ran* out) {
   if (held->pid <= 0) return Status::internal("no command is held at the gate");
   std::ofstream(folder + "/gate/open").close();
   int status = 0;
-  ::waitpid(held->pid, &status, 0);
+  const bool ended = wait_until(held->pid, std::chrono::steady_clock::now() + kStepBound, &status);
   held->pid = -1;
   out->exit_code = exit_code_of(status);
   out->output = contents(held->output_path);
-  return Status::ok();
+  return ended ? Status::ok() : overran("the held command", out->output);
 }
 
 void stop_background(Background* server, int signal) {

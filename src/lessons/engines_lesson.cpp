@@ -1,19 +1,22 @@
 // The lesson "one strategy, three engines": select-for-update twins on a row that does not exist
 // yet, on SQLite, PostgreSQL (READ COMMITTED, its default) and MariaDB (REPEATABLE READ, its
-// default), without and with the unique index. Each run is real; the audit gives the verdict.
+// default), without and with the unique index; and, given a Galera cluster, on two of its
+// nodes. Each run is real; the audit gives the verdict.
 #include "lessons/steps.h"
 
 namespace idemlab {
 
 namespace {
 
-// The twins' command on one ledger: the gate holds each before its INSERT.
-std::string twin_command(std::string_view db, std::string_view biz_seq, std::string_view extra) {
+// The twins' command on one ledger: the gate holds each before `at` (its INSERT unless told).
+std::string twin_command(std::string_view db, std::string_view biz_seq, std::string_view extra,
+                         std::string_view at = "critical") {
   std::string out = "select-for-update --db ";
   out += db;
   out += " --biz-seq ";
   out += biz_seq;
-  out += " --from alice --to bob --amount 1 --fault slow:gate=gate,at=critical";
+  out += " --from alice --to bob --amount 1 --fault slow:gate=gate,at=";
+  out += at;
   if (!extra.empty()) out += " " + std::string(extra);
   return out;
 }
@@ -62,11 +65,28 @@ std::vector<LessonStep> mariadb_steps() {
   };
 }
 
+// Each twin on its own node ("?node={copy}"), held before COMMIT: both have written, neither has
+// committed, so the second to commit certainly conflicts with the first.
+std::vector<LessonStep> galera_steps() {
+  const std::string db(kGaleraPlaceholder);
+  const std::string each_node = db + "?node=" + std::string(kCopyPlaceholder);
+  return {
+      step("A Galera cluster (with --galera), each twin on its own node. FOR UPDATE locks on "
+           "its own node only: neither twin waits for the other, both write, and each holds at "
+           "the gate before COMMIT. The cluster certifies a transaction when it commits: the "
+           "second to commit wrote the same account rows as the first, fails certification "
+           "(1213) and answers busy (75); it never waited, and it did not move the money.",
+           "init --force --db " + db),
+      twins("", twin_command(each_node, "t1", "", "commit"), {0, 75}),
+      step("", "audit --db " + db),
+  };
+}
+
 }  // namespace
 
 Lesson one_strategy_three_engines() {
   std::vector<LessonStep> steps = sqlite_steps();
-  for (std::vector<LessonStep> more : {postgres_steps(), mariadb_steps()})
+  for (std::vector<LessonStep> more : {postgres_steps(), mariadb_steps(), galera_steps()})
     steps.insert(steps.end(), more.begin(), more.end());
   return {0,
           "one-strategy-three-engines",
@@ -75,7 +95,8 @@ Lesson one_strategy_three_engines() {
           "select-for-update twins on a row that does not exist yet, each held at a gate before "
           "its INSERT until both have arrived: the same code on SQLite, PostgreSQL and MariaDB. "
           "$POSTGRES and $MARIADB stand for the scratch databases given with --postgres and "
-          "--mariadb; the lesson re-creates idemlab's tables there.",
+          "--mariadb; the lesson re-creates idemlab's tables there. With --galera, $GALERA is a "
+          "Galera cluster's, and the twins run on two of its nodes.",
           steps,
           "FOR UPDATE locks rows that exist. A row that does not exist yet is guarded only by what "
           "the engine does with the gap: nothing on PostgreSQL at READ COMMITTED, gap locks and "

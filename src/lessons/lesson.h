@@ -53,6 +53,9 @@ inline constexpr std::string_view kStandbyPlaceholder = "$STANDBY";
 inline constexpr std::string_view kSentinelPlaceholder = "$SENTINEL";
 inline constexpr std::string_view kRedisPrimaryPlaceholder = "$REDIS_PRIMARY";
 inline constexpr std::string_view kZookeeperPlaceholder = "$ZOOKEEPER";
+inline constexpr std::string_view kGaleraPlaceholder = "$GALERA";
+// In a twins step's args: each copy's number, from 1 (a copy per node: "$GALERA?node={copy}").
+inline constexpr std::string_view kCopyPlaceholder = "{copy}";
 
 // A server a lesson's steps name by a placeholder ($POSTGRES), given to `idemlab lesson` with an
 // option (--postgres URL). Without it, a lesson that names it does not run, and says how to
@@ -66,6 +69,8 @@ struct LessonServerKind {
   std::string_view up;           // what `scripts/servers up` starts it with: "postgres"
   std::string_view env;          // where `scripts/servers env` puts its URL
   std::string_view help;         // the option's help
+  // Optional: a lesson runs without it, its steps that name it left out (and said so).
+  bool optional = false;
 };
 const std::vector<LessonServerKind>& lesson_server_kinds();
 

@@ -81,6 +81,20 @@ std::string command_line(const std::vector<std::string>& args, const std::string
 
 // The step's arguments with the servers' URLs in place of their placeholders; false when a
 // server it needs was not given.
+bool is_given(const LessonServers& servers, std::string_view placeholder) {
+  const auto given = servers.find(placeholder);
+  return given != servers.end() && !given->second.empty();
+}
+
+// The optional server a step names and the teacher did not give; nullptr when none.
+const LessonServerKind* optional_absent(const LessonStep& step, const LessonServers& servers) {
+  for (const std::string& arg : step.args)
+    if (const LessonServerKind* kind = server_kind(placeholder_of(arg));
+        kind && kind->optional && !is_given(servers, kind->placeholder))
+      return kind;
+  return nullptr;
+}
+
 bool with_servers(const std::vector<std::string>& args, const LessonServers& servers,
                   std::vector<std::string>* out) {
   for (const std::string& arg : args) {
@@ -240,6 +254,11 @@ Status run_step(const LessonStep& step, LessonRun& run) {
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
   fmt::print("{}", command_text("$ " + shown_command(step), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
+  if (const LessonServerKind* absent = optional_absent(step, run.servers)) {
+    fmt::print("    (left out: no {} URL; scripts/servers up {} starts one)\n\n", absent->option,
+               absent->up);
+    return Status::ok();
+  }
   std::string binary;
   std::vector<std::string> args;
   RETURN_IF_ERROR(prepare(step, run, &binary, &args));
@@ -275,7 +294,11 @@ void print_replay(const Lesson& lesson) {
     } else {
       fmt::print("  rm -rf gate; mkdir gate\n");
       for (int i = 0; i < step.twins; ++i)
-        fmt::print("{}", command_text(command_line(step.args) + " &", 2));
+        fmt::print("{}",
+                   command_text(replaced(command_line(step.args), std::string(kCopyPlaceholder),
+                                         std::to_string(i + 1)) +
+                                    " &",
+                                2));
       fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
     }
   }
@@ -286,10 +309,8 @@ void print_replay(const Lesson& lesson) {
 
 std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
   std::vector<const LessonServerKind*> missing;
-  for (const LessonServerKind* kind : servers_named(lesson)) {
-    const auto given = servers.find(kind->placeholder);
-    if (given == servers.end() || given->second.empty()) missing.push_back(kind);
-  }
+  for (const LessonServerKind* kind : servers_named(lesson))
+    if (!kind->optional && !is_given(servers, kind->placeholder)) missing.push_back(kind);
   if (missing.empty()) return "";
   std::vector<std::string> options, names;
   std::string given;

@@ -35,6 +35,11 @@ const std::vector<LessonServerKind>& lesson_server_kinds() {
        "starts it)"},
       {kZookeeperPlaceholder, "--zookeeper", "zookeeper", "zookeeper", "IDEMLAB_TEST_ZOOKEEPER",
        "a ZooKeeper server, zookeeper://HOST:PORT, for the lesson on fencing tokens"},
+      {kGaleraPlaceholder, "--galera", "mariadb", "galera", "IDEMLAB_TEST_GALERA",
+       "a scratch database on a Galera cluster, its URL naming every node "
+       "(mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB), for the engine lesson's cluster steps: "
+       "left out without it",
+       true},
   };
   return kKinds;
 }

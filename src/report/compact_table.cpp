@@ -17,8 +17,12 @@ bool has_backends(const std::vector<SimResult>& results) {
 }
 
 // "sqlite", "postgresql RC", "mariadb RR": the engine and level, short enough for the table.
+std::string_view engine_shown(const SimResult& r) {
+  return r.nodes > 1 ? "galera" : engine_name(r.engine);
+}
+
 std::string engine_label(const SimResult& r) {
-  const std::string_view engine = engine_name(r.engine);
+  const std::string_view engine = engine_shown(r);
   if (!is_server(r.engine)) return std::string(engine);
   static const std::pair<std::string_view, const char*> kShort[] = {
       {"read-committed", "RC"}, {"repeatable-read", "RR"}, {"serializable", "SER"}};

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "report/compact_table.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -190,7 +191,7 @@ std::optional<Note> band_note(const SimConfig& config, std::span<const SimResult
 
 // Where a result ran, for compare --backend's notes: "" without --backend.
 std::string where_it_ran(const SimResult& result) {
-  const std::string_view engine = engine_name(result.engine);
+  const std::string_view engine = engine_shown(result);
   if (result.backend.empty()) return "";
   if (!is_server(result.engine)) return std::string(engine);
   return fmt::format("{} at {}", engine, result.isolation);
@@ -203,6 +204,20 @@ std::string on_engines(const std::vector<std::string>& wheres, std::string_view 
   for (size_t i = 1; i < wheres.size(); ++i)
     places += fmt::format("{}{}", i + 1 == wheres.size() ? " and " : ", ", wheres[i]);
   return fmt::format("note: on {}, {}", places, note.substr(6));
+}
+
+// A cluster's rows are not the same from run to run, and the table says so.
+std::optional<std::string> cluster_note(std::span<const SimResult> results) {
+  const auto spread =
+      std::find_if(results.begin(), results.end(), [](const SimResult& r) { return r.nodes > 1; });
+  if (spread == results.end()) return std::nullopt;
+  return fmt::format(
+      "note: on galera, each client's connection went to the next of the cluster's {} nodes, "
+      "and each statement waited until its node had applied what the cluster committed before "
+      "it (wsrep_sync_wait=15 unless the URL says otherwise). Certification and the nodes' "
+      "appliers run on the servers' own threads, outside the run's schedule: attempts, p99 and "
+      "a pitfall's counts vary from run to run, where one server's do not.",
+      spread->nodes);
 }
 
 }  // namespace
@@ -238,6 +253,10 @@ CompareNotes compare_notes(const SimConfig& config, std::span<const CompareRow> 
     same->second.push_back(where);
   }
   for (const auto& [brief, wheres] : briefs) out.brief.push_back(on_engines(wheres, brief));
+  if (std::optional<std::string> cluster = cluster_note(results)) {
+    out.brief.push_back(*cluster);
+    out.full.push_back(*cluster);
+  }
   return out;
 }
 

@@ -148,7 +148,8 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["engine"] = engine_name(r.engine);
     out["isolation"] = r.isolation;
   }
-  if (is_server(r.engine)) {  // on a server: where, at which level, and its races
+  if (r.nodes > 1) out["nodes"] = r.nodes;  // a Galera cluster's, each client on the next
+  if (is_server(r.engine)) {                // on a server: where, at which level, and its races
     out["engine"] = engine_name(r.engine);
     out["isolation"] = r.isolation;
     out["released_together"] = r.released_together;
@@ -201,14 +202,13 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
 }
 
 std::string result_text(const SimResult& r, const std::string& command) {
-  std::string out =
-      wrap(fmt::format("{}{}: {}, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
-                       count_of(r.requests, "request"), r.seed,
-                       is_server(r.engine)
-                           ? fmt::format(", on {} at {}", engine_name(r.engine), r.isolation)
-                           : std::string(),
-                       r.guard_store.empty() ? "" : ", tokens and locks in Redis"),
-           0);
+  std::string out = wrap(
+      fmt::format("{}{}: {}, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
+                  count_of(r.requests, "request"), r.seed,
+                  is_server(r.engine) ? fmt::format(", on {} at {}", engine_shown(r), r.isolation)
+                                      : std::string(),
+                  r.guard_store.empty() ? "" : ", tokens and locks in Redis"),
+      0);
   // Label, value, meaning: a meaning too long for the width wraps under itself.
   auto line = [&](const char* label, const std::string& value, const char* meaning) {
     const std::string start = fmt::format("  {:<24}{:>10}  ", label, value);

@@ -76,6 +76,27 @@ wait_at_gate() {
     sleep 0.01
   done
 }
+# wait_bounded PID WHAT [SECONDS]: waits for the background process PID (at most 120 s unless
+# told) and sets wait_status to its exit code. One that is still there then fails the test with
+# what the kernel says of it and each of its threads, and is killed: a hang shows where it hung
+# instead of running into CTest's timeout with nothing said.
+wait_bounded() {
+  local pid=$1 what=$2 bound=${3:-120} _
+  for _ in $(seq 1 $((bound * 20))); do
+    kill -0 "$pid" 2>/dev/null || break
+    [ "$(awk '/^State:/ {print $2}' "/proc/$pid/status" 2>/dev/null)" = Z ] && break
+    sleep 0.05
+  done
+  if kill -0 "$pid" 2>/dev/null && [ "$(awk '/^State:/ {print $2}' "/proc/$pid/status")" != Z ]; then
+    local threads
+    threads=$(for task in /proc/"$pid"/task/*; do
+      echo "$(cat "$task/comm") $(awk '/^State:/ {print $2 $3}' "$task/status") $(cat "$task/wchan")"
+    done 2>/dev/null | tr '\n' ';')
+    fail "$what did not end within $bound s; its threads: $threads; children: $(ps -o pid,stat,args --ppid "$pid" | tr '\n' ';')"
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  wait_status=0; wait "$pid" || wait_status=$?
+}
 # hold_write_lock DB [SQL]: a sqlite3 process takes DB's write lock (BEGIN IMMEDIATE, or SQL
 # that takes it) and keeps it until release_write_lock; returns once the lock is held for
 # certain, so a test of a busy ledger depends on no sleep.

@@ -24,8 +24,8 @@ start_serve() {
 # stop_serve: SIGTERM, and it exits 0.
 stop_serve() {
   kill -TERM "$serve_pid"
-  wait "$serve_pid"
-  expect_equal "$?" 0 "serve exits 0 on SIGTERM"
+  wait_bounded "$serve_pid" "serve, told to stop"
+  expect_equal "$wait_status" 0 "serve exits 0 on SIGTERM"
 }
 # post KEY BODY [CURL ARGS...]: POST /transfers with a form body (KEY '-': no key). Sets
 # status, headers and body.

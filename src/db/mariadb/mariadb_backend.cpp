@@ -9,10 +9,12 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "core/interrupt.h"
 #include "db/mariadb/libmariadb.h"
+#include "db/mariadb/mariadb_connect.h"
 #include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
@@ -39,8 +41,8 @@ bool integer_field(enum_field_types type) {
 
 class MariadbBackend final : public Backend, public NonBlocking {
  public:
-  MariadbBackend(const LibMariadb* my, MYSQL* conn, std::string shown, bool nonblocking)
-      : my_(my), conn_(conn), shown_(std::move(shown)), nonblocking_(nonblocking) {}
+  MariadbBackend(const LibMariadb* my, MYSQL* conn, const Locator& locator, bool nonblocking)
+      : my_(my), conn_(conn), locator_(locator), shown_(locator.shown), nonblocking_(nonblocking) {}
   ~MariadbBackend() override { my_->close(conn_); }
   Engine engine() const override { return Engine::kMariadb; }
   NonBlocking* nonblocking() override { return this; }
@@ -50,12 +52,14 @@ class MariadbBackend final : public Backend, public NonBlocking {
   }
   Status send(Stmt id, const Binds& binds) override;
   std::optional<StepResult> receive(int wait_us) override;
-  int64_t session_id() const override { return static_cast<int64_t>(my_->thread_id(conn_)); }
+  // On a cluster the node's number rides above the connection id, which each node counts on
+  // its own: a session names its node, and is asked about there.
+  int64_t session_id() const override {
+    return (int64_t{locator_.node} << 32) | static_cast<int64_t>(my_->thread_id(conn_));
+  }
   Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
                     std::vector<std::vector<int64_t>>* holders) override;
-  Status cancel_statement(int64_t session) override {
-    return exec_script(fmt::format("KILL QUERY {}", session).c_str());
-  }
+  Status cancel_statement(int64_t session) override;
   std::string_view statement_text(Stmt id) const override { return mariadb_statement_sql(id); }
   StepResult query(std::string_view text, const Binds& binds, const RowSink* on_row) override {
     return execute(split_named_values(text), binds, on_row);
@@ -96,8 +100,15 @@ class MariadbBackend final : public Backend, public NonBlocking {
   }
   void read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const;
 
+  Result<NonBlocking*> node_asked(int64_t session);
+  Status own_lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting);
+
   const LibMariadb* my_;
   MYSQL* conn_;
+  Locator locator_;
+  // A cluster's other nodes, opened when first asked about a session there: a node sees only
+  // its own lock waits, and ends only its own statements.
+  std::map<int, std::unique_ptr<Backend>> other_nodes_;
   std::string shown_;
   bool nonblocking_;
   std::string isolation_;
@@ -206,17 +217,58 @@ std::optional<StepResult> MariadbBackend::receive(int wait_us) {
 // INNODB_TRX and INNODB_LOCK_WAITS are copies InnoDB refreshes only after 100 ms without a
 // read, so a caller who asks every millisecond reads the same stale copy for ever (measured:
 // a wait that had ended 20 s before). SHOW ENGINE INNODB STATUS is built when asked.
-Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
-                                  std::vector<std::vector<int64_t>>* holders) {
-  waiting->assign(sessions.size(), false);
-  holders->assign(sessions.size(), {});
+Status MariadbBackend::own_lock_waits(const std::vector<int64_t>& sessions,
+                                      std::vector<bool>* waiting) {
   std::string status;
   const RowSink keep = [&](const Row& row) { status = as_text(row.back()); };
   StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
   if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
-  for (size_t i = 0; i < sessions.size(); ++i)
-    (*waiting)[i] = innodb_status_shows_lock_wait(status, sessions[i]);
+  waiting->clear();
+  for (int64_t session : sessions)
+    waiting->push_back(innodb_status_shows_lock_wait(status, session & 0xffffffff));
   return Status::ok();
+}
+
+// The node a session lives on, as a connection there: this one, or another node's.
+Result<NonBlocking*> MariadbBackend::node_asked(int64_t session) {
+  const int node = static_cast<int>(session >> 32);
+  if (node == locator_.node) return static_cast<NonBlocking*>(this);
+  std::unique_ptr<Backend>& other = other_nodes_[node];
+  if (!other) {
+    ASSIGN_OR_RETURN(other, open_mariadb(on_node(locator_, node), {}));
+  }
+  return other->nonblocking();
+}
+
+// Each node is asked, in one question, about the sessions that live on it.
+Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
+                                  std::vector<std::vector<int64_t>>* holders) {
+  waiting->assign(sessions.size(), false);
+  holders->assign(sessions.size(), {});
+  std::map<NonBlocking*, std::vector<size_t>> by_node;
+  for (size_t i = 0; i < sessions.size(); ++i) {
+    ASSIGN_OR_RETURN(NonBlocking * node, node_asked(sessions[i]));
+    by_node[node].push_back(i);
+  }
+  for (const auto& [node, indexes] : by_node) {
+    std::vector<int64_t> asked;
+    for (size_t i : indexes) asked.push_back(sessions[i]);
+    std::vector<bool> found;
+    if (node == this) {
+      RETURN_IF_ERROR(own_lock_waits(asked, &found));
+    } else {
+      std::vector<std::vector<int64_t>> unused;
+      RETURN_IF_ERROR(node->lock_waits(asked, &found, &unused));
+    }
+    for (size_t k = 0; k < indexes.size(); ++k) (*waiting)[indexes[k]] = found[k];
+  }
+  return Status::ok();
+}
+
+Status MariadbBackend::cancel_statement(int64_t session) {
+  ASSIGN_OR_RETURN(NonBlocking * node, node_asked(session));
+  if (node != this) return node->cancel_statement(session);
+  return exec_script(fmt::format("KILL QUERY {}", session & 0xffffffff).c_str());
 }
 
 Status MariadbBackend::exec_script(const char* sql) {
@@ -298,51 +350,6 @@ StepCode mariadb_step_code(unsigned error_number) {
   }
 }
 
-namespace {
-
-// The server waits for, as poll() events, and back.
-short poll_events(int wait) {
-  return static_cast<short>(((wait & MYSQL_WAIT_READ) ? POLLIN : 0) |
-                            ((wait & MYSQL_WAIT_WRITE) ? POLLOUT : 0) |
-                            ((wait & MYSQL_WAIT_EXCEPT) ? POLLPRI : 0));
-}
-
-// mysql_real_connect_start and _cont, each wait on the socket bounded by connect_timeout and
-// stopped by a signal (db/server/connect_wait.h): mysql_real_connect's own read of the greeting
-// waits out the whole timeout whatever signal comes. nullptr in `connected` when the server
-// refused (the caller reads why); a Status for a wait that ran out or a signal.
-Status connect_within(const LibMariadb& my, MYSQL* conn, const Locator& locator, const char* socket,
-                      MYSQL** connected) {
-  const auto text_or_null = [](const std::string& text) {
-    return text.empty() ? nullptr : text.c_str();
-  };
-  int wait = my.real_connect_start(connected, conn, text_or_null(locator.host),
-                                   text_or_null(locator.user), text_or_null(locator.password),
-                                   locator.database.c_str(), static_cast<unsigned>(locator.port),
-                                   socket, CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS);
-  const auto deadline = deadline_after(locator.connect_timeout_s);
-  while (wait != 0) {
-    const SocketWait waited = wait_for_socket(my.get_socket(conn), poll_events(wait), deadline);
-    if (waited == SocketWait::kInterrupted) return check_interrupt();
-    if (waited == SocketWait::kTimedOut) return no_answer(locator.shown, locator.connect_timeout_s);
-    wait = my.real_connect_cont(connected, conn, wait & ~MYSQL_WAIT_TIMEOUT);
-  }
-  return Status::ok();
-}
-
-// Each statement's answer may take the lock wait's own limit, and connect_timeout beyond it.
-void set_timeouts(const LibMariadb& my, MYSQL* conn, const Locator& locator,
-                  const ConnectionOptions& options) {
-  const unsigned connect_s = static_cast<unsigned>(locator.connect_timeout_s);
-  const unsigned answer_s =
-      connect_s + static_cast<unsigned>(std::max(1, (options.busy_timeout_ms + 999) / 1000));
-  my.options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &connect_s);
-  my.options(conn, MYSQL_OPT_READ_TIMEOUT, &answer_s);
-  my.options(conn, MYSQL_OPT_WRITE_TIMEOUT, &answer_s);
-}
-
-}  // namespace
-
 Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
                                               const ConnectionOptions& options) {
   const LibMariadb* my = nullptr;
@@ -371,7 +378,7 @@ Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
       return server_busy(locator.shown, *limit);
     return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
   }
-  auto backend = std::make_unique<MariadbBackend>(my, conn, locator.shown, options.nonblocking);
+  auto backend = std::make_unique<MariadbBackend>(my, conn, locator, options.nonblocking);
   RETURN_IF_ERROR(backend->start(options));
   for (const auto& [key, value] : locator.parameters)  // whole numbers: the locator checked
     if (key == "wsrep_sync_wait" || key == "wsrep_retry_autocommit")

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 
@@ -16,6 +17,15 @@ std::string scratch_name() {
       std::chrono::steady_clock::now().time_since_epoch().count() & 0xffffffff);
   static std::atomic<int> made{0};
   return fmt::format("idemlab_scratch_{}_{:x}_{}", ::getpid(), stamp, made++);
+}
+
+Locator with_causal_reads(const Locator& server) {
+  Locator out = server;
+  if (server.nodes.size() < 2) return out;
+  const auto given = [&](const auto& parameter) { return parameter.first == "wsrep_sync_wait"; };
+  if (std::none_of(out.parameters.begin(), out.parameters.end(), given))
+    out.parameters.emplace_back("wsrep_sync_wait", "15");
+  return out;
 }
 
 ConnectionOptions scratch_server_options(Isolation isolation) {
@@ -36,7 +46,7 @@ Status ScratchServer::create(const Locator& server, const std::vector<OpeningBal
     return Status::ledger(
         fmt::format("{}: cannot make a scratch ledger: {}", server.shown, status.message()));
   out->name_ = name;
-  out->scratch_ = server;
+  out->scratch_ = with_causal_reads(server);
   if (traits.scratch_is_schema)
     out->scratch_.parameters.emplace_back("options", "-csearch_path=" + name);
   else
@@ -58,8 +68,12 @@ ScratchServer::~ScratchServer() {
     (void)again->exec_script(drop.c_str());
 }
 
+// On a cluster each connection goes to the next node in turn, so that twins run on different
+// nodes; the control connection stays on the node the URL picks.
 Result<Connection> ScratchServer::connect(const ConnectionOptions& options) const {
-  return open_connection(scratch_, options);
+  if (scratch_.nodes.size() < 2) return open_connection(scratch_, options);
+  const int node = static_cast<int>(connected_++ % scratch_.nodes.size()) + 1;
+  return open_connection(on_node(scratch_, node), options);
 }
 
 Status ScratchServer::reset() {

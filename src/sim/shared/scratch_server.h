@@ -36,8 +36,9 @@ class ScratchServer {
   const std::string& name() const { return name_; }
 
  private:
-  Locator server_;   // as given
-  Locator scratch_;  // the same server, inside the scratch schema or database
+  Locator server_;                // as given
+  Locator scratch_;               // the same server, inside the scratch schema or database
+  mutable size_t connected_ = 0;  // connections made: on a cluster, the next one's node
   std::string name_;
   Connection admin_;  // on the database the URL names: creates and drops the scratch one
   Connection control_;
@@ -47,6 +48,12 @@ class ScratchServer {
 // machine (the pid) and across machines sharing a server (the clock's nanoseconds when the
 // process made its first one). Never printed, so output stays the same from run to run.
 std::string scratch_name();
+
+// On a cluster URL that does not say otherwise, every statement first waits until its node has
+// applied what the cluster committed before it (wsrep_sync_wait=15): a run then sees the same
+// rows whichever node each connection reached, and gives the same answers every time. A URL's
+// own ?wsrep_sync_wait=0 shows the stale reads, which vary from run to run.
+Locator with_causal_reads(const Locator& server);
 
 // The connection options explore uses on a server: a lock wait ends when the server lets it go,
 // or after `kServerWaitGuardMs`, a guard against a hang, not a part of any schedule.

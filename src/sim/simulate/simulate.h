@@ -53,6 +53,8 @@ struct SimResult {
   int64_t first_found = 0;
   Engine engine = kEmbeddedEngine;  // where it ran
   std::string isolation;            // the level the server ran at ("" on SQLite)
+  // On a Galera cluster: how many nodes the run spread its connections over; 0 elsewhere.
+  int nodes = 0;
   // compare --backend: "sqlite" or the server's URL as shown (no password); "" otherwise.
   std::string backend;
   // --redis, for a strategy that keeps tokens or locks: the Redis URL as shown; "" otherwise.

@@ -66,6 +66,8 @@ Status Simulation::run(SimResult* out) {
   Status status = verdicts(out);
   out->engine = runner_->engine();
   out->isolation = ledger_.client.isolation();
+  if (settings_.options.server && settings_.options.server->nodes.size() > 1)
+    out->nodes = static_cast<int>(settings_.options.server->nodes.size());
   if (ledger_.guard_store) out->guard_store = settings_.options.redis->shown;
   return status;
 }

@@ -149,6 +149,7 @@ first=$out
 expect_equal "$(grep -c "moved money 2 times" <<<"$out")" 1 "lesson: the double, on PostgreSQL alone"
 expect_equal "$(grep -c "ok: 1 transfer applied" <<<"$out")" 3 "lesson: one transfer, on the others"
 expect_equal "$(grep -c "(deadlock)" <<<"$out")" 2 "lesson: MariaDB's deadlocks"
+expect_contains "$out" "(left out: no --galera URL; scripts/servers up galera starts one)"
 case "$out" in *skipped*|*idemlab:idemlab*|*/dev/shm*) fail "lesson: skipped, or a URL shown" ;; esac
 expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$pg" --mariadb "$maria"
 expect_equal "$out" "$first" "lesson twice: the same bytes"

@@ -9,6 +9,7 @@
 # cluster for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
+own_server_databases galera  # for the engine lesson's single servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
 started=$SECONDS
@@ -114,6 +115,25 @@ done
 expect_exit 7 "$IDEMLAB" audit --db "$cluster?node=3"
 expect_contains "$out" "applied_more_than_once  api     stale-1"
 case $out in *causal*|*" u1 "*|*direct-insert*|*dedup-table*) fail "only stale-N moved twice: $out" ;; esac
+
+# compare --backend on the cluster: the Galera column, each client's connection on the next
+# node, and a note that says a cluster's counts vary from run to run. The audit holds on every
+# row: what varies is how often a transaction met another node's at COMMIT.
+expect_exit 0 "$IDEMLAB" compare --backend "$cluster" --requests 10 \
+  --strategies select-for-update,direct-insert
+expect_contains "$out" "select-for-update  galera RR"
+expect_contains "$out" "note: on galera, each client's connection went to the next of the cluster's 3 nodes"
+case $out in *FAIL*) fail "an audit failed on the cluster: $out" ;; esac
+expect_exit 0 "$IDEMLAB" compare --backend "$cluster" --requests 5 --strategies direct-insert --json
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"][0]["nodes"])')" \
+  3 "compare --json names the nodes"
+
+# The engine lesson with --galera: the twins on nodes 1 and 2, one turned away at COMMIT.
+expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$IDEMLAB_TEST_POSTGRES" \
+  --mariadb "$IDEMLAB_TEST_MARIADB" --galera "$cluster"
+expect_contains "$out" '--db "$GALERA?node=1"'
+expect_contains "$out" "(certification_failed, 1213)"
+expect_contains "$out" "ok: 1 transfer applied"
 
 # Bad input: one error line, exit 2.
 expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=4"

@@ -39,14 +39,15 @@ stopped_holder() {
   [ "$store" = redis ] && redis-cli -s "$redis_socket" DEL "lock:api:$biz_seq" >/dev/null
   twin_exit=5
   for _ in $(seq 1 400); do  # in_progress until the stopped holder's session expires
-    twin_exit=0; "${attempt[@]}" "${lock[@]}" >/dev/null 2>&1 || twin_exit=$?
+    twin_exit=0; timeout -k 5 120 "${attempt[@]}" "${lock[@]}" >"$work/twin.out" 2>&1 || twin_exit=$?
     [ "$twin_exit" -ne 5 ] && break
     sleep 0.05
   done
   touch "$gate/open"
-  first_exit=0; wait "$pid" || first_exit=$?
+  wait_bounded "$pid" "$biz_seq's first attempt, resumed"; first_exit=$wait_status
   first_err=$(cat "$work/first.err")
   echo "$biz_seq $store $*: twin $twin_exit, first $first_exit at $SECONDS s"
+  [ "$twin_exit" = 124 ] && fail "$biz_seq: a twin did not end within 120 s: $(cat "$work/twin.out")"
 }
 
 gates=0 sqlite=$work/l.db
@@ -92,7 +93,7 @@ expect_equal "$status" 201 "serve with its locks in ZooKeeper"
 stop_serve
 queue=zk-$$
 expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 2 --prefix q
-expect_exit 0 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --db "$served" \
+expect_exit 0 timeout -k 5 120 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --db "$served" \
   --strategy lock-table --locks "$zk" --fence --until-idle 500
 expect_exit 0 "$IDEMLAB" audit --db "$served"
 expect_contains "$out" "3 transfers applied"
