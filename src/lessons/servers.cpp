@@ -65,7 +65,7 @@ std::vector<const LessonServerKind*> servers_named(const Lesson& lesson) {
 std::string lesson_invocation(const Lesson& lesson) {
   std::string out = fmt::format("idemlab lesson {}", lesson.number);
   for (const LessonServerKind* kind : servers_named(lesson))
-    out += fmt::format(" {} URL", kind->option);
+    if (!kind->optional) out += fmt::format(" {} URL", kind->option);  // what it needs
   return out;
 }
 
