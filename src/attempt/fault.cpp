@@ -71,6 +71,13 @@ constexpr std::array kFaults{
               "it (SIGCONT) after ms, or with gate=DIR once DIR/open exists (ms caps the wait, "
               "default 60000)",
               surface_bit(Surface::kOneAttempt)},
+    FaultInfo{FaultKind::kFailover, "failover", "failover[:after=STEP,lag-ms=MS]",
+              "after=STEP|PHASE (default: the attempt's guard write), lag-ms (default 0), p, nth",
+              "the store that keeps tokens and locks apart from the ledger (a Redis primary "
+              "with a replica) dies right after STEP; its replica, which has every write older "
+              "than lag-ms but none since (the write STEP made included), is promoted. The "
+              "strategies with a token or a lock keep them in that store for the run",
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -130,13 +137,16 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if (key == "ms" &&
                (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
-    } else if ((key == "at" && pauses) || (key == "after" && spec.kind == FaultKind::kCrash)) {
+    } else if ((key == "at" && pauses) || (key == "after" && (spec.kind == FaultKind::kCrash ||
+                                                              spec.kind == FaultKind::kFailover))) {
       if (value.empty()) status = Status::usage(fmt::format("fault {}: {}= is empty", name, key));
       spec.at_given = pauses;
       if (auto phase = phase_from_name(value))
         spec.phase = *phase;
       else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
+    } else if (key == "lag-ms" && spec.kind == FaultKind::kFailover) {
+      status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.lag_ms);
     } else if (key == "gate" && pauses) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);

@@ -24,6 +24,7 @@ enum class FaultKind {
   kOverdraw,      // the request asks for more than the payer holds (insufficient funds)
   kNoKey,         // the client sends the request without its idempotency key
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
+  kFailover,      // the guard store's primary dies; its replica, behind by lag-ms, takes over
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -75,6 +76,7 @@ struct FaultSpec {
   bool at_given = false;       // slow: at= was written (a step, a phase, or `critical`)
   std::string gate;            // slow, pause, one attempt: wait at a gate in this folder (gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
+  int64_t lag_ms = 0;          // lag-ms=: failover, how far the replica is behind its primary
   std::string text;            // as written, for reports and the attempts log
 
   std::string_view name() const;

@@ -13,7 +13,31 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
     slow_step_ = &fault.step;
     slow_phase_ = fault.at_given ? fault.phase : default_slow_phase_;
     slow_gate_ = &fault.gate;
+  } else if (fault.kind == FaultKind::kFailover) {
+    failover_step_ = &fault.step;
+    failover_phase_ = fault.phase;
+    failover_lag_ms_ = fault.lag_ms;
+    failover_site_ = fault.phase != Phase::kNone ? phase_name(fault.phase)
+                     : fault.step.empty()        ? std::string_view("the guard write")
+                                                 : std::string_view(fault.step);
   }
+}
+
+bool FaultSites::failover_before(const PendingStep& next) {
+  if (!failover_step_ || !phases_.opens_before(failover_phase_, next.stmt)) return false;
+  failover_step_ = nullptr;
+  return true;
+}
+
+bool FaultSites::failover_after(std::string_view step, bool wrote_guard) {
+  if (!failover_step_) return false;
+  bool here = false;
+  if (failover_phase_ == Phase::kAfterCommit)
+    here = phases_.just_committed();
+  else if (failover_phase_ == Phase::kNone)
+    here = failover_step_->empty() ? wrote_guard : *failover_step_ == step;
+  if (here) failover_step_ = nullptr;
+  return here;
 }
 
 bool FaultSites::crash_before(const PendingStep& next) const {

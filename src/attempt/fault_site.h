@@ -23,8 +23,9 @@ class FaultSites {
   FaultSites(std::string_view critical_step, Phase default_slow_phase)
       : critical_step_(critical_step), default_slow_phase_(default_slow_phase) {}
 
-  // Arms a crash or slow fault that hit this attempt (one of each; a later one replaces an
-  // earlier). `crash_after`: for a crash naming neither step nor phase, the statements to run.
+  // Arms a crash, slow or failover fault that hit this attempt (one of each; a later one
+  // replaces an earlier). `crash_after`: for a crash naming neither step nor phase, the statements
+  // to run.
   void arm(const FaultSpec& fault, uint16_t crash_after = 0);
 
   // Before `next` runs: whether the attempt dies now (at a phase that opens with it).
@@ -35,6 +36,16 @@ class FaultSites {
   std::string_view pause_site() const;
   // The gate a one-attempt pause waits at instead of sleeping ("": none; attempt/gate.h).
   std::string_view pause_gate() const { return slow_gate_ ? *slow_gate_ : std::string_view(); }
+
+  // Before `next` runs: whether the guard store fails over now (at a phase that opens with it).
+  // Fires once.
+  bool failover_before(const PendingStep& next);
+  // After a step ran: whether the guard store fails over now (after its step or phase, or,
+  // placed nowhere, after the attempt's first write to the guard store). Fires once.
+  bool failover_after(std::string_view step, bool wrote_guard);
+  // Where the failover landed, for narration: a phase, a step, or "guard write".
+  std::string_view failover_site() const { return failover_site_; }
+  int64_t failover_lag_ms() const { return failover_lag_ms_; }
 
   // Records a step that ran; then crash_after() and pause_after_commit() say what follows it.
   void ran(Stmt stmt, const StepResult& result, bool in_transaction, bool finished);
@@ -59,6 +70,10 @@ class FaultSites {
   Phase slow_phase_ = Phase::kNone;
   int64_t slow_ms_ = 0;  // armed when > 0
   const std::string* slow_gate_ = nullptr;
+  const std::string* failover_step_ = nullptr;  // armed when set ("": after the guard write)
+  Phase failover_phase_ = Phase::kNone;
+  int64_t failover_lag_ms_ = 0;
+  std::string_view failover_site_;
 };
 
 }  // namespace idemlab

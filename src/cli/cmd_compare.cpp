@@ -153,6 +153,7 @@ ExitCode run_compare(const CompareOptions& options) {
   for (const Strategy* strategy : chosen(options.strategies))
     names.emplace_back(strategy->info().name);
   const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, names);
+  refuse_redis_with_failover(redis, config);
   const std::vector<CompareRow> plan = plan_rows(options, backends, redis ? &*redis : nullptr);
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));

@@ -170,6 +170,15 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
   return locator;
 }
 
+void refuse_redis_with_failover(const std::optional<RedisLocator>& redis, const SimConfig& config) {
+  if (!redis) return;
+  for (const FaultSpec& fault : config.faults)
+    if (fault.kind == FaultKind::kFailover)
+      throw_if_error(Status::usage(
+          "fault failover fails over the simulator's own replicated guard store; --redis names "
+          "a real Redis: leave one out"));
+}
+
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis) {
   return redis ? " --redis " + redis->shown : "";
 }

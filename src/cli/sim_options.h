@@ -59,6 +59,8 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
                                                  const std::vector<std::string>& strategies);
 // " --redis URL" for a reproduce line (the URL as shown: no password); "".
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis);
+// A failover fault fails over the simulator's own guard store: with --redis, a usage error.
+void refuse_redis_with_failover(const std::optional<RedisLocator>& redis, const SimConfig& config);
 
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,

@@ -143,6 +143,10 @@ std::string_view statement_name(Stmt id) {
 
 namespace idemlab {
 
+bool statement_writes_guard(Stmt id) {
+  return statement_is_guard(id) && id != Stmt::kSelectToken && id != Stmt::kCheckLockOwner;
+}
+
 bool statement_is_guard(Stmt id) {
   switch (id) {
     case Stmt::kInsertToken:

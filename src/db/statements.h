@@ -70,4 +70,6 @@ bool statement_takes_write_lock(Stmt id);
 // Whether the statement reads or writes a guard a separate store can keep instead of the ledger
 // (tokens and locks: --redis): a session with such a store sends it there.
 bool statement_is_guard(Stmt id);
+// A guard statement that writes: every one but the token and lock owner reads.
+bool statement_writes_guard(Stmt id);
 }  // namespace idemlab

@@ -155,6 +155,10 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["released_together"] = r.released_together;
   }
   if (!r.guard_store.empty()) out["redis"] = r.guard_store;  // --redis: where tokens and locks were
+  if (r.failovers > 0) {  // a failover fault, on a strategy that keeps tokens or locks apart
+    out["failovers"] = r.failovers;
+    out["guard_writes_lost"] = r.guard_writes_lost;
+  }
   return out;
 }
 
@@ -241,6 +245,12 @@ std::string result_text(const SimResult& r, const std::string& command) {
     line("released_together", std::to_string(r.released_together),
          "steps that let 2 or more waiting statements go: which goes first is the server's, "
          "and a rerun can differ");
+  if (r.failovers > 0)
+    line("failovers", std::to_string(r.failovers),
+         fmt::format("the guard store's replica took over; {} writes it had not received were "
+                     "lost",
+                     r.guard_writes_lost)
+             .c_str());
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");

@@ -21,6 +21,10 @@ TEST_CASE("fault specs parse with their parameters") {
   CHECK(fault.count == 3);
   REQUIRE(parse_fault("response-lost:p=0.1", &fault).is_ok());
   CHECK(fault.text == "response-lost:p=0.1");
+  REQUIRE(parse_fault("failover:after=consume_token,lag-ms=5,p=0.1", &fault).is_ok());
+  CHECK(fault.kind == FaultKind::kFailover);
+  CHECK(fault.step == "consume_token");
+  CHECK(fault.lag_ms == 5);
 }
 
 TEST_CASE("bad fault specs are usage errors") {
@@ -28,7 +32,8 @@ TEST_CASE("bad fault specs are usage errors") {
   for (const char* text :
        {"", "meteor", "slow:ms=0", "slow:ms=abc", "crash:after=", "response-lost:p=1.5",
         "response-lost:p=-0.1", "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
-        "redeliver:k=0", "busy", "short-ttl", "slow:ms=86400001", "double-submit:k=101"}) {
+        "redeliver:k=0", "busy", "short-ttl", "slow:ms=86400001", "double-submit:k=101",
+        "failover:lag-ms=-1", "failover:ms=5", "crash:lag-ms=5", "failover:after="}) {
     CAPTURE(text);
     CHECK(parse_fault(text, &fault).code() == StatusCode::kUsage);
   }

@@ -90,3 +90,27 @@ TEST_CASE("a crash lands after its step, or after the drawn statement, or at the
   unarmed.ran(Stmt::kDebit, {}, true, false);
   CHECK_FALSE(unarmed.crash_after("debit"));
 }
+
+TEST_CASE("a failover lands once: after the guard write, after a step, or at a phase") {
+  const FaultSpec plain = fault("failover");
+  FaultSites sites("begin", Phase::kNone);
+  sites.arm(plain);
+  CHECK(sites.failover_site() == "the guard write");
+  CHECK_FALSE(sites.failover_after("begin", false));
+  CHECK(sites.failover_after("consume_token", true));
+  CHECK_FALSE(sites.failover_after("consume_token", true));  // once
+
+  const FaultSpec named = fault("failover:after=insert_flow,lag-ms=7");
+  FaultSites at_step("begin", Phase::kNone);
+  at_step.arm(named);
+  CHECK(at_step.failover_lag_ms() == 7);
+  CHECK_FALSE(at_step.failover_after("consume_token", true));
+  CHECK(at_step.failover_after("insert_flow", false));
+
+  const FaultSpec phased = fault("failover:after=holding-guard");
+  FaultSites at_phase("begin", Phase::kNone);
+  at_phase.arm(phased);
+  CHECK_FALSE(at_phase.failover_before(step("insert_flow", Stmt::kInsertFlow)));
+  CHECK(at_phase.failover_before(step("debit", Stmt::kDebit)));
+  CHECK(at_phase.failover_site() == "holding-guard");
+}

@@ -66,6 +66,7 @@ void Endpoint::schedule_step(uint32_t index) {
 
 bool Endpoint::crashes_before_step(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
+  if (delivery.sites.failover_before(stepper_.pending(delivery.slot))) fail_over(delivery);
   if (!delivery.sites.crash_before(stepper_.pending(delivery.slot))) return false;
   crash(index, fmt::format("at {}, before {}: uncommitted work lost, no answer",
                            phase_name(delivery.sites.crash_phase()),
@@ -81,6 +82,9 @@ void Endpoint::after_step(uint32_t index, const ExecutedStep& done_step,
   note_step(delivery, done_step, traced_binds);
   delivery.sites.ran(done_step.stmt, done_step.result, delivery.connection->in_transaction(),
                      stepper_.finished(delivery.slot));
+  const bool wrote_guard = ledger_.guard_store && statement_writes_guard(done_step.stmt) &&
+                           done_step.result.ok() && done_step.result.changes > 0;
+  if (delivery.sites.failover_after(done_step.step, wrote_guard)) fail_over(delivery);
   if (delivery.sites.crash_after(done_step.step)) {
     crash(index, fmt::format("after {}: uncommitted work lost, no answer", done_step.step));
     return;
@@ -105,6 +109,30 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
        describe_values_on(runner_->engine(), step.stmt, binds, step.result),
        std::string(ledger_.runner_for(*delivery.connection, step.stmt).statement_text(step.stmt)),
        ""});
+}
+
+// The guard store's primary dies here; its replica takes over with what it had received. The
+// attempt goes on: its connection finds the new primary, as a Sentinel client does.
+void Endpoint::fail_over(const Delivery& delivery) {
+  const int64_t lag_ms = delivery.sites.failover_lag_ms();
+  std::string what;
+  if (ledger_.replicated) {
+    const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
+    ++stats_.failovers;
+    stats_.guard_writes_lost += lost;
+    what = fmt::format(
+        "the guard store's primary dies after {}; its replica ({} ms behind) "
+        "takes over {}",
+        delivery.sites.failover_site(), lag_ms,
+        lost == 0   ? std::string("with every write")
+        : lost == 1 ? std::string("without the last write")
+                    : fmt::format("without the last {} writes", lost));
+  } else {
+    what = fmt::format("the guard store fails over after {}; this strategy keeps nothing there",
+                       delivery.sites.failover_site());
+  }
+  trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "failover", "",
+              std::move(what), "failover");
 }
 
 // The runner that ran the step wakes what waited for the crashed attempt's locks, once this

@@ -26,7 +26,8 @@ class Endpoint {
 
   void arrive(uint32_t delivery);
   void step(uint32_t delivery) { runner_->step(delivery); }
-  // Before a step runs: whether the attempt crashes there (it then dies: crash()).
+  // Before a step runs: the faults placed there. A failover of the guard store happens; returns
+  // whether the attempt crashes there (it then dies: crash()).
   bool crashes_before_step(uint32_t delivery);
   // What follows a step that ran, on any engine: notes, faults, the next step or the answer.
   // `traced_binds`: the step's values, for the timeline.
@@ -41,6 +42,7 @@ class Endpoint {
   void schedule_step(uint32_t delivery);
   void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
   void crash(uint32_t delivery, std::string what);
+  void fail_over(const Delivery& delivery);
   void done(uint32_t delivery, std::optional<Answer> answer);
 
   const RunSettings& settings_;

@@ -8,6 +8,7 @@
 
 #include "db/connection.h"
 #include "db/guard_store.h"
+#include "sim/shared/replicated_guards.h"
 #include "sim/simulate/simulate.h"
 
 namespace idemlab::sim {
@@ -17,14 +18,16 @@ class RunLedger {
   explicit RunLedger(const SimOptions& options) : options_(options) {}
   ~RunLedger() {
     guard_store = nullptr;
+    replicated = nullptr;
     pool_.clear();
     client = Connection();
     busy = Connection();
   }
 
-  Connection client;                  // tokens, status queries, the audit
-  Connection busy;                    // the busy fault's other writer
-  GuardStore* guard_store = nullptr;  // --redis: where tokens and locks go
+  Connection client;                       // tokens, status queries, the audit
+  Connection busy;                         // the busy fault's other writer
+  GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
+  ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
 
   // A connection for an attempt: a free one, or a new one `open` makes.
   template <class Open>

@@ -32,8 +32,10 @@ struct RunSettings {
   RunSettings(const SimConfig& run_config, const Strategy& run_strategy, Pitfall run_pitfall,
               const SimOptions& run_options)
       : config(run_config), strategy(run_strategy), pitfall(run_pitfall), options(run_options) {
-    for (const FaultSpec& fault : config.faults)
+    for (const FaultSpec& fault : config.faults) {
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms = fault.ms;
+      fails_over |= fault.kind == FaultKind::kFailover;
+    }
   }
 
   const SimConfig& config;
@@ -42,6 +44,8 @@ struct RunSettings {
   const Pitfall pitfall;
   const SimOptions& options;
   int64_t short_ttl_ms = 0;  // a short-ttl fault's TTL for locks and tokens; 0: none
+  // A failover fault: tokens and locks live in a replicated store apart from the ledger.
+  bool fails_over = false;
 
   // Whether `fault` hits attempt `attempt` of `request` (nth= its first attempt only).
   bool fault_hits(const FaultSpec& fault, uint32_t request, int attempt, Random& random) const {

@@ -11,6 +11,8 @@ struct RunStats {
   int64_t deliveries = 0;         // copies that reached the server (double submits, redeliveries)
   int64_t lock_waits = 0;         // times a statement found a lock taken and waited
   int64_t released_together = 0;  // on a server: steps that let two or more waiters go
+  int64_t failovers = 0;          // times the guard store's replica took over
+  int64_t guard_writes_lost = 0;  // writes the promoted replicas had not received
 };
 
 }  // namespace idemlab::sim

@@ -59,6 +59,10 @@ struct SimResult {
   std::string backend;
   // --redis, for a strategy that keeps tokens or locks: the Redis URL as shown; "" otherwise.
   std::string guard_store;
+  // A failover fault: times the guard store's replica took over, and the writes it had not
+  // received (tokens issued or consumed, locks taken or let go, lost with its primary).
+  int64_t failovers = 0;
+  int64_t guard_writes_lost = 0;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it

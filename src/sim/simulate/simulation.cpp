@@ -22,12 +22,21 @@ Simulation::Simulation(const SimConfig& config, const Strategy& strategy, Pitfal
   endpoint_.use(*runner_);
 }
 
-// --redis: a strategy with tokens or locks keeps them in Redis, in keys of the run's own.
+// A strategy with tokens or locks keeps them apart from the ledger: with --redis in Redis, in
+// keys of the run's own; with a failover fault in the simulator's replicated store.
 Status Simulation::open_guard_store() {
   const StrategyInfo& info = settings_.strategy.info();
-  if (!settings_.options.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  RETURN_IF_ERROR(ScratchRedis::create(*settings_.options.redis, &redis_));
-  ledger_.guard_store = &redis_.store();
+  if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  IDEMLAB_CHECK(!(settings_.fails_over && settings_.options.redis),
+                "a failover fault and --redis are refused together before a run");
+  if (settings_.fails_over) {
+    RETURN_IF_ERROR(ReplicatedGuards::create(&replicated_));
+    ledger_.guard_store = &replicated_;
+    ledger_.replicated = &replicated_;
+  } else if (settings_.options.redis) {
+    RETURN_IF_ERROR(ScratchRedis::create(*settings_.options.redis, &redis_));
+    ledger_.guard_store = &redis_.store();
+  }
   return Status::ok();
 }
 
@@ -68,7 +77,9 @@ Status Simulation::run(SimResult* out) {
   out->isolation = ledger_.client.isolation();
   if (settings_.options.server && settings_.options.server->nodes.size() > 1)
     out->nodes = static_cast<int>(settings_.options.server->nodes.size());
-  if (ledger_.guard_store) out->guard_store = settings_.options.redis->shown;
+  if (ledger_.guard_store && !ledger_.replicated) out->guard_store = settings_.options.redis->shown;
+  out->failovers = stats_.failovers;
+  out->guard_writes_lost = stats_.guard_writes_lost;
   return status;
 }
 

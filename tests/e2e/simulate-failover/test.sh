@@ -1,0 +1,59 @@
+# e2e: the failover fault in the simulator (docs/simulator.md, "A failover of the guard store").
+# The guard store's primary dies right after an attempt's guard write and its replica, which
+# never received that write, takes over. One request, placed by nth=, shows each strategy's
+# verdict; the redis-failover scenario ranks every strategy and pitfall, the same bytes twice.
+source "$(dirname "$0")/../lib.sh"
+
+# One request: the token consumed, the failover, the answer lost, the retry.
+one=(--requests 1 --fault failover:nth=1 --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy token "${one[@]}" --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "token: the retry finds its token unused"
+expect_equal "$(json_field "$out" failovers)" 1 "token: one failover"
+expect_equal "$(json_field "$out" guard_writes_lost)" 1 "token: the consume is the write lost"
+expect_equal "$(json_field "$out" audit_ok)" false "token: the audit finds the second transfer"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy token "${one[@]}" --timeline
+expect_contains "$out" "takes over without the last write"
+expect_contains "$out" "[fault: failover]"
+
+# The same fault, without the lost answer: nobody retries, the money moved once.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover:nth=1 --json
+expect_equal "$(json_field "$out" moved_once)" 1 "token, answer kept: once"
+
+# A replica far enough behind never saw the token: the retry is refused, nothing moves twice.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 1 \
+  --fault failover:nth=1,lag-ms=1000 --fault response-lost:nth=1 --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 0 "token, lag 1000 ms: not twice"
+expect_equal "$(json_field "$out" guard_writes_lost)" 2 "token, lag 1000 ms: issue and consume lost"
+
+# A guard in the ledger's transaction: the fault has nothing to fail over (placed nowhere, it
+# waits for a guard write that never comes; placed at a phase, the timeline says so).
+for strategy in select-insert direct-insert state-machine dedup-table select-for-update \
+  optimistic-lock lock-table; do
+  expect_exit 0 "$IDEMLAB" simulate --strategy "$strategy" "${one[@]}" --json
+  expect_equal "$(json_field "$out" moved_once)" 1 "$strategy: once"
+done
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert --requests 1 \
+  --fault failover:nth=1,after=holding-guard --timeline
+expect_contains "$out" "this strategy keeps nothing there"
+
+# The scenario ranks every row; token moves money twice, no guard kept in the ledger does.
+run=(compare --scenario redis-failover --with-pitfalls --json)
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
+first=$out
+python3 - "$first" <<'PY' || fail "redis-failover: the rows"
+import json, sys
+rows = json.loads(sys.argv[1])["rows"]
+twice = {(r["strategy"], r["pitfall"]): r["moved_twice_or_more"] for r in rows}
+assert twice[("token", None)] > 0, twice
+own = {("naive", None), ("direct-insert", "upsert-carries-on")}  # their own pitfall
+wrong = [k for k, n in twice.items() if n and k[0] != "token" and k not in own]
+assert not wrong, wrong
+PY
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
+expect_equal "$out" "$first" "compare --scenario redis-failover: the same bytes, --jobs 2"
+
+# A real Redis and the simulator's store are two different things.
+expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover \
+  --redis redis://127.0.0.1:1/0
+expect_one_error_line
+finish
