@@ -36,6 +36,10 @@ void choose_server(ExploreOptions* options) {
   options->config.isolation = choice.isolation;
   options->config.server = std::move(choice.server);
   options->config.redis = scratch_redis_choice(options->redis, {options->strategy});
+  if (options->config.failover && (options->config.server || options->config.redis))
+    throw_if_error(Status::usage(
+        "--failover fails over the simulator's own guard store beside a SQLite ledger; it takes "
+        "neither --db nor --redis"));
 }
 
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.
@@ -59,6 +63,7 @@ std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
                                  {c.overdraw, " --overdraw"},
                                  {c.unique_index, " --unique-index"},
                                  {c.all_orders, " --all-orders"},
+                                 {c.failover, " --failover"},
                                  {options.sql, " --sql"}})
     if (on) out += flag;
   if (c.pick > 0) out += fmt::format(" --interleaving {}", c.pick);
@@ -138,6 +143,10 @@ void register_explore(CLI::App& app, CommandResult& result) {
   command->add_flag("--crash", options->config.crash,
                     "also kill each attempt after each statement it reaches; a crashed run "
                     "ends with one late retry after the lock's TTL (breaks: stuck)");
+  command->add_flag("--failover", options->config.failover,
+                    "token and lock-table: keep tokens and locks in a store with a replica, and "
+                    "fail it over right after each guard write in turn, in every interleaving "
+                    "(the replica never received that write)");
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   command->add_flag("--unique-index", options->config.unique_index,
                     "select-for-update: insert the flow row under the unique index on (source, "

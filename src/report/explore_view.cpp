@@ -14,10 +14,12 @@ namespace idemlab {
 
 namespace {
 
-// "on postgresql at read-committed, " on a server, "tokens and locks in Redis, " with --redis;
-// "" on SQLite alone.
+// "on postgresql at read-committed, " on a server, "tokens and locks in Redis, " with --redis,
+// "tokens and locks in a store that fails over, " with --failover; "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
-  const std::string redis = result.guard_store.empty() ? "" : "tokens and locks in Redis, ";
+  const std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
+                            : result.fails_over ? "tokens and locks in a store that fails over, "
+                                                : "";
   if (!is_server(result.engine)) return redis;
   return fmt::format("on {} at {}, {}", engine_name(result.engine), result.isolation, redis);
 }
@@ -58,19 +60,19 @@ std::string wake_order_text(const ExploreResult& result) {
 struct Shown {
   std::string label;  // "First breaking interleaving", "Interleaving 7"
   const std::vector<int>* schedule;
-  CrashPoint crash;
+  FaultPoint crash;
   const std::vector<std::string>* invariants;
   const std::vector<TimelineEvent>* timeline;
 };
 
 Shown first_breaking_of(const ExploreResult& r) {
-  return {"First breaking interleaving", &r.first_breaking_schedule, r.first_breaking_crash,
+  return {"First breaking interleaving", &r.first_breaking_schedule, r.first_breaking_point,
           &r.first_breaking_invariants, &r.first_breaking};
 }
 
 Shown shown_of(const ExploreResult& r) {
   if (r.picked_index == 0) return first_breaking_of(r);
-  return {fmt::format("Interleaving {}", r.picked_index), &r.picked_schedule, r.picked_crash,
+  return {fmt::format("Interleaving {}", r.picked_index), &r.picked_schedule, r.picked_point,
           &r.picked_invariants, &r.picked};
 }
 
@@ -86,13 +88,26 @@ std::vector<int> one_based(const std::vector<int>& schedule) {
 }
 
 nlohmann::ordered_json shown_json(const Shown& shown) {
-  const CrashPoint& crash = shown.crash;
-  return {{"schedule", one_based(*shown.schedule)},
-          {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
-                                      : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
-                                                               {"after_statement", crash.after}}},
-          {"invariants", *shown.invariants},
-          {"timeline", timeline_json(*shown.timeline)}};
+  const FaultPoint& crash = shown.crash;
+  nlohmann::ordered_json out{
+      {"schedule", one_based(*shown.schedule)},
+      {"crash", crash.attempt < 0 ? nlohmann::ordered_json()
+                                  : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
+                                                           {"after_statement", crash.after}}}};
+  if (crash.failover_after > 0) out["failover"] = {{"after_guard_write", crash.failover_after}};
+  out["invariants"] = *shown.invariants;
+  out["timeline"] = timeline_json(*shown.timeline);
+  return out;
+}
+
+// Where the shown interleaving's crash or failover landed: "" for neither.
+std::string faults_text(const FaultPoint& point) {
+  if (point.failover_after > 0)
+    return fmt::format("; the guard store fails over right after guard write {}",
+                       point.failover_after);
+  if (point.attempt < 0) return "";
+  return fmt::format("; attempt {} dies after its statement {}, then a late retry",
+                     point.attempt + 1, point.after);
 }
 
 // The counts, then the shown interleaving as a timeline.
@@ -121,13 +136,9 @@ std::string explore_text(const ExploreView& view, const ExploreResult& result) {
                 0);
   const Shown shown = shown_of(result);
   if (shown.timeline->empty()) return out;
-  const std::string heading = fmt::format(
-      "{} (attempt per step: {}{}), {}:", shown.label, fmt::join(one_based(*shown.schedule), " "),
-      shown.crash.attempt < 0 ? std::string()
-                              : fmt::format("; attempt {} dies after its statement {}, then a "
-                                            "late retry",
-                                            shown.crash.attempt + 1, shown.crash.after),
-      breaks_text(shown));
+  const std::string heading = fmt::format("{} (attempt per step: {}{}), {}:", shown.label,
+                                          fmt::join(one_based(*shown.schedule), " "),
+                                          faults_text(shown.crash), breaks_text(shown));
   return out + "\n" + wrap(heading, 0) + timeline_legend(TimelineOf::kTwins) +
          timeline_text(*shown.timeline, view.sql);
 }
@@ -152,6 +163,7 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
       {"breaking", result.breaking},        {"truncated", result.truncated},
       {"by_invariant", result.by_invariant}};
   if (!result.guard_store.empty()) out["redis"] = result.guard_store;
+  if (result.fails_over) out["failover"] = true;
   if (is_server(result.engine)) {
     out["engine"] = engine_name(result.engine);
     out["isolation"] = result.isolation;

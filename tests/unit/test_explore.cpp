@@ -75,7 +75,7 @@ TEST_CASE("--crash: no crash point in any interleaving breaks a safe strategy") 
 TEST_CASE("--crash: separate transactions and a lock that outlives its holder get stuck") {
   ExploreResult dedup = crashed("dedup-table", Pitfall::kSeparateTransactions);
   CHECK(dedup.by_invariant["stuck"] > 0);
-  CHECK(dedup.first_breaking_crash.attempt >= 0);
+  CHECK(dedup.first_breaking_point.attempt >= 0);
   ExploreResult lock = crashed("lock-table", Pitfall::kTtlTooLong, 20);
   CHECK(lock.by_invariant["stuck"] > 0);
   CHECK(crashed("lock-table", Pitfall::kNone, 20).breaking == 0);

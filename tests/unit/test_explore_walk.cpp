@@ -19,7 +19,7 @@ class ScriptedReplayer final : public Replayer {
   std::map<std::vector<int>, int> waits_first;
   int runs = 0;
 
-  Status run(const std::vector<int>& prefix, CrashPoint, bool, ExploreRun* out) override {
+  Status run(const std::vector<int>& prefix, FaultPoint, bool, ExploreRun* out) override {
     ++runs;
     int& waits = waits_first[prefix];
     const bool waiting = waits > 0;

@@ -25,8 +25,9 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.duplicates = config.duplicates;
   result.engine = config.server ? config.server->engine : kEmbeddedEngine;
   result.isolation = explorer.isolation();
-  if (config.redis && (strategy.info().needs_token || strategy.info().uses_lock_ttl))
-    result.guard_store = config.redis->shown;
+  const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
+  if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
+  result.fails_over = config.failover && keeps_guards;
   bool reached = false;
   RETURN_IF_ERROR(explore_schedules(explorer, {}, config, &result, &reached));
   // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
@@ -37,14 +38,21 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
       if (!reached) break;
     }
   }
+  // --failover: right after each guard write of a run in turn, until no schedule has that many.
+  for (int after = 1; result.fails_over && !result.truncated; ++after) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.failover_after = after}, config, &result, &reached));
+    if (!reached) break;
+  }
   if (!result.first_breaking_schedule.empty())
     RETURN_IF_ERROR(replay_timeline(explorer, result.first_breaking_schedule,
-                                    result.first_breaking_crash, &result, &result.first_breaking));
+                                    result.first_breaking_point, &result, &result.first_breaking));
   if (result.first_deadlock_index > 0)
     RETURN_IF_ERROR(replay_timeline(explorer, result.first_deadlock_schedule, {}, &result,
                                     &result.first_deadlock));
   if (result.picked_index > 0)
-    RETURN_IF_ERROR(replay_timeline(explorer, result.picked_schedule, result.picked_crash, &result,
+    RETURN_IF_ERROR(replay_timeline(explorer, result.picked_schedule, result.picked_point, &result,
                                     &result.picked));
   *out = std::move(result);
   return Status::ok();

@@ -47,13 +47,20 @@ struct ExploreConfig {
   // --all-orders: on a server, try both orders of steps that commute too (commuting_steps.h);
   // without it, one order of each such pair is tried.
   bool all_orders = false;
+  // --failover: the token and lock-table strategies keep their tokens and locks in the
+  // simulator's replicated store (sim/shared/replicated_guards.h), and every interleaving is
+  // tried again with a failover right after each guard write in turn.
+  bool failover = false;
 };
 inline constexpr int64_t kTightestRace = -1;
 
-// Where a crash hits: attempt (0-based) dies right after its `after`-th statement.
-struct CrashPoint {
+// Where the faults of one run land. A crash: attempt (0-based) dies right after its `after`-th
+// statement. A failover (--failover): the guard store's primary dies right after the run's
+// `failover_after`-th guard write, which its replica never received.
+struct FaultPoint {
   int attempt = -1;  // -1: no crash
   int after = 0;
+  int failover_after = 0;  // 0: no failover
 };
 
 struct ExploreResult {
@@ -81,18 +88,19 @@ struct ExploreResult {
   std::vector<int> first_deadlock_schedule;
   int first_deadlock_victim = -1;
   std::vector<TimelineEvent> first_deadlock;
-  Engine engine = kEmbeddedEngine;              // where it ran
-  std::string isolation;                        // the level the server ran them at ("" on SQLite)
-  std::string guard_store;                      // --redis, when the strategy used it: its URL
+  Engine engine = kEmbeddedEngine;  // where it ran
+  std::string isolation;            // the level the server ran them at ("" on SQLite)
+  std::string guard_store;          // --redis, when the strategy used it: its URL
+  bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
-  CrashPoint first_breaking_crash;              // with --crash: where it crashed
+  FaultPoint first_breaking_point;              // with --crash: where it crashed
   std::vector<std::string> first_breaking_invariants;
   std::vector<TimelineEvent> first_breaking;
   // The interleaving ExploreConfig::pick asked for (picked_index 0: none was).
   int64_t picked_index = 0;  // 1-based, in the order they were tried
   std::vector<int> picked_schedule;
-  CrashPoint picked_crash;
+  FaultPoint picked_point;
   std::vector<std::string> picked_invariants;  // empty: it breaks nothing
   std::vector<TimelineEvent> picked;
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/explore/explore.h"
+#include "sim/shared/replicated_guards.h"
 #include "sim/shared/scratch_redis.h"
 #include "sim/shared/stepper.h"
 
@@ -20,6 +21,7 @@ struct ExploreRun {
   std::vector<std::string> broken;  // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
   bool crashed = false;           // the crash point was reached
+  bool failed_over = false;       // the failover point was reached
   bool waited = false;            // a statement waited for another attempt's lock (servers)
   bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
   int victim = -1;                // the first attempt the server chose as a deadlock's victim
@@ -39,33 +41,40 @@ struct ExploreRun {
 class Replayer {
  public:
   virtual ~Replayer() = default;
-  virtual Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+  virtual Status run(const std::vector<int>& prefix, FaultPoint crash, bool record,
                      ExploreRun* out) = 0;
   // The level the attempts' transactions ran at, as the server reports it ("" on SQLite).
   virtual std::string isolation() const { return {}; }
 };
 
-// --redis, for a strategy that keeps tokens or locks: the store they go to in every run, in
-// keys of explore's own, emptied before each run (the token is then issued into it again).
+// --redis or --failover, for a strategy that keeps tokens or locks: the store they go to in
+// every run (keys of explore's own in Redis, or the simulator's replicated store), emptied
+// before each run (the token is then issued into it again).
 class ExploreGuards {
  public:
   Status open(const Strategy& strategy, const ExploreConfig& config);
   GuardStore* store() { return store_; }  // nullptr: the ledger keeps them
+  // --failover: the store, which can fail over; nullptr otherwise.
+  ReplicatedGuards* replicated() { return store_ == &replicated_ ? &replicated_ : nullptr; }
   // Whether `stmt` goes to the store rather than to the ledger.
   bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }
-  Status reset() { return store_ ? redis_.reset() : Status::ok(); }
+  Status reset() {
+    if (!store_) return Status::ok();
+    return store_ == &replicated_ ? replicated_.reset() : redis_.reset();
+  }
 
  private:
   ScratchRedis redis_;
+  ReplicatedGuards replicated_;
   GuardStore* store_ = nullptr;
 };
 
 // Every interleaving with one crash point (none: crash.attempt < 0), added to `result`'s
 // counts; sets `reached` when some run got to the crash point (explore_walk.cpp).
-Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
+Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConfig& config,
                          ExploreResult* result, bool* reached);
 // The timeline of one interleaving already tried, run again to record it.
-Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, CrashPoint crash,
+Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, FaultPoint crash,
                        ExploreResult* result, std::vector<TimelineEvent>* out);
 
 // The request the duplicates carry (its token is filled in once issued).

@@ -45,9 +45,14 @@ Status issue_explore_token(StatementRunner& store, std::string* token) {
 
 Status ExploreGuards::open(const Strategy& strategy, const ExploreConfig& config) {
   const StrategyInfo& info = strategy.info();
-  if (!config.redis || !(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  RETURN_IF_ERROR(ScratchRedis::create(*config.redis, &redis_));
-  store_ = &redis_.store();
+  if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  if (config.failover) {
+    RETURN_IF_ERROR(ReplicatedGuards::create(&replicated_));
+    store_ = &replicated_;
+  } else if (config.redis) {
+    RETURN_IF_ERROR(ScratchRedis::create(*config.redis, &redis_));
+    store_ = &redis_.store();
+  }
   return Status::ok();
 }
 

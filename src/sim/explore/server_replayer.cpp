@@ -33,7 +33,7 @@ class ServerReplayer final : public Replayer {
       : strategy_(strategy), pitfall_(pitfall), config_(config) {}
 
   Status prepare();
-  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+  Status run(const std::vector<int>& prefix, FaultPoint crash, bool record,
              ExploreRun* out) override;
   std::string isolation() const override { return connections_.front().isolation(); }
 
@@ -93,7 +93,7 @@ Status ServerReplayer::start_run(ServerRunState& s) {
   return Status::ok();
 }
 
-Status ServerReplayer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+Status ServerReplayer::run(const std::vector<int>& prefix, FaultPoint crash, bool record,
                            ExploreRun* out) {
   ServerRunState s(record, crash);
   RETURN_IF_ERROR(start_run(s));

@@ -28,7 +28,7 @@ struct StatementFlight {
 };
 
 struct ServerRunState {
-  explicit ServerRunState(bool record_steps, CrashPoint crash_point)
+  explicit ServerRunState(bool record_steps, FaultPoint crash_point)
       : record(record_steps), crash(crash_point) {}
   ManualClock clock{kExploreStartMs};
   Stepper stepper;
@@ -41,7 +41,7 @@ struct ServerRunState {
   std::vector<bool> asleep;
   ExploreRun run;
   bool record;
-  CrashPoint crash;
+  FaultPoint crash;
   int crash_count = 0;  // statements the crashing attempt has had answered
 };
 

@@ -3,6 +3,8 @@
 // whole write transaction (explore.h says why that loses nothing).
 #include "sim/explore/sqlite_replayer.h"
 
+#include <fmt/format.h>
+
 #include "attempt/step_values.h"
 #include "sim/explore/replayer.h"
 #include "sim/shared/scratch_ledger.h"
@@ -17,7 +19,7 @@ class SqliteReplayer final : public Replayer {
       : strategy_(strategy), pitfall_(pitfall), config_(config) {}
 
   Status prepare();
-  Status run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+  Status run(const std::vector<int>& prefix, FaultPoint faults, bool record,
              ExploreRun* out) override;
 
  private:
@@ -25,6 +27,8 @@ class SqliteReplayer final : public Replayer {
   Status start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
                    const ManualClock& clock, Stepper* stepper);
   std::vector<int> enabled_attempts(const Stepper& stepper, int k) const;
+  Status fail_over_after(const ExecutedStep& step, int attempt, FaultPoint faults,
+                         const ManualClock& clock, bool record, int* guard_writes, ExploreRun* run);
 
   const Strategy& strategy_;
   const Pitfall pitfall_;
@@ -87,8 +91,29 @@ std::vector<int> SqliteReplayer::enabled_attempts(const Stepper& stepper, int k)
   return enabled;
 }
 
-Status SqliteReplayer::run(const std::vector<int>& prefix, CrashPoint crash, bool record,
+// --failover: counts the run's guard writes; right after the one the fault point names, the
+// guard store fails over and its replica, which never received that write, takes over.
+Status SqliteReplayer::fail_over_after(const ExecutedStep& step, int attempt, FaultPoint faults,
+                                       const ManualClock& clock, bool record, int* guard_writes,
+                                       ExploreRun* run) {
+  ReplicatedGuards* store = guards_.replicated();
+  const bool wrote =
+      store && statement_writes_guard(step.stmt) && step.result.ok() && step.result.changes > 0;
+  if (!wrote || ++*guard_writes != faults.failover_after) return Status::ok();
+  ASSIGN_OR_RETURN(const int64_t lost, store->failover(clock.now_ms(), 0));
+  run->failed_over = true;
+  if (record)
+    run->timeline.push_back(
+        {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, "failover", "",
+         fmt::format("the guard store's primary dies; its replica takes over without {}",
+                     lost == 1 ? std::string("that write") : fmt::format("{} writes", lost)),
+         "", "failover"});
+  return Status::ok();
+}
+
+Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bool record,
                            ExploreRun* out) {
+  const FaultPoint crash = faults;
   ScratchLedger ledger;
   std::vector<Connection> connections;
   ManualClock clock(kExploreStartMs);
@@ -96,7 +121,8 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
   RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper));
   const int k = config_.duplicates;
   ExploreRun run;
-  int crash_count = 0;  // statements the crashing attempt has run
+  int crash_count = 0;   // statements the crashing attempt has run
+  int guard_writes = 0;  // writes the attempts made to the guard store
   auto execute = [&](int attempt) -> Status {
     const size_t index = static_cast<size_t>(attempt);
     clock.advance_ms(1);
@@ -109,6 +135,7 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, CrashPoint crash, boo
           {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
            "", describe_values(step.stmt, binds, step.result, kExploreStartMs),
            std::string(statement_text_on(connections[index], guards_.store(), step.stmt)), ""});
+    RETURN_IF_ERROR(fail_over_after(step, attempt, faults, clock, record, &guard_writes, &run));
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
       run.crashed = true;

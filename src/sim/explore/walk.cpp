@@ -35,7 +35,7 @@ int switches(const std::vector<int>& schedule) {
 }
 
 // Keeps `run` as the picked interleaving if it is the one ExploreConfig::pick asks for.
-void consider_pick(const ExploreRun& run, CrashPoint crash, const ExploreConfig& config,
+void consider_pick(const ExploreRun& run, FaultPoint crash, const ExploreConfig& config,
                    ExploreResult* result) {
   const bool wanted =
       config.pick == kTightestRace
@@ -44,7 +44,7 @@ void consider_pick(const ExploreRun& run, CrashPoint crash, const ExploreConfig&
   if (!wanted) return;
   result->picked_index = result->interleavings;
   result->picked_schedule = run.schedule;
-  result->picked_crash = crash;
+  result->picked_point = crash;
   result->picked_invariants = run.broken;
 }
 
@@ -63,7 +63,7 @@ void check_replayed(const ExploreRun& before, size_t prefix_steps, ExploreRun* r
 // times. Counts each run again in result->replays_repeated. `out` diverged: it never matched.
 constexpr int kReplayTries = 20;
 Status replay(Replayer& explorer, const ExploreRun& before, const std::vector<int>& prefix,
-              CrashPoint crash, bool record, ExploreResult* result, ExploreRun* out) {
+              FaultPoint crash, bool record, ExploreResult* result, ExploreRun* out) {
   for (int tries = 0;; ++tries) {
     *out = ExploreRun{};
     RETURN_IF_ERROR(explorer.run(prefix, crash, record, out));
@@ -85,7 +85,7 @@ ExploreRun branch_of(const ExploreRun& before, const std::vector<int>& prefix) {
 
 }  // namespace
 
-Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConfig& config,
+Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConfig& config,
                          ExploreResult* result, bool* reached) {
   std::vector<int> prefix;
   ExploreRun before;  // the run (or skipped branch) `prefix` came from
@@ -108,7 +108,7 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
     before.enabled = std::move(run.enabled);
     if (run.redundant) continue;
     ++result->interleavings;
-    *reached |= run.crashed;
+    *reached |= run.crashed || run.failed_over;
     result->blocking += run.waited;
     result->deadlocking += run.deadlocked;
     result->unserializable += run.serialized;
@@ -124,7 +124,7 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
       for (const auto& invariant : run.broken) ++result->by_invariant[invariant];
       if (result->first_breaking_schedule.empty()) {
         result->first_breaking_schedule = run.schedule;
-        result->first_breaking_crash = crash;
+        result->first_breaking_point = crash;
         result->first_breaking_invariants = run.broken;
       }
     }
@@ -133,7 +133,7 @@ Status explore_schedules(Replayer& explorer, CrashPoint crash, const ExploreConf
 }
 
 // The timeline of one interleaving already tried, run again to record it.
-Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, CrashPoint crash,
+Status replay_timeline(Replayer& explorer, const std::vector<int>& schedule, FaultPoint crash,
                        ExploreResult* result, std::vector<TimelineEvent>* out) {
   ExploreRun run;
   RETURN_IF_ERROR(replay(explorer, ExploreRun{}, schedule, crash, true, result, &run));

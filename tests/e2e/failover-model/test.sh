@@ -1,7 +1,8 @@
-# e2e: the failover fault in the simulator (docs/simulator.md, "A failover of the guard store").
-# The guard store's primary dies right after an attempt's guard write and its replica, which
-# never received that write, takes over. One request, placed by nth=, shows each strategy's
-# verdict; the redis-failover scenario ranks every strategy and pitfall, the same bytes twice.
+# e2e: a failover of the guard store in the simulator and the explorer (docs/simulator.md, "A
+# failover of the guard store"). The store's primary dies right after an attempt's guard write
+# and its replica, which never received that write, takes over. One request, placed by nth=,
+# shows each strategy's verdict; the redis-failover scenario ranks every strategy and pitfall,
+# the same bytes twice; explore --failover finds where among the twins' steps it breaks.
 source "$(dirname "$0")/../lib.sh"
 
 # One request: the token consumed, the failover, the answer lost, the retry.
@@ -51,6 +52,45 @@ assert not wrong, wrong
 PY
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
 expect_equal "$out" "$first" "compare --scenario redis-failover: the same bytes, --jobs 2"
+
+# explore --failover: token's twins both consume the token when the store fails over between
+# them; every strategy whose guard lives in the ledger's transaction, lock-table too, holds.
+expect_exit 0 "$IDEMLAB" explore --strategy token --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore token: safe without a failover"
+expect_exit 0 "$IDEMLAB" explore --strategy token --failover --json
+first=$out
+python3 - "$out" <<'PY' || fail "explore token --failover: the breaking interleaving"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["failover"] is True and d["breaking"] > 0, d
+assert "moved_twice_or_more" in d["by_invariant"], d["by_invariant"]
+shown = d["first_breaking"]
+assert shown["failover"] == {"after_guard_write": 1}, shown
+steps = [e["what"] for e in shown["timeline"]]
+assert steps.index("failover") == steps.index("consume_token") + 1, steps
+PY
+expect_exit 0 "$IDEMLAB" explore --strategy token --failover --json
+expect_equal "$out" "$first" "explore token --failover: the same bytes twice"
+expect_exit 0 "$IDEMLAB" explore --strategy token --failover --format mermaid
+expect_contains "$out" "failover"
+expect_exit 0 "$IDEMLAB" --width 200 explore --strategy token --failover
+expect_contains "$out" "the guard store fails over right after guard write 1"
+expect_contains "$out" "tokens and locks in a store that fails over"
+for strategy in lock-table select-for-update dedup-table; do
+  expect_exit 0 "$IDEMLAB" explore --strategy "$strategy" --failover --json
+  expect_equal "$(json_field "$out" breaking)" 0 "explore $strategy --failover"
+done
+# Two holders of one lock: a lock whose holder trusts it alone (ttl-too-short: no flow check
+# in the money's transaction) moves the money twice, as on the real servers.
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=ttl-too-short --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore lock-table ttl-too-short, no failover"
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=ttl-too-short --failover --json
+expect_contains "$(json_field "$out" by_invariant)" moved_twice_or_more
+for other in "--redis redis://127.0.0.1:1/0" "--db postgresql://u@127.0.0.1:1/x"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$IDEMLAB" explore --strategy token --failover $other
+  expect_one_error_line
+done
 
 # A real Redis and the simulator's store are two different things.
 expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover \
