@@ -78,6 +78,12 @@ constexpr std::array kFaults{
               "than lag-ms but none since (the write STEP made included), is promoted. The "
               "strategies with a token or a lock keep them in that store for the run",
               kSimulated},
+    FaultInfo{FaultKind::kReplicaLag, "replica-lag", "replica-lag[:ms=MS]", "ms (default 1000)",
+              "read/write splitting: the reads a strategy makes outside its write transaction "
+              "(flow, dedup and token lookups) go to a replica of the ledger that applies each "
+              "commit ms after the primary made it; with --read-your-writes a read goes to the "
+              "primary while the replica has not applied every commit",
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -135,7 +141,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if (key == "nth") {
       status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
     } else if (key == "ms" &&
-               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy)) {
+               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy ||
+                spec.kind == FaultKind::kReplicaLag)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
     } else if ((key == "at" && pauses) || (key == "after" && (spec.kind == FaultKind::kCrash ||
                                                               spec.kind == FaultKind::kFailover))) {
@@ -159,6 +166,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     if (!status.is_ok()) return status;
   }
   if (pauses && spec.ms == 0) spec.ms = spec.gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
+  if (spec.kind == FaultKind::kReplicaLag && spec.ms == 0) spec.ms = kDefaultReplicaLagMs;
   if ((spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy) && spec.ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
   if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;

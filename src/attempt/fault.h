@@ -25,6 +25,7 @@ enum class FaultKind {
   kNoKey,         // the client sends the request without its idempotency key
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
   kFailover,      // the guard store's primary dies; its replica, behind by lag-ms, takes over
+  kReplicaLag,    // reads outside the write transaction go to a replica ms behind the primary
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -54,6 +55,8 @@ const FaultInfo& fault_info(FaultKind kind);
 
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;
+// How far behind its primary a replica-lag fault's replica is, when it names no ms=.
+constexpr int64_t kDefaultReplicaLagMs = 1000;
 // How long a slow:gate= waits for its gate at most, unless ms= says.
 constexpr int64_t kDefaultGateCapMs = 60000;
 

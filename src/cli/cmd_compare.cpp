@@ -153,7 +153,10 @@ ExitCode run_compare(const CompareOptions& options) {
   for (const Strategy* strategy : chosen(options.strategies))
     names.emplace_back(strategy->info().name);
   const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, names);
-  refuse_redis_with_failover(redis, config);
+  check_replication_faults(
+      config,
+      std::any_of(backends.begin(), backends.end(), [](const Backend& b) { return b.server; }),
+      redis.has_value());
   const std::vector<CompareRow> plan = plan_rows(options, backends, redis ? &*redis : nullptr);
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));

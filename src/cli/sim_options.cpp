@@ -27,6 +27,9 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
         ->check(whole_number(settings[i].low, settings[i].high));
   command->add_option("--fault", options->faults,
                       fault_help(Surface::kSimulate) + "; replaces the scenario's faults");
+  command->add_flag("--read-your-writes", options->read_your_writes,
+                    "with fault replica-lag: a read goes to the primary while the replica has "
+                    "not applied every commit");
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
@@ -64,6 +67,7 @@ SimConfig build_config(const SimCliOptions& options) {
   }
   if (options.sources) throw_if_error(parse_sources(*options.sources, &config.sources));
   if (!options.faults.empty()) throw_if_error(parse_faults(options.faults, &config.faults));
+  config.read_your_writes = options.read_your_writes;
   throw_if_error(check_faults(Surface::kSimulate, config.faults, nullptr, Pitfall::kNone));
   return config;
 }
@@ -91,6 +95,7 @@ std::string config_arguments(const SimConfig& config) {
   if (config.sources != SimConfig{}.sources)
     out += fmt::format(" --sources {}", fmt::join(config.sources, ","));
   for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
+  if (config.read_your_writes) out += " --read-your-writes";
   return out;
 }
 
@@ -170,13 +175,22 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
   return locator;
 }
 
-void refuse_redis_with_failover(const std::optional<RedisLocator>& redis, const SimConfig& config) {
-  if (!redis) return;
-  for (const FaultSpec& fault : config.faults)
-    if (fault.kind == FaultKind::kFailover)
+void check_replication_faults(const SimConfig& config, bool on_server, bool redis) {
+  for (const FaultSpec& fault : config.faults) {
+    if (fault.kind == FaultKind::kFailover && redis)
       throw_if_error(Status::usage(
           "fault failover fails over the simulator's own replicated guard store; --redis names "
           "a real Redis: leave one out"));
+    if (fault.kind == FaultKind::kReplicaLag && on_server)
+      throw_if_error(Status::usage(
+          "fault replica-lag models a replica of the simulator's own SQLite ledger; on a "
+          "server, read from a real standby: idemlab STRATEGY --read-db URL"));
+  }
+  if (config.read_your_writes &&
+      std::none_of(config.faults.begin(), config.faults.end(),
+                   [](const FaultSpec& fault) { return fault.kind == FaultKind::kReplicaLag; }))
+    throw_if_error(Status::usage(
+        "--read-your-writes chooses where reads go when a replica lags: add --fault replica-lag"));
 }
 
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis) {

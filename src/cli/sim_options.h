@@ -22,6 +22,7 @@ struct SimCliOptions {
   std::string format = "table";
   bool fail_on_violation = false;
   bool json = false;
+  bool read_your_writes = false;
 };
 
 void add_sim_options(CLI::App* command, SimCliOptions* options);
@@ -59,8 +60,10 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
                                                  const std::vector<std::string>& strategies);
 // " --redis URL" for a reproduce line (the URL as shown: no password); "".
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis);
-// A failover fault fails over the simulator's own guard store: with --redis, a usage error.
-void refuse_redis_with_failover(const std::optional<RedisLocator>& redis, const SimConfig& config);
+// Usage errors: a failover fault with --redis (it fails over the simulator's own guard store),
+// replica-lag on a server (it copies the simulator's own SQLite ledger), --read-your-writes
+// without replica-lag.
+void check_replication_faults(const SimConfig& config, bool on_server, bool redis);
 
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,

@@ -27,7 +27,7 @@ std::pair<bool, bool> token_state(GuardStore& store) {
 
 TEST_CASE("a failover keeps the writes its replica had received and loses the rest") {
   ReplicatedGuards store;
-  REQUIRE(ReplicatedGuards::create(&store).is_ok());
+  REQUIRE(ReplicatedGuards::create(15, &store).is_ok());
   REQUIRE(insert_token(store, 10).ok());
   REQUIRE(consume_token(store, 20).changes == 1);
   CHECK(token_state(store) == std::pair{true, true});
@@ -55,7 +55,7 @@ TEST_CASE("a failover keeps the writes its replica had received and loses the re
 
 TEST_CASE("reads and writes that change nothing are not logged") {
   ReplicatedGuards store;
-  REQUIRE(ReplicatedGuards::create(&store).is_ok());
+  REQUIRE(ReplicatedGuards::create(0, &store).is_ok());
   REQUIRE(insert_token(store, 10).ok());
   CHECK(consume_token(store, 11).changes == 1);
   CHECK(consume_token(store, 12).changes == 0);  // used already

@@ -47,7 +47,7 @@ Status ExploreGuards::open(const Strategy& strategy, const ExploreConfig& config
   const StrategyInfo& info = strategy.info();
   if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
   if (config.failover) {
-    RETURN_IF_ERROR(ReplicatedGuards::create(&replicated_));
+    RETURN_IF_ERROR(ReplicatedGuards::create(0, &replicated_));
     store_ = &replicated_;
   } else if (config.redis) {
     RETURN_IF_ERROR(ScratchRedis::create(*config.redis, &redis_));

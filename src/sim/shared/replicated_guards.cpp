@@ -1,48 +1,61 @@
-// The simulator's replicated guard store: a log of writes, and a failover that keeps its prefix.
+// The simulator's replicated guard store: writes queued for the replica, a failover that
+// promotes it.
 #include "sim/shared/replicated_guards.h"
-
-#include <algorithm>
 
 #include "core/check.h"
 
 namespace idemlab {
 
-Status ReplicatedGuards::create(ReplicatedGuards* out) {
-  return out->start();
+Status ReplicatedGuards::start_empty(Database* database) {
+  database->connection = Connection();
+  database->ledger = std::make_unique<ScratchLedger>();
+  return ScratchLedger::create({}, database->ledger.get(), &database->connection);
 }
 
-Status ReplicatedGuards::start() {
-  connection_ = Connection();
-  store_ = std::make_unique<ScratchLedger>();
-  return ScratchLedger::create({}, store_.get(), &connection_);
+Status ReplicatedGuards::create(int64_t lag_ms, ReplicatedGuards* out) {
+  out->lag_ms_ = lag_ms;
+  return out->reset();
+}
+
+Status ReplicatedGuards::reset() {
+  queued_.clear();
+  RETURN_IF_ERROR(start_empty(&primary_));
+  return start_empty(&replica_);
 }
 
 StepResult ReplicatedGuards::run(Stmt id, const Binds& binds) {
   IDEMLAB_CHECK(statement_is_guard(id), "the guard store runs only guard statements");
-  StepResult result = connection_.run(id, binds);
+  StepResult result = primary_.connection.run(id, binds);
+  const int64_t now = bind_int(binds, ":now");
   if (result.ok() && result.changes > 0 && statement_writes_guard(id))
-    log_.push_back({bind_int(binds, ":now"), id, binds});
+    queued_.push_back({now, id, binds});
+  const Status replicated = replicate(now - lag_ms_);
+  IDEMLAB_CHECK(replicated.is_ok(), "the replica applies what its primary wrote");
   return result;
 }
 
-Result<int64_t> ReplicatedGuards::failover(int64_t now_ms, int64_t lag_ms) {
-  const int64_t received_before = now_ms - lag_ms;
-  const auto lost = std::find_if(
-      log_.begin(), log_.end(), [&](const Write& write) { return write.at_ms >= received_before; });
-  const int64_t lost_count = log_.end() - lost;
-  log_.erase(lost, log_.end());
-  RETURN_IF_ERROR(start());
-  for (const Write& write : log_) {
-    StepResult result = connection_.run(write.stmt, write.binds);
-    IDEMLAB_CHECK(result.ok() && result.changes > 0,
-                  "a write the primary made does the same on its replica");
+Status ReplicatedGuards::replicate(int64_t before_ms) {
+  while (!queued_.empty() && queued_.front().at_ms < before_ms) {
+    const Write& write = queued_.front();
+    const StepResult result = replica_.connection.run(write.stmt, write.binds);
+    if (!result.ok() || result.changes == 0)
+      return Status::internal("a write its primary made does not apply on the replica");
+    queued_.pop_front();
   }
-  return lost_count;
+  return Status::ok();
 }
 
-Status ReplicatedGuards::reset() {
-  log_.clear();
-  return start();
+Result<int64_t> ReplicatedGuards::failover(int64_t now_ms, int64_t lag_ms) {
+  IDEMLAB_CHECK(lag_ms <= lag_ms_, "a failover's lag is at most the store's own");
+  RETURN_IF_ERROR(replicate(now_ms - lag_ms));
+  const auto lost = static_cast<int64_t>(queued_.size());
+  queued_.clear();
+  primary_.connection = Connection();  // the old primary is gone
+  primary_ = std::move(replica_);
+  replica_.ledger = std::make_unique<ScratchLedger>();
+  RETURN_IF_ERROR(ScratchLedger::copy(primary_.connection, replica_.ledger.get()));
+  ASSIGN_OR_RETURN(replica_.connection, replica_.ledger->connect());
+  return lost;
 }
 
 }  // namespace idemlab

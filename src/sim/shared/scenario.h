@@ -28,6 +28,9 @@ struct SimConfig {
   // Who sends the requests, in turn; each source numbers its own (r1, r2, ... per source), so
   // two sources' requests share serial numbers.
   std::vector<std::string> sources{std::string(kDefaultSource)};
+  // --read-your-writes: with a replica-lag fault, a read goes to the primary while the replica
+  // has not applied every commit.
+  bool read_your_writes = false;
 };
 
 struct Scenario {

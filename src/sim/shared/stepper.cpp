@@ -4,12 +4,13 @@
 #include <fmt/format.h>
 
 #include "attempt/checked_transfer.h"
+#include "ledger/read_split.h"
 
 namespace idemlab {
 
 size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy& strategy,
                       StrategyOptions options, const TransferRequest& request,
-                      GuardStore* guard_store) {
+                      GuardStore* guard_store, StatementRunner* reads) {
   size_t index;
   if (free_.empty()) {
     index = attempts_.size();
@@ -24,6 +25,7 @@ size_t Stepper::start(Connection& connection, const Clock& clock, const Strategy
   attempt.request = std::make_unique<TransferRequest>(request);
   attempt.session = std::make_unique<Session>(connection, clock, *this, std::move(options), index);
   attempt.session->use_guard_store(guard_store);
+  if (reads) attempt.session->use_reads(reads, ReadSplit::routes);
   attempt.task.emplace(checked_transfer(*attempt.session, strategy, *attempt.request));
   attempt.task->start();
   settle(attempt);

@@ -35,10 +35,11 @@ class Stepper final : public Driver {
 
   // Starts an attempt of `strategy` on `connection` (one the caller keeps open and does not
   // share with another running attempt). It runs up to its first step. Returns its index.
-  // `guard_store`: where its tokens and locks go instead (Redis), or nullptr.
+  // `guard_store`: where its tokens and locks go instead (Redis), or nullptr. `reads`: where
+  // its reads outside a write transaction go (a replica, ReadSplit::routes), or nullptr.
   size_t start(Connection& connection, const Clock& clock, const Strategy& strategy,
                StrategyOptions options, const TransferRequest& request,
-               GuardStore* guard_store = nullptr);
+               GuardStore* guard_store = nullptr, StatementRunner* reads = nullptr);
 
   bool finished(size_t index) const { return attempts_[index].answer.has_value(); }
   const PendingStep& pending(size_t index) const;

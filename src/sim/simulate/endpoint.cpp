@@ -22,8 +22,10 @@ void Endpoint::arrive(uint32_t index) {
   delivery.connection = ledger_.take([this] { return runner_->connect(); });
   if (NonBlocking* server = delivery.connection->nonblocking())
     delivery.session = server->session_id();
+  StatementRunner* reads =
+      ledger_.reads_for(delivery.connection, events_.clock(), settings_.config.read_your_writes);
   delivery.slot = stepper_.start(*delivery.connection, events_.clock(), settings_.strategy, options,
-                                 request, ledger_.guard_store);
+                                 request, ledger_.guard_store, reads);
   if (stepper_.finished(delivery.slot)) {
     done(index, stepper_.answer(delivery.slot));
     return;
@@ -106,7 +108,8 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
   trace_.add(
       {events_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
        std::string(step.step), "",
-       describe_values_on(runner_->engine(), step.stmt, binds, step.result),
+       describe_values_on(runner_->engine(), step.stmt, binds, step.result) +
+           std::string(ledger_.read_place(*delivery.connection, step.stmt)),
        std::string(ledger_.runner_for(*delivery.connection, step.stmt).statement_text(step.stmt)),
        ""});
 }

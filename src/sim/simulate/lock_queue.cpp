@@ -8,9 +8,15 @@ namespace idemlab::sim {
 Status SqliteLockQueue::open() {
   RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
-  if (run_.ledger.recording()) {
+  if (run_.settings.replica_lag_ms >= 0) {
+    RETURN_IF_ERROR(
+        LaggingReplica::create(run_.ledger.client, run_.settings.replica_lag_ms, &replica_));
+    run_.ledger.replica = &replica_;
+  }
+  if (run_.ledger.recording() || run_.ledger.replica) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
       run_.ledger.record(connection, step.stmt, step.binds);
+      if (run_.ledger.replica) run_.ledger.replica->ran(connection, step, run_.events.now_ms());
     };
   }
   return Status::ok();

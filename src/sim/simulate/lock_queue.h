@@ -40,6 +40,7 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;
+  LaggingReplica replica_;            // a replica-lag fault: the ledger's read replica
   std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
   uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock
   uint32_t woken_ = kNoHolder;        // the sleeper woken to try the lock next

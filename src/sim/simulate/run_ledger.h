@@ -8,6 +8,8 @@
 
 #include "db/connection.h"
 #include "db/guard_store.h"
+#include "ledger/read_split.h"
+#include "sim/shared/lagging_replica.h"
 #include "sim/shared/replicated_guards.h"
 #include "sim/simulate/simulate.h"
 
@@ -19,6 +21,8 @@ class RunLedger {
   ~RunLedger() {
     guard_store = nullptr;
     replicated = nullptr;
+    reads_.clear();
+    replica = nullptr;
     pool_.clear();
     client = Connection();
     busy = Connection();
@@ -28,6 +32,16 @@ class RunLedger {
   Connection busy;                         // the busy fault's other writer
   GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
   ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
+  LaggingReplica* replica = nullptr;       // a replica-lag fault: the ledger's read replica
+
+  // With a replica: where the attempt on `connection` sends its reads outside a transaction.
+  StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
+    if (!replica) return nullptr;
+    std::unique_ptr<ReplicaReads>& reads = reads_[connection];
+    if (!reads)
+      reads = std::make_unique<ReplicaReads>(*replica, *connection, clock, read_your_writes);
+    return reads.get();
+  }
 
   // A connection for an attempt: a free one, or a new one `open` makes.
   template <class Open>
@@ -42,6 +56,15 @@ class RunLedger {
   }
   void give_back(Connection* connection) { free_.push_back(connection); }
 
+  // For the timeline, with a replica: where the read `stmt` the attempt on `connection` just
+  // made went; "" for any other statement.
+  std::string_view read_place(const Connection& connection, Stmt stmt) const {
+    if (!replica || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
+    const auto reads = reads_.find(&connection);
+    if (reads == reads_.end()) return "";
+    return reads->second->last_on_replica() ? " (on the replica)"
+                                            : " (on the primary: the replica is behind)";
+  }
   // Where a statement runs: the guard store (Redis) for tokens and locks, if in use.
   const StatementRunner& runner_for(const Connection& attempt, Stmt stmt) const {
     if (guard_store && statement_is_guard(stmt)) return *guard_store;
@@ -62,6 +85,7 @@ class RunLedger {
   const SimOptions& options_;
   std::vector<std::unique_ptr<Connection>> pool_;  // the attempts' connections
   std::vector<Connection*> free_;
+  std::unordered_map<const Connection*, std::unique_ptr<ReplicaReads>> reads_;
 };
 
 }  // namespace idemlab::sim

@@ -35,6 +35,9 @@ struct RunSettings {
     for (const FaultSpec& fault : config.faults) {
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms = fault.ms;
       fails_over |= fault.kind == FaultKind::kFailover;
+      if (fault.kind == FaultKind::kFailover)
+        failover_lag_ms = std::max(failover_lag_ms, fault.lag_ms);
+      if (fault.kind == FaultKind::kReplicaLag) replica_lag_ms = fault.ms;
     }
   }
 
@@ -46,6 +49,9 @@ struct RunSettings {
   int64_t short_ttl_ms = 0;  // a short-ttl fault's TTL for locks and tokens; 0: none
   // A failover fault: tokens and locks live in a replicated store apart from the ledger.
   bool fails_over = false;
+  int64_t failover_lag_ms = 0;  // the most any failover fault's replica is behind
+  // A replica-lag fault: how far the ledger's read replica is behind; -1: no replica.
+  int64_t replica_lag_ms = -1;
 
   // Whether `fault` hits attempt `attempt` of `request` (nth= its first attempt only).
   bool fault_hits(const FaultSpec& fault, uint32_t request, int attempt, Random& random) const {

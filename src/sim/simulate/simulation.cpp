@@ -30,7 +30,7 @@ Status Simulation::open_guard_store() {
   IDEMLAB_CHECK(!(settings_.fails_over && settings_.options.redis),
                 "a failover fault and --redis are refused together before a run");
   if (settings_.fails_over) {
-    RETURN_IF_ERROR(ReplicatedGuards::create(&replicated_));
+    RETURN_IF_ERROR(ReplicatedGuards::create(settings_.failover_lag_ms, &replicated_));
     ledger_.guard_store = &replicated_;
     ledger_.replicated = &replicated_;
   } else if (settings_.options.redis) {

@@ -1,8 +1,10 @@
-# e2e: a failover of the guard store in the simulator and the explorer (docs/simulator.md, "A
-# failover of the guard store"). The store's primary dies right after an attempt's guard write
-# and its replica, which never received that write, takes over. One request, placed by nth=,
-# shows each strategy's verdict; the redis-failover scenario ranks every strategy and pitfall,
-# the same bytes twice; explore --failover finds where among the twins' steps it breaks.
+# e2e: replication in the simulator and the explorer (docs/simulator.md, "Replication in the
+# simulator"). A failover of the guard store: its primary dies right after an attempt's guard
+# write and its replica, which never received that write, takes over. One request, placed by
+# nth=, shows each strategy's verdict; the redis-failover scenario ranks every strategy and
+# pitfall, the same bytes twice; explore --failover finds where among the twins' steps it
+# breaks. A lagging read replica of the ledger: replica-reads, with and without
+# --read-your-writes.
 source "$(dirname "$0")/../lib.sh"
 
 # One request: the token consumed, the failover, the answer lost, the retry.
@@ -91,6 +93,42 @@ for other in "--redis redis://127.0.0.1:1/0" "--db postgresql://u@127.0.0.1:1/x"
   expect_exit 2 "$IDEMLAB" explore --strategy token --failover $other
   expect_one_error_line
 done
+
+# Reads on a replica a second behind: the retry of a lost answer finds no flow row there.
+lagging=(--requests 1 --fault replica-lag:ms=1000 --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${lagging[@]}" --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "no-unique-index on a lagging replica"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${lagging[@]}" --read-your-writes --json
+expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, read-your-writes"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  --requests 1 --fault replica-lag:ms=100 --fault response-lost:nth=1 --json
+expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, the replica caught up first"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${lagging[@]}" --timeline
+expect_contains "$out" "no flow row (on the replica)"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${lagging[@]}" \
+  --read-your-writes --timeline
+expect_contains "$out" "(on the primary: the replica is behind)"
+run=(compare --scenario replica-reads --with-pitfalls --json)
+for ryw in "" --read-your-writes; do
+  # shellcheck disable=SC2086
+  expect_exit 0 "$IDEMLAB" "${run[@]}" $ryw
+  python3 - "$out" "$ryw" <<'PY' || fail "replica-reads $ryw: the rows"
+import json, sys
+rows = json.loads(sys.argv[1])["rows"]
+twice = {(r["strategy"], r["pitfall"]): r["moved_twice_or_more"] for r in rows}
+assert (twice[("select-insert", "no-unique-index")] > 0) == (sys.argv[2] == ""), twice
+for r in rows:  # a guard in the money's transaction: never twice, with or without
+    if r["pitfall"] is None and r["strategy"] != "naive":
+        assert r["moved_twice_or_more"] == 0 and r["audit_ok"], r
+PY
+done
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --read-your-writes
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault replica-lag \
+  --db postgresql://u@127.0.0.1:1/x
+expect_one_error_line
 
 # A real Redis and the simulator's store are two different things.
 expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover \

@@ -1,0 +1,96 @@
+// The simulator's read replica: commits shipped at their COMMIT, applied a lag later.
+#include "sim/shared/lagging_replica.h"
+
+#include <array>
+
+#include "core/check.h"
+#include "ledger/read_split.h"
+
+namespace idemlab {
+
+namespace {
+
+// The table named after `keyword` in `sql` ("" if none).
+std::string_view table_after(std::string_view sql, std::string_view keyword) {
+  const size_t at = sql.find(keyword);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = sql.substr(at + keyword.size());
+  return rest.substr(0, rest.find_first_of(" (;"));
+}
+
+std::string_view written_table(Stmt stmt) {
+  const std::string_view sql = statement_sql(stmt);
+  for (std::string_view keyword : {"INSERT INTO ", "UPDATE ", "DELETE FROM "})
+    if (sql.starts_with(keyword)) return table_after(sql, keyword);
+  return {};
+}
+
+// Whether the replica needs `stmt`'s write: it writes a table that a read sent to the replica
+// (ReadSplit::routes) reads. The others (accounts, the journal) are never read there.
+bool replicated(Stmt stmt) {
+  static const std::array<bool, static_cast<size_t>(Stmt::kCount)> kReplicated = [] {
+    std::array<bool, static_cast<size_t>(Stmt::kCount)> out{};
+    for (size_t write = 0; write < out.size(); ++write)
+      for (size_t read = 0; read < out.size(); ++read)
+        if (ReadSplit::routes(static_cast<Stmt>(read)) &&
+            !written_table(static_cast<Stmt>(write)).empty() &&
+            table_after(statement_sql(static_cast<Stmt>(read)), "FROM ") ==
+                written_table(static_cast<Stmt>(write)))
+          out[write] = true;
+    return out;
+  }();
+  return kReplicated[static_cast<size_t>(stmt)];
+}
+
+}  // namespace
+
+Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplica* out) {
+  out->lag_ms_ = lag_ms;
+  out->ledger_ = std::make_unique<ScratchLedger>();
+  RETURN_IF_ERROR(ScratchLedger::copy(primary, out->ledger_.get()));
+  ASSIGN_OR_RETURN(out->connection_, out->ledger_->connect());
+  return Status::ok();
+}
+
+void LaggingReplica::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
+  const Stmt stmt = step.stmt;
+  if (stmt == Stmt::kBeginImmediate || stmt == Stmt::kRollback) {
+    open_[&connection].clear();  // a new transaction, or the last one undone
+    return;
+  }
+  if (stmt == Stmt::kCommit) {
+    std::vector<Write>& writes = open_[&connection];
+    if (step.result.ok() && !writes.empty()) shipped_.push_back({now_ms, std::move(writes)});
+    writes.clear();
+    return;
+  }
+  if (!step.result.ok() || !replicated(stmt)) return;
+  if (connection.in_transaction())
+    open_[&connection].push_back({stmt, step.binds});
+  else
+    shipped_.push_back({now_ms, {{stmt, step.binds}}});
+}
+
+// Every commit due is applied in one transaction of the replica's: what a reader can see
+// changes only between reads, so the commits' boundaries within it do not show.
+Status LaggingReplica::catch_up(int64_t now_ms) {
+  if (shipped_.empty() || shipped_.front().at_ms > now_ms - lag_ms_) return Status::ok();
+  RETURN_IF_ERROR(connection_.exec_script("BEGIN"));
+  while (!shipped_.empty() && shipped_.front().at_ms <= now_ms - lag_ms_) {
+    for (const Write& write : shipped_.front().writes) {
+      const StepResult result = connection_.run(write.stmt, write.binds);
+      IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
+    }
+    shipped_.pop_front();
+  }
+  return connection_.exec_script("COMMIT");
+}
+
+StepResult ReplicaReads::run(Stmt id, const Binds& binds) {
+  const Status status = replica_->catch_up(clock_->now_ms());
+  IDEMLAB_CHECK(status.is_ok(), "the replica applies what the primary committed");
+  last_on_replica_ = !read_your_writes_ || replica_->caught_up();
+  return last_on_replica_ ? replica_->connection().run(id, binds) : primary_->run(id, binds);
+}
+
+}  // namespace idemlab

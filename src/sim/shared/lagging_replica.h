@@ -1,0 +1,88 @@
+// LaggingReplica: a read replica of a simulated run's ledger, in memory and deterministic. It
+// starts as a copy of the primary and follows it as a streaming replica does: every write
+// transaction the primary commits is shipped at the virtual moment of its COMMIT and applied,
+// statement by statement with the same values, `lag_ms` later. Statement replay gives the same
+// rows because the replica applies the same commits in the primary's order from the same start
+// (every value a statement takes, ":now" included, is bound). It applies only the writes to the
+// tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
+// are never read there, and leaving them out halves its cost. ReplicaReads sends an attempt's
+// reads outside its write transaction there (read/write splitting), or, with read-your-writes,
+// to the primary while the replica has not applied every commit.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/clock.h"
+#include "db/connection.h"
+#include "sim/shared/scratch_ledger.h"
+#include "strategies/session.h"
+
+namespace idemlab {
+
+class LaggingReplica {
+ public:
+  LaggingReplica() = default;
+  LaggingReplica(const LaggingReplica&) = delete;
+  LaggingReplica& operator=(const LaggingReplica&) = delete;
+
+  // A copy of what `primary` (a connection to a scratch ledger) holds now.
+  static Status create(Connection& primary, int64_t lag_ms, LaggingReplica* out);
+
+  // Follows a statement a connection to the primary ran (Stepper::on_run): a transaction's
+  // writes wait for its COMMIT, then ship at `now_ms`; a write outside one ships at once.
+  void ran(const Connection& connection, const PendingStep& step, int64_t now_ms);
+  // Applies every commit shipped at or before now_ms - lag_ms.
+  Status catch_up(int64_t now_ms);
+  // Whether it has applied every commit shipped so far (the primary's position now).
+  bool caught_up() const { return shipped_.empty(); }
+  Connection& connection() { return connection_; }
+
+ private:
+  struct Write {
+    Stmt stmt;
+    Binds binds;
+  };
+  struct Commit {
+    int64_t at_ms;
+    std::vector<Write> writes;
+  };
+
+  std::unique_ptr<ScratchLedger> ledger_;
+  Connection connection_;
+  int64_t lag_ms_ = 0;
+  std::unordered_map<const Connection*, std::vector<Write>> open_;  // transactions under way
+  std::deque<Commit> shipped_;                                      // not applied yet
+};
+
+// Where an attempt's reads outside its write transaction go (Session::use_reads).
+class ReplicaReads final : public StatementRunner {
+ public:
+  // `replica`, `primary` (the attempt's connection) and `clock` outlive this.
+  ReplicaReads(LaggingReplica& replica, Connection& primary, const Clock& clock,
+               bool read_your_writes)
+      : replica_(&replica),
+        primary_(&primary),
+        clock_(&clock),
+        read_your_writes_(read_your_writes) {}
+
+  StepResult run(Stmt id, const Binds& binds) override;
+  std::string_view statement_text(Stmt id) const override { return primary_->statement_text(id); }
+  void set_trace(TraceSink sink) override { replica_->connection().set_trace(std::move(sink)); }
+  const std::string& location() const override { return location_; }
+  // Whether the last read went to the replica (else, with read-your-writes, to the primary).
+  bool last_on_replica() const { return last_on_replica_; }
+
+ private:
+  LaggingReplica* replica_;
+  Connection* primary_;
+  const Clock* clock_;
+  bool read_your_writes_;
+  bool last_on_replica_ = true;
+  std::string location_ = "the ledger's replica (in the simulator)";
+};
+
+}  // namespace idemlab

@@ -1,0 +1,71 @@
+// Tests for sim/shared/lagging_replica: a read replica of a scratch ledger that applies each
+// commit a lag after the primary made it, and the reads that go to it.
+#include <doctest/doctest.h>
+
+#include "core/clock.h"
+#include "sim/shared/lagging_replica.h"
+
+using namespace idemlab;
+
+namespace {
+
+Binds token_binds(int64_t now) {
+  return {{":token", "t1"}, {":now", now}, {":expires", int64_t{60000}}};
+}
+// Runs `stmt` on `connection` and shows it to the replica, as Stepper::on_run does.
+void run_and_ship(LaggingReplica& replica, Connection& connection, Stmt stmt, Binds binds,
+                  int64_t now) {
+  PendingStep step{"step", stmt, std::move(binds), {}};
+  step.result = connection.run(stmt, step.binds);
+  REQUIRE(step.result.ok());
+  replica.ran(connection, step, now);
+}
+bool has_token(StatementRunner& runner) {
+  StepResult found = runner.run(Stmt::kSelectToken, {{":token", "t1"}, {":now", int64_t{0}}});
+  REQUIRE(found.ok());
+  return found.row.has_value();
+}
+
+// A ledger, its replica `lag_ms` behind, and a transaction inserting a token begun on it.
+struct Begun {
+  explicit Begun(int64_t lag_ms) {
+    REQUIRE(ScratchLedger::create({{"alice", 100}}, &ledger, &primary).is_ok());
+    REQUIRE(LaggingReplica::create(primary, lag_ms, &replica).is_ok());
+    run_and_ship(replica, primary, Stmt::kBeginImmediate, {}, 10);
+    run_and_ship(replica, primary, Stmt::kInsertToken, token_binds(10), 10);
+  }
+  ScratchLedger ledger;
+  Connection primary;
+  LaggingReplica replica;
+};
+
+}  // namespace
+
+TEST_CASE("a replica applies a commit a lag after it, and read-your-writes waits for none") {
+  Begun begun(1000);
+  LaggingReplica& replica = begun.replica;
+  Connection& primary = begun.primary;
+  CHECK(replica.caught_up());  // nothing committed yet
+  run_and_ship(replica, primary, Stmt::kCommit, {}, 12);
+  CHECK_FALSE(replica.caught_up());
+
+  ManualClock clock(500);
+  ReplicaReads reads(replica, primary, clock, false);
+  CHECK_FALSE(has_token(reads));  // 500 ms: the commit made at 12 has not arrived
+  CHECK(reads.last_on_replica());
+  ReplicaReads own(replica, primary, clock, true);
+  CHECK(has_token(own));  // read-your-writes: the replica is behind, the primary answers
+  CHECK_FALSE(own.last_on_replica());
+  clock.advance_ms(512);  // 1012: applied
+  CHECK(has_token(reads));
+  CHECK(replica.caught_up());
+}
+
+TEST_CASE("a rolled-back transaction never reaches the replica") {
+  Begun begun(0);
+  LaggingReplica& replica = begun.replica;
+  run_and_ship(replica, begun.primary, Stmt::kRollback, {}, 11);
+  CHECK(replica.caught_up());
+  REQUIRE(replica.catch_up(100).is_ok());
+  CHECK_FALSE(has_token(replica.connection()));
+}
