@@ -188,3 +188,11 @@ expire_locks() {  # DB: the test plays the lock's expiry: a clock it controls, n
     sql_on "$1" 'UPDATE "lock" SET lock_until_ms = 0'
   fi
 }
+model_moved() {  # SIMULATE ARGS... -> how many times the model's one request moved money (0-2)
+  "$IDEMLAB" simulate --requests 1 "$@" --json | python3 -c \
+    'import json,sys; d=json.load(sys.stdin); print(2 if d["moved_twice_or_more"] else d["moved_once"])'
+}
+explored_moved() {  # EXPLORE ARGS... -> 2 if some interleaving moved money twice, else 1
+  "$IDEMLAB" explore "$@" --json | python3 -c \
+    'import json,sys; print(2 if "moved_twice_or_more" in json.load(sys.stdin)["by_invariant"] else 1)'
+}

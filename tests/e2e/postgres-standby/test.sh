@@ -135,6 +135,15 @@ expect_exit 75 split state-machine rw-6
 expect_contains "$err" "own_write_unseen"
 expect_exit 0 split state-machine rw-6 --read-your-writes
 expect_equal "$(pairs "$primary" rw-6)" 1 "the state machine once it reads its own write"
+# The simulator's lagging replica agrees, case by case: one request, its answer lost, its
+# lookups on a replica a second behind (docs/simulator.md, "Reads on a lagging replica").
+for case in "rw-1 select-insert --pitfall=no-unique-index" \
+  "rw-2 select-insert --pitfall=no-unique-index --read-your-writes" "rw-3 select-insert" \
+  "rw-4 lock-table" "rw-5 lock-table --pitfall=ttl-too-short"; do
+  read -r -a words <<<"$case"
+  expect_equal "$(model_moved --strategy "${words[@]:1}" --fault replica-lag:ms=1000 \
+    --fault response-lost:nth=1)" "$(pairs "$primary" "${words[0]}")" "the model, as $case"
+done
 expect_exit 2 "$IDEMLAB" naive --db "$primary" --read-your-writes --biz-seq x --from alice --to bob \
   --amount 1
 expect_one_error_line

@@ -172,6 +172,17 @@ for db in "$sqlite" "$pg" "$maria"; do
   expect_equal "$(pairs "$db" k1)" 1 "k1, its token in the ledger, on ${db%%:*}"
 done
 
+# The simulator's replicated guard store agrees, case by case (docs/simulator.md, "Replication
+# in the simulator"): the token consumed, the store failed over, the answer lost, the retry; the
+# token in the ledger; lock-table's twins with the store failing over between them.
+expect_equal "$(model_moved --strategy token --fault failover:nth=1 --fault response-lost:nth=1)" \
+  "$(pairs "$sqlite" t1)" "the model, the token in the failed-over store"
+expect_equal "$(model_moved --strategy token --fault response-lost:nth=1)" \
+  "$(pairs "$sqlite" k1)" "the model, the token in the ledger"
+expect_equal "$(explored_moved --strategy lock-table --failover)" "$(moved "$work/lock-safe.db")" \
+  "the model, lock-table's twins across a failover"
+expect_equal "$(explored_moved --strategy lock-table --pitfall=ttl-too-short --failover)" \
+  "$(moved "$work/lock-trusting.db")" "the model, a lock trusted alone across a failover"
 
 # What WAIT cannot close: it cannot undo a DEL the primary applied. A Redis no replica
 # acknowledges (the test's own, which has none) and no failover: the attempt stops, unknown; the
