@@ -72,7 +72,14 @@ Lesson standby_has_not_seen_it() {
            psql("The standby replays again, and catches up.", standby,
                 {"SELECT pg_wal_replay_resume()"}),
            step("s2 moved once; s1 is still the only transfer moved twice.",
-                "audit --db " + primary, 7)},
+                "audit --db " + primary, 7),
+           step("The same in the simulator, every pitfall of select-insert on one schedule: "
+                "300 requests, their lookups on a replica a second behind, 30% of the answers "
+                "lost. Only the variant without the unique index moves money twice...",
+                "compare --scenario replica-reads --strategies select-insert --with-pitfalls"),
+           step("...and with read-your-writes, none does.",
+                "compare --scenario replica-reads --strategies select-insert --with-pitfalls "
+                "--read-your-writes")},
           "A read on a standby is a read of the past. A guard that is such a read needs the "
           "unique index on the primary, or read-your-writes; a client that asks a standby "
           "before retrying needs it too."};
