@@ -118,7 +118,8 @@ void Builder::add_server(const TimelineEvent& e) {
   const std::string at = fmt::format("{} ms ", e.at_ms);
   const std::string fault = e.fault.empty() ? "" : fmt::format(" [{}]", e.fault);
   if (e.what == "answer") return item(Kind::kArrow, id, kNetwork, at + e.result);
-  if (e.what == "pause" || e.what == "crash" || e.what == "another writer") {
+  if (e.what == "pause" || e.what == "crash" || e.what == "another writer" ||
+      e.what == "failover") {
     item(Kind::kNote, id, id, at + e.what + " " + e.result + fault);
     if (e.what == "crash") release(id);  // its transaction is rolled back
     return;
