@@ -72,7 +72,8 @@ constexpr std::array kFaults{
               "default 60000)",
               surface_bit(Surface::kOneAttempt)},
     FaultInfo{FaultKind::kFailover, "failover", "failover[:after=STEP,lag-ms=MS]",
-              "after=STEP|PHASE (default: the attempt's guard write), lag-ms (default 0), p, nth",
+              "after=STEP|PHASE (default: the attempt's guard write), p, nth; or at-ms=MS (once, "
+              "at that virtual time); lag-ms (default 0)",
               "the store that keeps tokens and locks apart from the ledger (a Redis primary "
               "with a replica) dies right after STEP; its replica, which has every write older "
               "than lag-ms but none since (the write STEP made included), is promoted. The "
@@ -100,6 +101,24 @@ Status parse_probability(std::string_view fault, std::string_view value, double*
     return Status::usage(
         fmt::format("fault {}: p={} is not a probability in [0, 1]", fault, value));
   *out = number;
+  return Status::ok();
+}
+
+// After its key=value pairs: the defaults a spec leaves out, and what its pairs cannot say
+// together.
+Status complete_fault(std::string_view name, bool pauses, FaultSpec* spec) {
+  if (pauses && spec->ms == 0) spec->ms = spec->gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
+  if (spec->kind == FaultKind::kReplicaLag && spec->ms == 0) spec->ms = kDefaultReplicaLagMs;
+  const bool aimed = !spec->step.empty() || spec->phase != Phase::kNone || spec->nth != 0 ||
+                     spec->probability != 1.0;
+  if (spec->at_ms >= 0 && aimed)
+    return Status::usage(fmt::format(
+        "fault {}: at-ms= places the failover in time; after=, p= and nth= place it at an "
+        "attempt: give one or the other",
+        name));
+  if ((spec->kind == FaultKind::kShortTtl || spec->kind == FaultKind::kBusy) && spec->ms == 0)
+    return Status::usage(fmt::format("fault {} needs ms=MS", name));
+  if (spec->count == 0) spec->count = spec->kind == FaultKind::kDoubleSubmit ? 2 : 1;
   return Status::ok();
 }
 
@@ -154,6 +173,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
         spec.step = std::string(value);
     } else if (key == "lag-ms" && spec.kind == FaultKind::kFailover) {
       status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.lag_ms);
+    } else if (key == "at-ms" && spec.kind == FaultKind::kFailover) {
+      status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.at_ms);
     } else if (key == "gate" && pauses) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);
@@ -165,11 +186,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     }
     if (!status.is_ok()) return status;
   }
-  if (pauses && spec.ms == 0) spec.ms = spec.gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
-  if (spec.kind == FaultKind::kReplicaLag && spec.ms == 0) spec.ms = kDefaultReplicaLagMs;
-  if ((spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy) && spec.ms == 0)
-    return Status::usage(fmt::format("fault {} needs ms=MS", name));
-  if (spec.count == 0) spec.count = spec.kind == FaultKind::kDoubleSubmit ? 2 : 1;
+  RETURN_IF_ERROR(complete_fault(name, pauses, &spec));
   *out = std::move(spec);
   return Status::ok();
 }

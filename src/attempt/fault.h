@@ -80,6 +80,7 @@ struct FaultSpec {
   std::string gate;            // slow, pause, one attempt: wait at a gate in this folder (gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
   int64_t lag_ms = 0;          // lag-ms=: failover, how far the replica is behind its primary
+  int64_t at_ms = -1;          // at-ms=: failover, once at this virtual time (-1: at an attempt)
   std::string text;            // as written, for reports and the attempts log
 
   std::string_view name() const;

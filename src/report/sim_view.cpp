@@ -276,8 +276,9 @@ std::string timeline_legend(TimelineOf of) {
 std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql) {
   std::string out;
   for (const auto& e : events) {
-    std::string who =
-        e.attempt ? fmt::format("r{}#{}", e.request, e.attempt) : fmt::format("r{}", e.request);
+    std::string who = e.attempt   ? fmt::format("r{}#{}", e.request, e.attempt)
+                      : e.request ? fmt::format("r{}", e.request)
+                                  : std::string();  // the whole run's
     if (e.copy) who += fmt::format(".{}", e.copy);
     const std::string head =
         fmt::format("{:>7} ms {:<7} {:<8} {:<21} ", e.at_ms, e.actor, who, e.what);

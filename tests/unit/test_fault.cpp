@@ -25,15 +25,34 @@ TEST_CASE("fault specs parse with their parameters") {
   CHECK(fault.kind == FaultKind::kFailover);
   CHECK(fault.step == "consume_token");
   CHECK(fault.lag_ms == 5);
+  REQUIRE(parse_fault("failover:at-ms=100", &fault).is_ok());
+  CHECK(fault.at_ms == 100);
 }
 
 TEST_CASE("bad fault specs are usage errors") {
   FaultSpec fault;
-  for (const char* text :
-       {"", "meteor", "slow:ms=0", "slow:ms=abc", "crash:after=", "response-lost:p=1.5",
-        "response-lost:p=-0.1", "request-lost:nth=0", "request-lost:ms=5", "slow:ms",
-        "redeliver:k=0", "busy", "short-ttl", "slow:ms=86400001", "double-submit:k=101",
-        "failover:lag-ms=-1", "failover:ms=5", "crash:lag-ms=5", "failover:after="}) {
+  for (const char* text : {"",
+                           "meteor",
+                           "slow:ms=0",
+                           "slow:ms=abc",
+                           "crash:after=",
+                           "response-lost:p=1.5",
+                           "response-lost:p=-0.1",
+                           "request-lost:nth=0",
+                           "request-lost:ms=5",
+                           "slow:ms",
+                           "redeliver:k=0",
+                           "busy",
+                           "short-ttl",
+                           "slow:ms=86400001",
+                           "double-submit:k=101",
+                           "failover:lag-ms=-1",
+                           "failover:ms=5",
+                           "crash:lag-ms=5",
+                           "failover:after=",
+                           "failover:at-ms=5,nth=1",
+                           "failover:at-ms=5,after=begin",
+                           "crash:at-ms=5"}) {
     CAPTURE(text);
     CHECK(parse_fault(text, &fault).code() == StatusCode::kUsage);
   }

@@ -117,25 +117,28 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
 // The guard store's primary dies here; its replica takes over with what it had received. The
 // attempt goes on: its connection finds the new primary, as a Sentinel client does.
 void Endpoint::fail_over(const Delivery& delivery) {
-  const int64_t lag_ms = delivery.sites.failover_lag_ms();
-  std::string what;
-  if (ledger_.replicated) {
-    const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
-    ++stats_.failovers;
-    stats_.guard_writes_lost += lost;
-    what = fmt::format(
-        "the guard store's primary dies after {}; its replica ({} ms behind) "
-        "takes over {}",
-        delivery.sites.failover_site(), lag_ms,
-        lost == 0   ? std::string("with every write")
-        : lost == 1 ? std::string("without the last write")
-                    : fmt::format("without the last {} writes", lost));
-  } else {
-    what = fmt::format("the guard store fails over after {}; this strategy keeps nothing there",
-                       delivery.sites.failover_site());
-  }
+  std::string what = fail_over_now(fmt::format("after {}", delivery.sites.failover_site()),
+                                   delivery.sites.failover_lag_ms());
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "failover", "",
               std::move(what), "failover");
+}
+
+void Endpoint::fail_over_at_time(const FaultSpec& fault) {
+  std::string what = fail_over_now(fmt::format("at {} ms", fault.at_ms), fault.lag_ms);
+  trace_.note_run("server", "failover", std::move(what), "failover");
+}
+
+std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms) {
+  if (!ledger_.replicated)
+    return fmt::format("the guard store fails over {}; this strategy keeps nothing there", site);
+  const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
+  ++stats_.failovers;
+  stats_.guard_writes_lost += lost;
+  return fmt::format("the guard store's primary dies {}; its replica ({} ms behind) takes over {}",
+                     site, lag_ms,
+                     lost == 0   ? std::string("with every write")
+                     : lost == 1 ? std::string("without the last write")
+                                 : fmt::format("without the last {} writes", lost));
 }
 
 // The runner that ran the step wakes what waited for the crashed attempt's locks, once this

@@ -34,6 +34,8 @@ class Endpoint {
   void after_step(uint32_t delivery, const ExecutedStep& done, const Binds& traced_binds);
   // The busy fault's other writer lets go of its lock.
   void release_busy_lock();
+  // A failover:at-ms= fault's moment: the guard store fails over, whoever is under way.
+  void fail_over_at_time(const FaultSpec& fault);
 
   Stepper& stepper() { return stepper_; }
 
@@ -43,6 +45,8 @@ class Endpoint {
   void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
   void crash(uint32_t delivery, std::string what);
   void fail_over(const Delivery& delivery);
+  // Fails the guard store over after `site`; what happened, for the timeline.
+  std::string fail_over_now(std::string_view site, int64_t lag_ms);
   void done(uint32_t delivery, std::optional<Answer> answer);
 
   const RunSettings& settings_;

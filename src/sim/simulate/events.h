@@ -13,15 +13,16 @@
 namespace idemlab::sim {
 
 enum class EventKind : uint8_t {
-  kStart,       // a client worker starts its next request
-  kSend,        // a client sends (again, after waiting for the write lock to store its token)
-  kArrive,      // a copy of an attempt reaches the server
-  kStep,        // an attempt runs its next step
-  kWaitLimit,   // a step has waited for a lock as long as the server lets it
-  kAnswer,      // an answer reaches its client
-  kTimeout,     // a client stops waiting for its answer
-  kRetry,       // a client's backoff is over
-  kBusyRelease  // the busy fault's other writer lets go of the lock
+  kStart,        // a client worker starts its next request
+  kSend,         // a client sends (again, after waiting for the write lock to store its token)
+  kArrive,       // a copy of an attempt reaches the server
+  kStep,         // an attempt runs its next step
+  kWaitLimit,    // a step has waited for a lock as long as the server lets it
+  kAnswer,       // an answer reaches its client
+  kTimeout,      // a client stops waiting for its answer
+  kRetry,        // a client's backoff is over
+  kBusyRelease,  // the busy fault's other writer lets go of the lock
+  kFailover      // a failover:at-ms= fault: the guard store fails over (a: the fault's index)
 };
 
 struct Event {

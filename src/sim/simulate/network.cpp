@@ -58,8 +58,9 @@ bool Network::place_faults(Delivery& delivery, uint32_t request, int attempt,
           delivery.sites.arm(fault, drawn ? crash_point(faults) : 0);
         }
         break;
-      case FaultKind::kFailover:
-        if (settings_.fault_hits(fault, request, attempt, faults)) delivery.sites.arm(fault);
+      case FaultKind::kFailover:  // at-ms= is not an attempt's: the Simulation schedules it
+        if (fault.at_ms < 0 && settings_.fault_hits(fault, request, attempt, faults))
+          delivery.sites.arm(fault);
         break;
       case FaultKind::kBusy:
         if (settings_.fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;

@@ -26,6 +26,13 @@ class RunTrace {
     events_.push_back({clock_.now_ms(), actor, request + 1, attempt, copy, std::move(what),
                        std::move(detail), std::move(result), "", std::move(fault)});
   }
+  // What happens to the whole run (a failover at a time), on the timeline of every request
+  // (--timeline), not one's (--timeline-request N): its "request" is 0.
+  void note_run(const char* actor, std::string what, std::string result, std::string fault) {
+    if (!options_.timeline || options_.timeline_request != 0) return;
+    events_.push_back({clock_.now_ms(), actor, 0, 0, 0, std::move(what), "", std::move(result), "",
+                       std::move(fault)});
+  }
   void add(TimelineEvent event) { events_.push_back(std::move(event)); }
   std::vector<TimelineEvent> take() { return std::move(events_); }
 

@@ -60,6 +60,8 @@ void Simulation::handle(const Event& event) {
       return clients_.retry(event.a);
     case EventKind::kBusyRelease:
       return endpoint_.release_busy_lock();
+    case EventKind::kFailover:
+      return endpoint_.fail_over_at_time(settings_.config.faults[event.a]);
   }
 }
 
@@ -68,6 +70,9 @@ Status Simulation::run(SimResult* out) {
   RETURN_IF_ERROR(open_guard_store());
   const SimConfig& config = settings_.config;
   clients_.start(static_cast<uint32_t>(std::min<int64_t>(config.concurrency, config.requests)));
+  for (size_t i = 0; i < config.faults.size(); ++i)
+    if (config.faults[i].kind == FaultKind::kFailover && config.faults[i].at_ms >= 0)
+      events_.schedule_in(config.faults[i].at_ms, EventKind::kFailover, static_cast<uint32_t>(i));
   while (!events_.empty()) {
     RETURN_IF_ERROR(check_interrupt());
     handle(events_.pop());

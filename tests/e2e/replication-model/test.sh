@@ -39,6 +39,16 @@ expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert --request
   --fault failover:nth=1,after=holding-guard --timeline
 expect_contains "$out" "this strategy keeps nothing there"
 
+# A failover placed in time: once, whoever is under way; the whole run's timeline shows it.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 30 \
+  --fault failover:at-ms=100,lag-ms=50 --json
+expect_equal "$(json_field "$out" failovers)" 1 "failover:at-ms=100: once"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy token --requests 30 \
+  --fault failover:at-ms=100,lag-ms=50 --timeline
+expect_contains "$out" "the guard store's primary dies at 100 ms; its replica (50 ms behind)"
+expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 3 --fault failover:at-ms=100,nth=1
+expect_one_error_line
+
 # The scenario ranks every row; token moves money twice, no guard kept in the ledger does.
 run=(compare --scenario redis-failover --with-pitfalls --json)
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
