@@ -71,12 +71,16 @@ constexpr std::array kFaults{
               "it (SIGCONT) after ms, or with gate=DIR once DIR/open exists (ms caps the wait, "
               "default 60000)",
               surface_bit(Surface::kOneAttempt)},
-    FaultInfo{FaultKind::kFailover, "failover", "failover[:after=STEP,lag-ms=MS]",
-              "after=STEP|PHASE (default: the attempt's guard write), p, nth; or at-ms=MS (once, "
-              "at that virtual time); lag-ms (default 0)",
-              "the store that keeps tokens and locks apart from the ledger (a Redis primary "
-              "with a replica) dies right after STEP; its replica, which has every write older "
-              "than lag-ms but none since (the write STEP made included), is promoted. The "
+    FaultInfo{FaultKind::kFailover, "failover", "failover[:of=WHAT,after=STEP,lag-ms=MS]",
+              "of=guards|ledger|both (default guards); after=STEP|PHASE (default: the "
+              "attempt's guard write, or with of=ledger|both its commit), p, nth; or at-ms=MS "
+              "(once, at that virtual time); lag-ms (default 0); sync=on|off (default off)",
+              "a primary dies right after STEP and its replica, which has every write older "
+              "than lag-ms but none since (the write STEP made included), is promoted. "
+              "of=guards: the store that keeps tokens and locks apart from the ledger (a Redis "
+              "primary with a replica); of=ledger: the ledger (an asynchronous standby), whose "
+              "transactions under way die with it; of=both: the two at the same moment. sync=on: "
+              "the replica is synchronous, and has every write its primary acknowledged. The "
               "strategies with a token or a lock keep them in that store for the run",
               kSimulated},
     FaultInfo{FaultKind::kReplicaLag, "replica-lag", "replica-lag[:ms=MS]", "ms (default 1000)",
@@ -102,6 +106,28 @@ Status parse_probability(std::string_view fault, std::string_view value, double*
         fmt::format("fault {}: p={} is not a probability in [0, 1]", fault, value));
   *out = number;
   return Status::ok();
+}
+
+Status parse_on_off(std::string_view fault, std::string_view key, std::string_view value,
+                    bool* out) {
+  if (value != "on" && value != "off")
+    return Status::usage(fmt::format("fault {}: {}={} is not on or off", fault, key, value));
+  *out = value == "on";
+  return Status::ok();
+}
+
+Status parse_failover_of(std::string_view fault, std::string_view value, FailoverOf* out) {
+  static constexpr std::pair<std::string_view, FailoverOf> kNames[] = {
+      {"guards", FailoverOf::kGuards},
+      {"ledger", FailoverOf::kLedger},
+      {"both", FailoverOf::kBoth}};
+  for (const auto& [name, of] : kNames)
+    if (value == name) {
+      *out = of;
+      return Status::ok();
+    }
+  return Status::usage(
+      fmt::format("fault {}: of={} is not one of guards, ledger, both", fault, value));
 }
 
 // After its key=value pairs: the defaults a spec leaves out, and what its pairs cannot say
@@ -173,6 +199,10 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
         spec.step = std::string(value);
     } else if (key == "lag-ms" && spec.kind == FaultKind::kFailover) {
       status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.lag_ms);
+    } else if (key == "of" && spec.kind == FaultKind::kFailover) {
+      status = parse_failover_of(name, value, &spec.of);
+    } else if (key == "sync" && spec.kind == FaultKind::kFailover) {
+      status = parse_on_off(name, key, value, &spec.sync);
     } else if (key == "at-ms" && spec.kind == FaultKind::kFailover) {
       status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.at_ms);
     } else if (key == "gate" && pauses) {

@@ -24,7 +24,7 @@ enum class FaultKind {
   kOverdraw,      // the request asks for more than the payer holds (insufficient funds)
   kNoKey,         // the client sends the request without its idempotency key
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
-  kFailover,      // the guard store's primary dies; its replica, behind by lag-ms, takes over
+  kFailover,      // a primary dies (the guard store's, the ledger's); its replica takes over
   kReplicaLag,    // reads outside the write transaction go to a replica ms behind the primary
 };
 
@@ -69,6 +69,16 @@ constexpr Phase kSimulatedSlowPhase = Phase::kBeforeGuard;
 // at=critical: each strategy's own decisive step (idemlab explain STRATEGY names it).
 constexpr std::string_view kCriticalSite = "critical";
 
+// What a failover fault fails over (of=): the store that keeps tokens and locks apart from the
+// ledger, the ledger itself, or both at the same moment.
+enum class FailoverOf : uint8_t { kGuards, kLedger, kBoth };
+inline bool fails_over_guards(FailoverOf of) {
+  return of != FailoverOf::kLedger;
+}
+inline bool fails_over_ledger(FailoverOf of) {
+  return of != FailoverOf::kGuards;
+}
+
 struct FaultSpec {
   FaultKind kind = FaultKind::kRequestLost;
   double probability = 1.0;    // p=: chance per request (simulations)
@@ -81,7 +91,9 @@ struct FaultSpec {
   int64_t count = 0;           // k=: redeliver, double-submit
   int64_t lag_ms = 0;          // lag-ms=: failover, how far the replica is behind its primary
   int64_t at_ms = -1;          // at-ms=: failover, once at this virtual time (-1: at an attempt)
-  std::string text;            // as written, for reports and the attempts log
+  FailoverOf of = FailoverOf::kGuards;  // of=: failover, what fails over
+  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1)
+  std::string text;   // as written, for reports and the attempts log
 
   std::string_view name() const;
 };

@@ -15,11 +15,16 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
     slow_gate_ = &fault.gate;
   } else if (fault.kind == FaultKind::kFailover) {
     failover_step_ = &fault.step;
-    failover_phase_ = fault.phase;
-    failover_lag_ms_ = fault.lag_ms;
-    failover_site_ = fault.phase != Phase::kNone ? phase_name(fault.phase)
-                     : fault.step.empty()        ? std::string_view("the guard write")
-                                                 : std::string_view(fault.step);
+    failover_lag_ms_ = fault.sync ? -1 : fault.lag_ms;
+    failover_of_ = fault.of;
+    const bool at_commit =
+        fault.phase == Phase::kAfterCommit ||
+        (fault.phase == Phase::kNone && fault.step.empty() && fails_over_ledger(fault.of));
+    failover_phase_ = at_commit ? Phase::kAfterCommit : fault.phase;
+    failover_site_ = at_commit ? std::string_view("the commit that moved the money")
+                     : fault.phase != Phase::kNone ? phase_name(fault.phase)
+                     : fault.step.empty()          ? std::string_view("the guard write")
+                                                   : std::string_view(fault.step);
   }
 }
 

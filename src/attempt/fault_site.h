@@ -37,15 +37,18 @@ class FaultSites {
   // The gate a one-attempt pause waits at instead of sleeping ("": none; attempt/gate.h).
   std::string_view pause_gate() const { return slow_gate_ ? *slow_gate_ : std::string_view(); }
 
-  // Before `next` runs: whether the guard store fails over now (at a phase that opens with it).
-  // Fires once.
+  // Before `next` runs: whether a failover happens now (at a phase that opens with it). Fires
+  // once.
   bool failover_before(const PendingStep& next);
-  // After a step ran: whether the guard store fails over now (after its step or phase, or,
-  // placed nowhere, after the attempt's first write to the guard store). Fires once.
+  // After a step ran: whether a failover happens now (after its step or phase, or, placed
+  // nowhere, after the attempt's first write to the guard store, or with of=ledger|both after
+  // the commit that moved the money). Fires once.
   bool failover_after(std::string_view step, bool wrote_guard);
   // Where the failover landed, for narration: a phase, a step, or "guard write".
   std::string_view failover_site() const { return failover_site_; }
+  // How far the replica is behind: -1 for a synchronous one (sync=on).
   int64_t failover_lag_ms() const { return failover_lag_ms_; }
+  FailoverOf failover_of() const { return failover_of_; }
 
   // Records a step that ran; then crash_after() and pause_after_commit() say what follows it.
   void ran(Stmt stmt, const StepResult& result, bool in_transaction, bool finished);
@@ -73,6 +76,7 @@ class FaultSites {
   const std::string* failover_step_ = nullptr;  // armed when set ("": after the guard write)
   Phase failover_phase_ = Phase::kNone;
   int64_t failover_lag_ms_ = 0;
+  FailoverOf failover_of_ = FailoverOf::kGuards;
   std::string_view failover_site_;
 };
 

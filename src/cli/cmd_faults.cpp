@@ -65,9 +65,11 @@ ExitCode run_scenarios(const ListOptions& options) {
   }
   if (options.json) {
     nlohmann::ordered_json out{{"scenarios", nlohmann::ordered_json::array()}};
-    for (const auto& s : scenarios)
-      out["scenarios"].push_back(
-          {{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}});
+    for (const auto& s : scenarios) {
+      nlohmann::ordered_json row{{"name", s.name}, {"summary", s.summary}, {"exposes", s.exposes}};
+      if (!s.every_strategy.empty()) row["every_strategy"] = s.every_strategy;
+      out["scenarios"].push_back(std::move(row));
+    }
     print_json(out);
     return ExitCode::kOk;
   }
@@ -75,6 +77,8 @@ ExitCode run_scenarios(const ListOptions& options) {
   for (const auto& s : scenarios) {
     out += s.name + "\n" + wrap(s.summary, 4);
     out += wrap(fmt::format("exposes: {}", fmt::join(s.exposes, ", ")), 4);
+    if (!s.every_strategy.empty())
+      out += wrap(fmt::format("every strategy: {}", fmt::join(s.every_strategy, ", ")), 4);
   }
   out += "\n" + wrap("idemlab scenarios NAME prints one; use it with --scenario NAME.", 0);
   fmt::print("{}", out);

@@ -181,6 +181,10 @@ void check_replication_faults(const SimConfig& config, bool on_server, bool redi
       throw_if_error(Status::usage(
           "fault failover fails over the simulator's own replicated guard store; --redis names "
           "a real Redis: leave one out"));
+    if (fault.kind == FaultKind::kFailover && fails_over_ledger(fault.of) && on_server)
+      throw_if_error(Status::usage(
+          "fault failover:of=ledger|both promotes a replica of the simulator's own SQLite "
+          "ledger; on a server, fail over a real standby: scripts/servers postgres failover"));
     if (fault.kind == FaultKind::kReplicaLag && on_server)
       throw_if_error(Status::usage(
           "fault replica-lag models a replica of the simulator's own SQLite ledger; on a "

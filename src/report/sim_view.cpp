@@ -159,6 +159,11 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["failovers"] = r.failovers;
     out["guard_writes_lost"] = r.guard_writes_lost;
   }
+  if (r.ledger_failovers > 0) {  // a failover of the ledger (of=ledger|both)
+    out["ledger_failovers"] = r.ledger_failovers;
+    out["commits_lost"] = r.commits_lost;
+    out["transactions_cut"] = r.transactions_cut;
+  }
   return out;
 }
 
@@ -250,6 +255,12 @@ std::string result_text(const SimResult& r, const std::string& command) {
          fmt::format("the guard store's replica took over; {} writes it had not received were "
                      "lost",
                      r.guard_writes_lost)
+             .c_str());
+  if (r.ledger_failovers > 0)
+    line("ledger_failovers", std::to_string(r.ledger_failovers),
+         fmt::format("the ledger's standby took over; {} commits it had not received were lost, "
+                     "{} transactions under way died",
+                     r.commits_lost, r.transactions_cut)
              .c_str());
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");

@@ -27,6 +27,13 @@ TEST_CASE("fault specs parse with their parameters") {
   CHECK(fault.lag_ms == 5);
   REQUIRE(parse_fault("failover:at-ms=100", &fault).is_ok());
   CHECK(fault.at_ms == 100);
+  CHECK(fault.of == FailoverOf::kGuards);
+  CHECK_FALSE(fault.sync);
+  REQUIRE(parse_fault("failover:of=ledger,sync=on", &fault).is_ok());
+  CHECK(fault.of == FailoverOf::kLedger);
+  CHECK(fault.sync);
+  REQUIRE(parse_fault("failover:of=both,sync=off", &fault).is_ok());
+  CHECK((fails_over_guards(fault.of) && fails_over_ledger(fault.of) && !fault.sync));
 }
 
 TEST_CASE("bad fault specs are usage errors") {
@@ -52,7 +59,12 @@ TEST_CASE("bad fault specs are usage errors") {
                            "failover:after=",
                            "failover:at-ms=5,nth=1",
                            "failover:at-ms=5,after=begin",
-                           "crash:at-ms=5"}) {
+                           "crash:at-ms=5",
+                           "failover:of=disk",
+                           "failover:of=",
+                           "failover:sync=yes",
+                           "crash:of=ledger",
+                           "crash:sync=on"}) {
     CAPTURE(text);
     CHECK(parse_fault(text, &fault).code() == StatusCode::kUsage);
   }

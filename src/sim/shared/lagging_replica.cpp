@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/check.h"
+#include "db/sqlite/sqlite_backend.h"
 #include "ledger/read_split.h"
 
 namespace idemlab {
@@ -44,8 +45,10 @@ bool replicated(Stmt stmt) {
 
 }  // namespace
 
-Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplica* out) {
+Status LaggingReplica::create(Connection& primary, int64_t lag_ms, bool every_write,
+                              LaggingReplica* out) {
   out->lag_ms_ = lag_ms;
+  out->every_write_ = every_write;
   out->ledger_ = std::make_unique<ScratchLedger>();
   RETURN_IF_ERROR(ScratchLedger::copy(primary, out->ledger_.get()));
   ASSIGN_OR_RETURN(out->connection_, out->ledger_->connect());
@@ -64,19 +67,24 @@ void LaggingReplica::ran(const Connection& connection, const PendingStep& step, 
     writes.clear();
     return;
   }
-  if (!step.result.ok() || !replicated(stmt)) return;
+  if (!step.result.ok() || (!every_write_ && !replicated(stmt))) return;
+  if (!statement_takes_write_lock(stmt)) return;  // a read
   if (connection.in_transaction())
     open_[&connection].push_back({stmt, step.binds});
   else
     shipped_.push_back({now_ms, {{stmt, step.binds}}});
 }
 
+Status LaggingReplica::catch_up(int64_t now_ms) {
+  return apply_before(now_ms - lag_ms_ + 1);
+}
+
 // Every commit due is applied in one transaction of the replica's: what a reader can see
 // changes only between reads, so the commits' boundaries within it do not show.
-Status LaggingReplica::catch_up(int64_t now_ms) {
-  if (shipped_.empty() || shipped_.front().at_ms > now_ms - lag_ms_) return Status::ok();
+Status LaggingReplica::apply_before(int64_t before_ms) {
+  if (shipped_.empty() || shipped_.front().at_ms >= before_ms) return Status::ok();
   RETURN_IF_ERROR(connection_.exec_script("BEGIN"));
-  while (!shipped_.empty() && shipped_.front().at_ms <= now_ms - lag_ms_) {
+  while (!shipped_.empty() && shipped_.front().at_ms < before_ms) {
     for (const Write& write : shipped_.front().writes) {
       const StepResult result = connection_.run(write.stmt, write.binds);
       IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
@@ -84,6 +92,17 @@ Status LaggingReplica::catch_up(int64_t now_ms) {
     shipped_.pop_front();
   }
   return connection_.exec_script("COMMIT");
+}
+
+// The replica's pages are copied over the primary's, so every connection to the primary, the
+// attempts' pool among them, finds the promoted data where it was: a client that reconnects.
+Result<int64_t> LaggingReplica::promote(int64_t now_ms, int64_t lag_ms, Connection& primary) {
+  RETURN_IF_ERROR(apply_before(now_ms - lag_ms));
+  const auto lost = static_cast<int64_t>(shipped_.size());
+  shipped_.clear();
+  open_.clear();
+  RETURN_IF_ERROR(copy_sqlite_database(connection_, primary));
+  return lost;
 }
 
 StepResult ReplicaReads::run(Stmt id, const Binds& binds) {

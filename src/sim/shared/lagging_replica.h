@@ -5,9 +5,10 @@
 // rows because the replica applies the same commits in the primary's order from the same start
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
-// are never read there, and leaving them out halves its cost. ReplicaReads sends an attempt's
-// reads outside its write transaction there (read/write splitting), or, with read-your-writes,
-// to the primary while the replica has not applied every commit.
+// are never read there, and leaving them out halves its cost; a replica that can be promoted
+// (a failover of the ledger) applies every write. ReplicaReads sends an attempt's reads outside
+// its write transaction there (read/write splitting), or, with read-your-writes, to the
+// primary while the replica has not applied every commit.
 #pragma once
 
 #include <deque>
@@ -29,8 +30,9 @@ class LaggingReplica {
   LaggingReplica(const LaggingReplica&) = delete;
   LaggingReplica& operator=(const LaggingReplica&) = delete;
 
-  // A copy of what `primary` (a connection to a scratch ledger) holds now.
-  static Status create(Connection& primary, int64_t lag_ms, LaggingReplica* out);
+  // A copy of what `primary` (a connection to a scratch ledger) holds now. `every_write`: it
+  // follows every table, so that it can be promoted.
+  static Status create(Connection& primary, int64_t lag_ms, bool every_write, LaggingReplica* out);
 
   // Follows a statement a connection to the primary ran (Stepper::on_run): a transaction's
   // writes wait for its COMMIT, then ship at `now_ms`; a write outside one ships at once.
@@ -39,6 +41,12 @@ class LaggingReplica {
   Status catch_up(int64_t now_ms);
   // Whether it has applied every commit shipped so far (the primary's position now).
   bool caught_up() const { return shipped_.empty(); }
+  // Commits shipped and not applied yet.
+  size_t behind() const { return shipped_.size(); }
+  // The primary dies at `now_ms`: the replica applies every commit shipped before now_ms -
+  // lag_ms, loses the rest, and takes its place: `primary` (a connection to it, with no
+  // transaction open on any) then holds what the replica holds. Returns the commits lost.
+  Result<int64_t> promote(int64_t now_ms, int64_t lag_ms, Connection& primary);
   Connection& connection() { return connection_; }
 
  private:
@@ -51,9 +59,13 @@ class LaggingReplica {
     std::vector<Write> writes;
   };
 
+  // Applies, in one transaction, every commit shipped before `before_ms`.
+  Status apply_before(int64_t before_ms);
+
   std::unique_ptr<ScratchLedger> ledger_;
   Connection connection_;
   int64_t lag_ms_ = 0;
+  bool every_write_ = false;
   std::unordered_map<const Connection*, std::vector<Write>> open_;  // transactions under way
   std::deque<Commit> shipped_;                                      // not applied yet
 };

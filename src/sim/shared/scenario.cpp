@@ -14,6 +14,7 @@
 #include <toml++/toml.h>
 
 #include "core/limits.h"
+#include "sim/shared/judge.h"
 #include "strategies/strategy.h"
 
 namespace idemlab {
@@ -93,12 +94,29 @@ Status read_faults(const std::string& origin, const toml::node& node, std::vecto
   return Status::ok();
 }
 
+// every_strategy: names of verdicts that break a guarantee.
+Status read_verdicts(const std::string& origin, const toml::node& node,
+                     std::vector<std::string>* out) {
+  RETURN_IF_ERROR(read_texts(origin, node, "every_strategy", out));
+  const std::vector<std::string_view> known =
+      broken_invariants(RequestVerdicts{.moved_twice_or_more = true,
+                                        .never_moved = true,
+                                        .stuck = true,
+                                        .inconsistent_answers = true});
+  for (const std::string& name : *out)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      return bad_value(origin, node, "every_strategy",
+                       fmt::format("'{}' is not one of {}", name, fmt::join(known, ", ")));
+  return Status::ok();
+}
+
 // One key of a scenario file into the config or the scenario's description.
 Status read_key(const std::string& origin, std::string_view key, const toml::node& node,
                 SimConfig* config, Scenario* scenario) {
   if (key == "name") return read_text(origin, node, key, &scenario->name);
   if (key == "summary") return read_text(origin, node, key, &scenario->summary);
   if (key == "exposes") return read_texts(origin, node, key, &scenario->exposes);
+  if (key == "every_strategy") return read_verdicts(origin, node, &scenario->every_strategy);
   if (key == "faults") return read_faults(origin, node, &config->faults);
   if (key == "sources") {
     std::vector<std::string> names;
@@ -125,8 +143,8 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
     return Status::ok();
   }
   return bad_value(origin, node, key,
-                   "unknown key (known: name, summary, exposes, requests, concurrency, seed, "
-                   "faults, retry, lock_ttl_ms, token_ttl_ms, sources)");
+                   "unknown key (known: name, summary, exposes, every_strategy, requests, "
+                   "concurrency, seed, faults, retry, lock_ttl_ms, token_ttl_ms, sources)");
 }
 
 }  // namespace

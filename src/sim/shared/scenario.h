@@ -37,7 +37,10 @@ struct Scenario {
   std::string name;
   std::string summary;
   std::vector<std::string> exposes;  // e.g. "naive", "select-insert --pitfall"
-  std::string source;                // the file's text
+  // Verdicts the faults force on every strategy, guarded or not (explore's invariant names):
+  // "never_moved" for a failover that loses acknowledged commits.
+  std::vector<std::string> every_strategy;
+  std::string source;  // the file's text
 };
 
 struct BuiltinScenario {

@@ -33,6 +33,7 @@ struct Delivery {
   Binds sent_binds;
   int64_t session = 0;
   Answer answer;
+  bool doomed = false;  // its transaction died with the ledger's old primary (a failover)
 };
 
 // The deliveries, in slots reused last freed first: a slot's number names the attempt's lock
@@ -56,6 +57,12 @@ class Deliveries {
     IDEMLAB_CHECK(all_[index].live, "a delivery freed twice");
     all_[index].live = false;
     free_.push_back(index);
+  }
+  // Calls `visit(index, delivery)` for every delivery in flight.
+  template <class Visit>
+  void for_each_live(Visit visit) {
+    for (uint32_t index = 0; index < all_.size(); ++index)
+      if (all_[index].live) visit(index, all_[index]);
   }
   Delivery& operator[](uint32_t index) { return all_[index]; }
   const Delivery& operator[](uint32_t index) const { return all_[index]; }

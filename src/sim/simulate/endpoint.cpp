@@ -7,6 +7,13 @@
 
 namespace idemlab::sim {
 
+namespace {
+
+constexpr std::string_view kTransactionCut =
+    "its transaction died with the ledger's old primary: no answer";
+
+}  // namespace
+
 void Endpoint::arrive(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
   ++stats_.deliveries;
@@ -47,6 +54,7 @@ void Endpoint::take_busy_lock(const Delivery& delivery) {
 
 // The busy writer only held the lock; its rollback has nothing to fail on.
 void Endpoint::release_busy_lock() {
+  if (!busy_held_) return;  // a failover of the ledger let it go
   NonBlocking* server = ledger_.busy.nonblocking();
   const int64_t session = server ? server->session_id() : 0;
   (void)ledger_.busy.run(Stmt::kRollback, {});
@@ -69,6 +77,10 @@ void Endpoint::schedule_step(uint32_t index) {
 bool Endpoint::crashes_before_step(uint32_t index) {
   Delivery& delivery = network_.delivery(index);
   if (delivery.sites.failover_before(stepper_.pending(delivery.slot))) fail_over(delivery);
+  if (delivery.doomed) {
+    crash(index, std::string(kTransactionCut), "failover");
+    return true;
+  }
   if (!delivery.sites.crash_before(stepper_.pending(delivery.slot))) return false;
   crash(index, fmt::format("at {}, before {}: uncommitted work lost, no answer",
                            phase_name(delivery.sites.crash_phase()),
@@ -87,6 +99,10 @@ void Endpoint::after_step(uint32_t index, const ExecutedStep& done_step,
   const bool wrote_guard = ledger_.guard_store && statement_writes_guard(done_step.stmt) &&
                            done_step.result.ok() && done_step.result.changes > 0;
   if (delivery.sites.failover_after(done_step.step, wrote_guard)) fail_over(delivery);
+  if (delivery.doomed) {
+    crash(index, std::string(kTransactionCut), "failover");
+    return;
+  }
   if (delivery.sites.crash_after(done_step.step)) {
     crash(index, fmt::format("after {}: uncommitted work lost, no answer", done_step.step));
     return;
@@ -114,39 +130,12 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
        ""});
 }
 
-// The guard store's primary dies here; its replica takes over with what it had received. The
-// attempt goes on: its connection finds the new primary, as a Sentinel client does.
-void Endpoint::fail_over(const Delivery& delivery) {
-  std::string what = fail_over_now(fmt::format("after {}", delivery.sites.failover_site()),
-                                   delivery.sites.failover_lag_ms());
-  trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "failover", "",
-              std::move(what), "failover");
-}
-
-void Endpoint::fail_over_at_time(const FaultSpec& fault) {
-  std::string what = fail_over_now(fmt::format("at {} ms", fault.at_ms), fault.lag_ms);
-  trace_.note_run("server", "failover", std::move(what), "failover");
-}
-
-std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms) {
-  if (!ledger_.replicated)
-    return fmt::format("the guard store fails over {}; this strategy keeps nothing there", site);
-  const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
-  ++stats_.failovers;
-  stats_.guard_writes_lost += lost;
-  return fmt::format("the guard store's primary dies {}; its replica ({} ms behind) takes over {}",
-                     site, lag_ms,
-                     lost == 0   ? std::string("with every write")
-                     : lost == 1 ? std::string("without the last write")
-                                 : fmt::format("without the last {} writes", lost));
-}
-
 // The runner that ran the step wakes what waited for the crashed attempt's locks, once this
 // returns (done() let them go).
-void Endpoint::crash(uint32_t index, std::string what) {
+void Endpoint::crash(uint32_t index, std::string what, std::string_view fault) {
   Delivery& delivery = network_.delivery(index);
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "crash", "",
-              std::move(what), "crash");
+              std::move(what), std::string(fault));
   stepper_.kill(delivery.slot);
   done(index, std::nullopt);
 }

@@ -26,15 +26,15 @@ class Endpoint {
 
   void arrive(uint32_t delivery);
   void step(uint32_t delivery) { runner_->step(delivery); }
-  // Before a step runs: the faults placed there. A failover of the guard store happens; returns
-  // whether the attempt crashes there (it then dies: crash()).
+  // Before a step runs: the faults placed there. A failover happens; returns whether the
+  // attempt crashes there (it then dies: crash()), or its transaction died in a failover.
   bool crashes_before_step(uint32_t delivery);
   // What follows a step that ran, on any engine: notes, faults, the next step or the answer.
   // `traced_binds`: the step's values, for the timeline.
   void after_step(uint32_t delivery, const ExecutedStep& done, const Binds& traced_binds);
   // The busy fault's other writer lets go of its lock.
   void release_busy_lock();
-  // A failover:at-ms= fault's moment: the guard store fails over, whoever is under way.
+  // A failover:at-ms= fault's moment: what it names fails over, whoever is under way.
   void fail_over_at_time(const FaultSpec& fault);
 
   Stepper& stepper() { return stepper_; }
@@ -43,10 +43,15 @@ class Endpoint {
   void take_busy_lock(const Delivery& delivery);
   void schedule_step(uint32_t delivery);
   void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
-  void crash(uint32_t delivery, std::string what);
+  // The attempt dies with no answer; `fault` is the fault the timeline names.
+  void crash(uint32_t delivery, std::string what, std::string_view fault = "crash");
   void fail_over(const Delivery& delivery);
-  // Fails the guard store over after `site`; what happened, for the timeline.
-  std::string fail_over_now(std::string_view site, int64_t lag_ms);
+  // Fails over what `of` names, `site` saying where; what happened, for the timeline
+  // (endpoint_failover.cpp).
+  std::string fail_over_now(std::string_view site, int64_t lag_ms, FailoverOf of);
+  // Each names the replica that takes over as `replica` / `standby` says.
+  std::string fail_over_guards(int64_t lag_ms, std::string_view replica);
+  std::string fail_over_ledger(int64_t lag_ms, std::string_view standby);
   void done(uint32_t delivery, std::optional<Answer> answer);
 
   const RunSettings& settings_;

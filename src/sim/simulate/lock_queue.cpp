@@ -8,18 +8,36 @@ namespace idemlab::sim {
 Status SqliteLockQueue::open() {
   RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
-  if (run_.settings.replica_lag_ms >= 0) {
-    RETURN_IF_ERROR(
-        LaggingReplica::create(run_.ledger.client, run_.settings.replica_lag_ms, &replica_));
-    run_.ledger.replica = &replica_;
-  }
+  RETURN_IF_ERROR(open_replica());
   if (run_.ledger.recording() || run_.ledger.replica) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
       run_.ledger.record(connection, step.stmt, step.binds);
-      if (run_.ledger.replica) run_.ledger.replica->ran(connection, step, run_.events.now_ms());
+      if (run_.ledger.replica) follow(connection, step);
     };
   }
   return Status::ok();
+}
+
+// A replica-lag fault reads from the ledger's replica; a failover of the ledger promotes it.
+Status SqliteLockQueue::open_replica() {
+  const RunSettings& settings = run_.settings;
+  if (settings.replica_lag_ms < 0 && !settings.ledger_fails_over) return Status::ok();
+  const int64_t lag_ms =
+      settings.replica_lag_ms >= 0 ? settings.replica_lag_ms : settings.failover_lag_ms;
+  RETURN_IF_ERROR(
+      LaggingReplica::create(run_.ledger.client, lag_ms, settings.ledger_fails_over, &replica_));
+  run_.ledger.replica = &replica_;
+  run_.ledger.split_reads = settings.replica_lag_ms >= 0;
+  return Status::ok();
+}
+
+// A statement an attempt ran, for the replica: not one the guard store ran. A replica only
+// promoted applies what it received a batch at a time, as reads do.
+void SqliteLockQueue::follow(const Connection& connection, const PendingStep& step) {
+  if (&run_.ledger.runner_for(connection, step.stmt) != &connection) return;
+  replica_.ran(connection, step, run_.events.now_ms());
+  if (!run_.ledger.split_reads && replica_.behind() >= kReplicaBatch)
+    throw_if_error(replica_.catch_up(run_.events.now_ms()));
 }
 
 void SqliteLockQueue::step(uint32_t index) {

@@ -32,6 +32,11 @@ class SqliteLockQueue final : public StepRunner {
  private:
   static constexpr uint32_t kNoHolder = UINT32_MAX;
   static constexpr uint32_t kBusyHolder = UINT32_MAX - 1;
+  // A replica kept only to be promoted applies what it received once this many commits wait.
+  static constexpr size_t kReplicaBatch = 32;
+
+  Status open_replica();
+  void follow(const Connection& connection, const PendingStep& step);
 
   // The write lock is held across steps only by an open write transaction: whose it is.
   void holds_transaction(uint32_t delivery, bool holds);
@@ -40,7 +45,7 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;
-  LaggingReplica replica_;            // a replica-lag fault: the ledger's read replica
+  LaggingReplica replica_;            // replica-lag, or a failover of the ledger: its replica
   std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
   uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock
   uint32_t woken_ = kNoHolder;        // the sleeper woken to try the lock next

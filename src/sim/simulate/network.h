@@ -34,6 +34,10 @@ class Network {
   const Delivery& delivery(uint32_t index) const { return deliveries_[index]; }
   // The copy is done with: answered, lost or crashed.
   void free(uint32_t index) { deliveries_.free(index); }
+  template <class Visit>
+  void for_each_delivery(Visit visit) {
+    deliveries_.for_each_live(visit);
+  }
 
  private:
   bool place_faults(Delivery& delivery, uint32_t request, int attempt, Random& faults) const;

@@ -32,11 +32,12 @@ class RunLedger {
   Connection busy;                         // the busy fault's other writer
   GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
   ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
-  LaggingReplica* replica = nullptr;       // a replica-lag fault: the ledger's read replica
+  LaggingReplica* replica = nullptr;       // replica-lag or a failover of the ledger: its replica
+  bool split_reads = false;                // replica-lag: reads outside a transaction go there
 
   // With a replica: where the attempt on `connection` sends its reads outside a transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
-    if (!replica) return nullptr;
+    if (!split_reads) return nullptr;
     std::unique_ptr<ReplicaReads>& reads = reads_[connection];
     if (!reads)
       reads = std::make_unique<ReplicaReads>(*replica, *connection, clock, read_your_writes);
@@ -59,7 +60,7 @@ class RunLedger {
   // For the timeline, with a replica: where the read `stmt` the attempt on `connection` just
   // made went; "" for any other statement.
   std::string_view read_place(const Connection& connection, Stmt stmt) const {
-    if (!replica || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
+    if (!split_reads || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
     const auto reads = reads_.find(&connection);
     if (reads == reads_.end()) return "";
     return reads->second->last_on_replica() ? " (on the replica)"

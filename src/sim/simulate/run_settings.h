@@ -35,8 +35,10 @@ struct RunSettings {
     for (const FaultSpec& fault : config.faults) {
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms = fault.ms;
       fails_over |= fault.kind == FaultKind::kFailover;
-      if (fault.kind == FaultKind::kFailover)
+      if (fault.kind == FaultKind::kFailover) {
         failover_lag_ms = std::max(failover_lag_ms, fault.lag_ms);
+        ledger_fails_over |= fails_over_ledger(fault.of);
+      }
       if (fault.kind == FaultKind::kReplicaLag) replica_lag_ms = fault.ms;
     }
   }
@@ -50,6 +52,9 @@ struct RunSettings {
   // A failover fault: tokens and locks live in a replicated store apart from the ledger.
   bool fails_over = false;
   int64_t failover_lag_ms = 0;  // the most any failover fault's replica is behind
+  // A failover fault of the ledger (of=ledger|both): the ledger has a replica that follows
+  // every write and can be promoted.
+  bool ledger_fails_over = false;
   // A replica-lag fault: how far the ledger's read replica is behind; -1: no replica.
   int64_t replica_lag_ms = -1;
 

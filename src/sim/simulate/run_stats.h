@@ -13,6 +13,9 @@ struct RunStats {
   int64_t released_together = 0;  // on a server: steps that let two or more waiters go
   int64_t failovers = 0;          // times the guard store's replica took over
   int64_t guard_writes_lost = 0;  // writes the promoted replicas had not received
+  int64_t ledger_failovers = 0;   // times the ledger's replica took over
+  int64_t commits_lost = 0;       // commits the promoted ledger replicas had not received
+  int64_t transactions_cut = 0;   // transactions under way when the ledger failed over
 };
 
 }  // namespace idemlab::sim

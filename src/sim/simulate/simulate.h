@@ -63,6 +63,11 @@ struct SimResult {
   // received (tokens issued or consumed, locks taken or let go, lost with its primary).
   int64_t failovers = 0;
   int64_t guard_writes_lost = 0;
+  // A failover of the ledger (of=ledger|both): times its replica took over, the commits it had
+  // not received (acknowledged or not, lost), and the transactions under way that died.
+  int64_t ledger_failovers = 0;
+  int64_t commits_lost = 0;
+  int64_t transactions_cut = 0;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it

@@ -85,6 +85,9 @@ Status Simulation::run(SimResult* out) {
   if (ledger_.guard_store && !ledger_.replicated) out->guard_store = settings_.options.redis->shown;
   out->failovers = stats_.failovers;
   out->guard_writes_lost = stats_.guard_writes_lost;
+  out->ledger_failovers = stats_.ledger_failovers;
+  out->commits_lost = stats_.commits_lost;
+  out->transactions_cut = stats_.transactions_cut;
   return status;
 }
 

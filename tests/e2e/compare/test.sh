@@ -1,6 +1,7 @@
 # e2e: idemlab compare on every built-in scenario. Safe strategies: no money moved twice, no
 # request stuck. What the scenario exposes: its failure shows. (retry-new-key is the client's
-# bug: every strategy doubles, which the test pins as such.)
+# bug: every strategy doubles, which the test pins as such.) What a scenario forces on every
+# strategy (every_strategy: ledger-failover's lost acknowledged commits) shows in every row.
 source "$(dirname "$0")/../lib.sh"
 scenarios=$("$IDEMLAB" scenarios --json | python3 -c "import json,sys; print(' '.join(s['name'] for s in json.load(sys.stdin)['scenarios']))")
 [ -n "$scenarios" ] || fail "no scenarios listed"
@@ -12,18 +13,22 @@ for scenario in $scenarios; do
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 scenario = sys.argv[3]
-exposes = next(s["exposes"] for s in json.load(open(sys.argv[2]))["scenarios"] if s["name"] == scenario)
+listed = next(s for s in json.load(open(sys.argv[2]))["scenarios"] if s["name"] == scenario)
+exposes, forced = listed["exposes"], listed.get("every_strategy", [])
 names = {(r["strategy"], r["pitfall"]) for r in rows}
 assert len(rows) == 30, f"{len(rows)} rows"  # 9 strategies and 21 (strategy, pitfall) pairs
 problems = []
 def label(r): return r["strategy"] + (" --pitfall=" + r["pitfall"] if r["pitfall"] else "")
 for r in rows:
-    failed = r["moved_twice_or_more"] + r["stuck"] + r["never_moved"] + r["refused"] > 0
+    for verdict in forced:
+        if not r[verdict]: problems.append(f"{label(r)}: every strategy should show {verdict}")
+    shown = [v for v in ("moved_twice_or_more", "stuck", "never_moved", "inconsistent_answers")
+             if v not in forced and r[v]]
+    failed = bool(shown) or r["refused"] > 0
     if label(r) in exposes:
         if not failed: problems.append(f"{label(r)} should show a failure: {r}")
     elif not r["pitfall"] and r["strategy"] != "naive":
-        if r["moved_twice_or_more"] or r["stuck"] or r["never_moved"] or r["inconsistent_answers"]:
-            problems.append(f"safe {label(r)} failed: {r}")
+        if shown: problems.append(f"safe {label(r)} failed: {r}")
         if not r["audit_ok"]: problems.append(f"safe {label(r)} audit: {r['audit_violations']}")
 for r in rows:
     assert r["moved_once"] + r["moved_twice_or_more"] + r["not_moved"] == r["requests"]

@@ -54,6 +54,8 @@ expect_contains "$out" "error: not_found: the server has no record of f1"
 expect_contains "$out" "ok: 1 transfer applied, 2 journal entries"
 expect_equal "$(psql -qAtX "$IDEMLAB_TEST_PG_STANDBY" -c "SELECT pg_is_in_recovery()")" f \
   "the standby was promoted"
+expect_contains "$out" "compare --scenario ledger-failover"  # the same in the simulator
+expect_contains "$out" "sync=on"
 
 # The environment names another Redis: the lesson's steps do not see it.
 IDEMLAB_REDIS=redis://127.0.0.1:1 lesson a-failover-forgets-a-token "${redis[@]}"

@@ -1,0 +1,84 @@
+// Failovers at the endpoint: the guard store's, the ledger's, or both at the same moment.
+#include "sim/simulate/endpoint.h"
+
+namespace idemlab::sim {
+
+namespace {
+
+std::string count_lost(int64_t lost, std::string_view what) {
+  if (lost == 0) return fmt::format("with every {}", what);
+  if (lost == 1) return fmt::format("without the last {}", what);
+  return fmt::format("without the last {} {}s", lost, what);
+}
+
+std::string behind(int64_t lag_ms) {
+  return lag_ms < 0 ? std::string("synchronous") : fmt::format("{} ms behind", lag_ms);
+}
+
+}  // namespace
+
+// A primary dies here; its replica takes over with what it had received. The attempt goes on
+// (its connection finds the new primary, as a Sentinel client or a pool naming both servers
+// does), unless the ledger's failover cut its transaction.
+void Endpoint::fail_over(const Delivery& delivery) {
+  std::string what = fail_over_now(fmt::format("after {}", delivery.sites.failover_site()),
+                                   delivery.sites.failover_lag_ms(), delivery.sites.failover_of());
+  trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "failover", "",
+              std::move(what), "failover");
+}
+
+void Endpoint::fail_over_at_time(const FaultSpec& fault) {
+  std::string what =
+      fail_over_now(fmt::format("at {} ms", fault.at_ms), fault.sync ? -1 : fault.lag_ms, fault.of);
+  trace_.note_run("server", "failover", std::move(what), "failover");
+}
+
+std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms, FailoverOf of) {
+  if (of == FailoverOf::kGuards) {
+    if (!ledger_.replicated)
+      return fmt::format("the guard store fails over {}; this strategy keeps nothing there", site);
+    return fmt::format("the guard store's primary dies {}; {}", site,
+                       fail_over_guards(lag_ms, "its replica"));
+  }
+  if (of == FailoverOf::kLedger)
+    return fmt::format("the ledger's primary dies {}; {}", site,
+                       fail_over_ledger(lag_ms, "its standby"));
+  std::string guards = ledger_.replicated
+                           ? fail_over_guards(lag_ms, "the guard store's replica") + "; "
+                           : std::string();
+  return fmt::format("the guard store's and the ledger's primaries die {}; {}{}", site,
+                     std::move(guards), fail_over_ledger(lag_ms, "the ledger's standby"));
+}
+
+std::string Endpoint::fail_over_guards(int64_t lag_ms, std::string_view replica) {
+  const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
+  ++stats_.failovers;
+  stats_.guard_writes_lost += lost;
+  return fmt::format("{} ({}) takes over {}", replica, behind(lag_ms), count_lost(lost, "write"));
+}
+
+// Every transaction under way on the old primary dies with it: its attempt finds out at its
+// next step and ends with no answer. The busy fault's other writer lets go. Then the replica's
+// data takes the primary's place, under every connection.
+std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby) {
+  int64_t cut = 0;
+  network_.for_each_delivery([&](uint32_t, Delivery& delivery) {
+    if (!delivery.connection || !delivery.connection->in_transaction()) return;
+    delivery.connection->rollback_if_open();
+    delivery.doomed = true;
+    ++cut;
+  });
+  if (busy_held_) release_busy_lock();
+  IDEMLAB_CHECK(ledger_.replica, "a failover of the ledger has a replica (RunSettings)");
+  const int64_t lost =
+      value_or_throw(ledger_.replica->promote(events_.now_ms(), lag_ms, ledger_.client));
+  ++stats_.ledger_failovers;
+  stats_.commits_lost += lost;
+  stats_.transactions_cut += cut;
+  return fmt::format("{} ({}) takes over {}{}", standby, behind(lag_ms), count_lost(lost, "commit"),
+                     cut == 0   ? std::string()
+                     : cut == 1 ? std::string(", and the transaction under way dies")
+                                : fmt::format(", and the {} transactions under way die", cut));
+}
+
+}  // namespace idemlab::sim

@@ -1,0 +1,89 @@
+# e2e: a failover of the ledger in the simulator (docs/simulator.md, "A failover of the
+# ledger"). Its primary dies right after an attempt's commit, which its asynchronous standby
+# never received: the client was told it succeeded and the journal has no transfer. A retry of
+# a lost answer moves the money once where the guard died with the money, and never where it
+# outlived it (a token kept apart); a synchronous standby (sync=on) loses nothing; transactions
+# under way die. The scenario ledger-failover ranks every row, the same bytes for --jobs 1 and 2.
+source "$(dirname "$0")/../lib.sh"
+
+# One request: committed, the failover, the answer lost, the retry on the promoted standby.
+one=(--requests 1 --fault failover:of=ledger,nth=1 --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert "${one[@]}" --json
+expect_equal "$(json_field "$out" moved_once)" 1 "select-insert: the retry moves it once"
+expect_equal "$(json_field "$out" ledger_failovers)" 1 "select-insert: one failover"
+expect_equal "$(json_field "$out" commits_lost)" 1 "select-insert: the commit is lost"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${one[@]}" --timeline
+expect_contains "$out" "the ledger's primary dies after the commit that moved the money; its standby (0 ms behind) takes over without the last commit"
+for strategy in direct-insert state-machine dedup-table select-for-update optimistic-lock \
+  lock-table naive; do
+  expect_exit 0 "$IDEMLAB" simulate --strategy "$strategy" "${one[@]}" --json
+  expect_equal "$(json_field "$out" moved_once)" 1 "$strategy: once"
+done
+# The token kept apart outlives its transfer: every retry is answered in_progress.
+expect_exit 0 "$IDEMLAB" simulate --strategy token "${one[@]}" --json
+expect_equal "$(json_field "$out" not_moved)/$(json_field "$out" stuck)" 1/1 "token kept apart"
+# Failed over with the ledger (of=both), by a standby that has the token's issue but not what
+# followed: the token is lost with its transfer, and the retry moves the money once.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 1 \
+  --fault failover:of=both,nth=1,lag-ms=8 --fault response-lost:nth=1 --json
+expect_equal "$(json_field "$out" moved_once)" 1 "token failed over with the ledger"
+# dedup-table with its record committed before the money: the record survives, the money not.
+expect_exit 0 "$IDEMLAB" simulate --strategy dedup-table --pitfall=separate-transactions \
+  "${one[@]}" --json
+expect_equal "$(json_field "$out" stuck)" 1 "dedup-table separate-transactions: stuck"
+
+# The answer kept: the client was told it succeeded; the journal has nothing.
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --fault failover:of=ledger,nth=1 --json
+expect_equal "$(json_field "$out" never_moved)" 1 "told success, lost"
+# A synchronous standby has every commit acknowledged.
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --fault failover:of=ledger,nth=1,sync=on --json
+expect_equal "$(json_field "$out" moved_once)/$(json_field "$out" commits_lost)" 1/0 "sync=on"
+# Placed inside the transaction: it dies with the old primary, and the retry moves it once.
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert --requests 1 \
+  --fault failover:of=ledger,nth=1,after=holding-guard --timeline
+expect_contains "$out" "its transaction died with the ledger's old primary: no answer"
+expect_contains "$out" "the transaction under way dies"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --fault failover:of=ledger,nth=1,after=holding-guard --json
+expect_equal "$(json_field "$out" transactions_cut)/$(json_field "$out" moved_once)" 1/1 "cut"
+
+# In time, whoever is under way, with the busy fault's writer holding the lock: every
+# transaction under way dies, nothing committed is counted twice, and the audit holds.
+expect_exit 0 "$IDEMLAB" simulate --strategy dedup-table --requests 300 \
+  --fault failover:of=ledger,at-ms=200,lag-ms=20 --fault busy:p=0.05,ms=40 --json
+python3 - "$out" <<'PY' || fail "at-ms=200: the counts"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["ledger_failovers"] == 1 and d["audit_ok"] and d["moved_twice_or_more"] == 0, d
+assert d["moved_once"] + d["not_moved"] == 300, d
+PY
+
+# The scenario: every strategy tells some clients a success the ledger lost; token's retries
+# are refused; no guard kept in the ledger's transaction moves money twice.
+run=(compare --scenario ledger-failover --with-pitfalls --json)
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
+first=$out
+python3 - "$first" <<'PY' || fail "ledger-failover: the rows"
+import json, sys
+rows = {(r["strategy"], r["pitfall"]): r for r in json.loads(sys.argv[1])["rows"]}
+assert all(r["never_moved"] > 0 for r in rows.values()), "every row loses an acknowledged commit"
+assert rows[("token", None)]["stuck"] > 0, rows[("token", None)]
+own = {("naive", None), ("direct-insert", "upsert-carries-on")}  # their own pitfall
+wrong = [k for k, r in rows.items() if r["moved_twice_or_more"] and k not in own]
+assert not wrong, wrong
+PY
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
+expect_equal "$out" "$first" "compare --scenario ledger-failover: the same bytes, --jobs 2"
+
+# Bad input: one error line, exit 2.
+for bad in failover:of=disk failover:sync=maybe; do
+  expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault "$bad"
+  expect_one_error_line
+done
+expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover:of=ledger \
+  --db postgresql://u@127.0.0.1:1/x
+expect_one_error_line
+expect_contains "$err" "scripts/servers postgres failover"
+finish
