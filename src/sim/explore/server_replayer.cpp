@@ -15,6 +15,7 @@
 #include "ledger/ledger.h"
 #include "sim/explore/commuting_steps.h"
 #include "sim/explore/server_run_state.h"
+#include "sim/shared/cluster_settle.h"
 #include "sim/shared/scratch_server.h"
 
 namespace idemlab {
@@ -56,6 +57,7 @@ class ServerReplayer final : public Replayer {
   const Pitfall pitfall_;
   const ExploreConfig& config_;
   ScratchServer scratch_;
+  ClusterSettle cluster_;
   ExploreGuards guards_;
   std::vector<Connection> connections_;  // one per attempt, then the late retry's
   std::vector<int64_t> sessions_;        // the server's number for each
@@ -66,6 +68,7 @@ Status ServerReplayer::prepare() {
   RETURN_IF_ERROR(
       ScratchServer::create(*config_.server, {{"alice", 100000}, {"bob", 0}}, &scratch_));
   RETURN_IF_ERROR(guards_.open(strategy_, config_));
+  RETURN_IF_ERROR(cluster_.open(scratch_.locator()));
   connections_.resize(static_cast<size_t>(config_.duplicates) + 1);
   ConnectionOptions options = scratch_server_options(config_.isolation);
   options.nonblocking = true;
@@ -78,6 +81,7 @@ Status ServerReplayer::prepare() {
 
 Status ServerReplayer::start_run(ServerRunState& s) {
   RETURN_IF_ERROR(scratch_.reset());
+  RETURN_IF_ERROR(cluster_.settle());
   RETURN_IF_ERROR(guards_.reset());
   StatementRunner& tokens =
       guards_.store() ? static_cast<StatementRunner&>(*guards_.store()) : scratch_.control();
@@ -349,7 +353,12 @@ void ServerReplayer::deliver(ServerRunState& s, int attempt, StepResult result, 
     record_step(s, attempt, result, detail);
   }
   const size_t index = static_cast<size_t>(attempt);
+  const Stmt stmt = s.stepper.pending(index).stmt;
+  const bool ok = result.ok();
   (void)s.stepper.deliver(index, std::move(result), false);
+  if (ok && (stmt == Stmt::kCommit ||
+             (statement_takes_write_lock(stmt) && !connections_[index].in_transaction())))
+    throw_if_error(cluster_.settle());  // on a cluster: what the commit sets off, at once
   if (attempt == s.crash.attempt && ++s.crash_count == s.crash.after &&
       !s.stepper.finished(index)) {
     s.stepper.kill(index);  // rolls back what it had not committed

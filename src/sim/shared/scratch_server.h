@@ -32,6 +32,8 @@ class ScratchServer {
   // The connection create() used: idle between runs, it resets, audits and asks the server who
   // waits for whom.
   Connection& control() { return control_; }
+  // Where its connections go: the server, inside the scratch schema or database.
+  const Locator& locator() const { return scratch_; }
   // The schema or database's name (tests look it up, and check it is gone).
   const std::string& name() const { return name_; }
 

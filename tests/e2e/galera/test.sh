@@ -5,8 +5,8 @@
 # dedup-table: exactly once, the loser certification_failed at COMMIT or a repeat.
 # select+insert without its unique index, its select on a node whose applier is held: with
 # wsrep_sync_wait=0 the select misses the first attempt and the money moves twice, every run;
-# with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays. One
-# cluster for the file.
+# with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays.
+# explore on the cluster: twins on two nodes, the same bytes every run. One cluster for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 own_server_databases galera  # for the engine lesson's single servers
@@ -127,6 +127,25 @@ case $out in *FAIL*) fail "an audit failed on the cluster: $out" ;; esac
 expect_exit 0 "$IDEMLAB" compare --backend "$cluster" --requests 5 --strategies direct-insert --json
 expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"][0]["nodes"])')" \
   3 "compare --json names the nodes"
+
+# explore on the cluster: each twin's connection on a node of its own, every commit applied by
+# every node before the next step, so that a transaction the commit aborts learns it at the
+# same step every run. No interleaving moves money twice; FOR UPDATE on one node never makes
+# the twin on another wait (blocking 0, where one server blocks); the twin that meets the
+# other's commit is turned away (deadlocking); the same bytes twice. The first 300 of each.
+for strategy in select-for-update direct-insert; do
+  run=(explore --db "$cluster" --strategy "$strategy" --max-interleavings 300 --json)
+  expect_exit 0 "$IDEMLAB" "${run[@]}"
+  first=$out
+  python3 - "$out" <<'PY' || fail "explore $strategy on the cluster: $out"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["interleavings"] == 300 and d["breaking"] == 0, d
+assert d["blocking"] == 0 and d["deadlocking"] > 0, d
+PY
+  expect_exit 0 "$IDEMLAB" "${run[@]}"
+  expect_equal "$out" "$first" "explore $strategy on the cluster: the same bytes twice"
+done
 
 # The engine lesson with --galera: the twins on nodes 1 and 2, one turned away at COMMIT.
 expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$IDEMLAB_TEST_POSTGRES" \

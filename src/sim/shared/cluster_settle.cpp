@@ -1,0 +1,68 @@
+// Waiting for every node of a Galera cluster to apply what was committed, on the nodes' word
+// (wsrep_last_committed), never a timer's.
+#include "sim/shared/cluster_settle.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "core/limits.h"
+#include "core/parse.h"
+
+namespace idemlab {
+
+namespace {
+
+// The seqno of the last transaction the node committed, its own or applied from another.
+Result<int64_t> last_committed(Connection& node) {
+  int64_t seqno = -1;
+  const StepResult result =
+      node.query("SHOW STATUS LIKE 'wsrep_last_committed'", {}, [&](const Row& row) {
+        if (row.size() == 2 && !parse_whole(as_text(row[1]), 0, INT64_MAX, &seqno)) seqno = -1;
+      });
+  if (!result.ok() || seqno < 0)
+    return Status::unavailable("cluster_unsettled",
+                               fmt::format("a node did not say what it last committed: {}",
+                                           result.error.empty() ? "no number" : result.error));
+  return seqno;
+}
+
+}  // namespace
+
+Status ClusterSettle::open(const Locator& server) {
+  nodes_.clear();
+  if (server.nodes.size() < 2) return Status::ok();
+  for (size_t node = 1; node <= server.nodes.size(); ++node) {
+    ASSIGN_OR_RETURN(Connection connection,
+                     open_connection(on_node(server, static_cast<int>(node)), {}));
+    nodes_.push_back(std::move(connection));
+  }
+  return Status::ok();
+}
+
+Status ClusterSettle::settle() {
+  if (nodes_.empty()) return Status::ok();
+  std::vector<int64_t> seen(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    ASSIGN_OR_RETURN(seen[i], last_committed(nodes_[i]));
+  }
+  const int64_t newest = *std::max_element(seen.begin(), seen.end());
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kServerWaitGuardMs);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    while (seen[i] < newest) {
+      if (std::chrono::steady_clock::now() > deadline)
+        return Status::unavailable(
+            "cluster_unsettled",
+            fmt::format("node {} has not applied the cluster's commit {} in {} ms", i + 1, newest,
+                        limits::kServerWaitGuardMs));
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      ASSIGN_OR_RETURN(seen[i], last_committed(nodes_[i]));
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace idemlab
