@@ -89,6 +89,14 @@ constexpr std::array kFaults{
               "commit ms after the primary made it; with --read-your-writes a read goes to the "
               "primary while the replica has not applied every commit",
               kSimulated},
+    FaultInfo{FaultKind::kGalera, "galera", "galera[:nodes=N,apply-ms=MS,sync-wait=0|1]",
+              "nodes (2 to 9, default 3), apply-ms (default 0), sync-wait (0 or 1, default 0)",
+              "the ledger is a Galera cluster: each attempt runs on a node of its own (request, "
+              "copy and attempt pick the next), its locks stop at its node, and at COMMIT the "
+              "cluster refuses it (1213, busy) if another node committed a write to one of its "
+              "rows since it began; the other nodes apply a commit apply-ms later, so a read "
+              "there is stale unless sync-wait=1 (wsrep_sync_wait) makes it wait",
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -130,11 +138,43 @@ Status parse_failover_of(std::string_view fault, std::string_view value, Failove
       fmt::format("fault {}: of={} is not one of guards, ledger, both", fault, value));
 }
 
+// The keys of the replication faults (failover, galera): whether `key` is one of `spec`'s, and
+// if so, what reading it gave in `status`.
+bool parse_replication_key(std::string_view name, std::string_view key, std::string_view value,
+                           FaultSpec* spec, Status* status) {
+  if (spec->kind == FaultKind::kFailover) {
+    if (key == "lag-ms")
+      *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->lag_ms);
+    else if (key == "at-ms")
+      *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->at_ms);
+    else if (key == "of")
+      *status = parse_failover_of(name, value, &spec->of);
+    else if (key == "sync")
+      *status = parse_on_off(name, key, value, &spec->sync);
+    else
+      return false;
+    return true;
+  }
+  if (spec->kind != FaultKind::kGalera) return false;
+  int64_t wait = 0;
+  if (key == "nodes")
+    *status = parse_int(name, key, value, 2, 9, &spec->nodes);
+  else if (key == "apply-ms")
+    *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->ms);
+  else if (key == "sync-wait")
+    *status = parse_int(name, key, value, 0, 1, &wait);
+  else
+    return false;
+  spec->sync = spec->sync || wait == 1;
+  return true;
+}
+
 // After its key=value pairs: the defaults a spec leaves out, and what its pairs cannot say
 // together.
 Status complete_fault(std::string_view name, bool pauses, FaultSpec* spec) {
   if (pauses && spec->ms == 0) spec->ms = spec->gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
   if (spec->kind == FaultKind::kReplicaLag && spec->ms == 0) spec->ms = kDefaultReplicaLagMs;
+  if (spec->kind == FaultKind::kGalera && spec->nodes == 0) spec->nodes = 3;
   const bool aimed = !spec->step.empty() || spec->phase != Phase::kNone || spec->nth != 0 ||
                      spec->probability != 1.0;
   if (spec->at_ms >= 0 && aimed)
@@ -197,14 +237,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
         spec.phase = *phase;
       else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
-    } else if (key == "lag-ms" && spec.kind == FaultKind::kFailover) {
-      status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.lag_ms);
-    } else if (key == "of" && spec.kind == FaultKind::kFailover) {
-      status = parse_failover_of(name, value, &spec.of);
-    } else if (key == "sync" && spec.kind == FaultKind::kFailover) {
-      status = parse_on_off(name, key, value, &spec.sync);
-    } else if (key == "at-ms" && spec.kind == FaultKind::kFailover) {
-      status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec.at_ms);
+    } else if (parse_replication_key(name, key, value, &spec, &status)) {
     } else if (key == "gate" && pauses) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);

@@ -26,6 +26,7 @@ enum class FaultKind {
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
   kFailover,      // a primary dies (the guard store's, the ledger's); its replica takes over
   kReplicaLag,    // reads outside the write transaction go to a replica ms behind the primary
+  kGalera,        // the ledger is a Galera cluster: attempts spread over its nodes
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -92,7 +93,9 @@ struct FaultSpec {
   int64_t lag_ms = 0;          // lag-ms=: failover, how far the replica is behind its primary
   int64_t at_ms = -1;          // at-ms=: failover, once at this virtual time (-1: at an attempt)
   FailoverOf of = FailoverOf::kGuards;  // of=: failover, what fails over
-  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1)
+  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1);
+                      // sync-wait=1: galera, causal reads
+  int64_t nodes = 0;  // nodes=: galera, how many (apply-ms= goes to ms)
   std::string text;   // as written, for reports and the attempts log
 
   std::string_view name() const;

@@ -185,6 +185,10 @@ void check_replication_faults(const SimConfig& config, bool on_server, bool redi
       throw_if_error(Status::usage(
           "fault failover:of=ledger|both promotes a replica of the simulator's own SQLite "
           "ledger; on a server, fail over a real standby: scripts/servers postgres failover"));
+    if (fault.kind == FaultKind::kGalera && on_server)
+      throw_if_error(Status::usage(
+          "fault galera models a cluster of the simulator's own SQLite ledgers; on a real "
+          "cluster, give its URL: --db mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB"));
     if (fault.kind == FaultKind::kReplicaLag && on_server)
       throw_if_error(Status::usage(
           "fault replica-lag models a replica of the simulator's own SQLite ledger; on a "

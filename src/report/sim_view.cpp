@@ -159,6 +159,10 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["failovers"] = r.failovers;
     out["guard_writes_lost"] = r.guard_writes_lost;
   }
+  if (r.galera_nodes > 0) {  // a galera fault: the simulator's cluster
+    out["galera_nodes"] = r.galera_nodes;
+    out["certification_failures"] = r.certification_failures;
+  }
   if (r.ledger_failovers > 0) {  // a failover of the ledger (of=ledger|both)
     out["ledger_failovers"] = r.ledger_failovers;
     out["commits_lost"] = r.commits_lost;
@@ -210,6 +214,28 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
   return "";
 }
 
+// The lines of a run on a replicated store or a cluster: failovers, certification.
+template <class Line>
+void replication_lines(const SimResult& r, Line& line) {
+  if (r.failovers > 0)
+    line("failovers", std::to_string(r.failovers),
+         fmt::format("the guard store's replica took over; {} writes it had not received were "
+                     "lost",
+                     r.guard_writes_lost)
+             .c_str());
+  if (r.galera_nodes > 0)
+    line("certification_failures", std::to_string(r.certification_failures),
+         fmt::format("COMMITs the simulated cluster of {} nodes refused (1213, answered busy)",
+                     r.galera_nodes)
+             .c_str());
+  if (r.ledger_failovers > 0)
+    line("ledger_failovers", std::to_string(r.ledger_failovers),
+         fmt::format("the ledger's standby took over; {} commits it had not received were lost, "
+                     "{} transactions under way died",
+                     r.commits_lost, r.transactions_cut)
+             .c_str());
+}
+
 std::string result_text(const SimResult& r, const std::string& command) {
   std::string out = wrap(
       fmt::format("{}{}: {}, seed {}{}{}", r.strategy, pitfall_argument(r.pitfall),
@@ -250,18 +276,7 @@ std::string result_text(const SimResult& r, const std::string& command) {
     line("released_together", std::to_string(r.released_together),
          "steps that let 2 or more waiting statements go: which goes first is the server's, "
          "and a rerun can differ");
-  if (r.failovers > 0)
-    line("failovers", std::to_string(r.failovers),
-         fmt::format("the guard store's replica took over; {} writes it had not received were "
-                     "lost",
-                     r.guard_writes_lost)
-             .c_str());
-  if (r.ledger_failovers > 0)
-    line("ledger_failovers", std::to_string(r.ledger_failovers),
-         fmt::format("the ledger's standby took over; {} commits it had not received were lost, "
-                     "{} transactions under way died",
-                     r.commits_lost, r.transactions_cut)
-             .c_str());
+  replication_lines(r, line);
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");

@@ -26,7 +26,9 @@ void Endpoint::arrive(uint32_t index) {
   options.owner = fmt::format("worker-{}", index);
   TransferRequest request = clients_.make_request(delivery.request, delivery.key);
   options.token = request.token;
-  delivery.connection = ledger_.take([this] { return runner_->connect(); });
+  const int node = delivery.node;
+  delivery.connection = ledger_.take(node, [this, node] { return runner_->connect(node); });
+  runner_->placed(*delivery.connection, node);
   if (NonBlocking* server = delivery.connection->nonblocking())
     delivery.session = server->session_id();
   StatementRunner* reads =
@@ -125,7 +127,8 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
       {events_.now_ms(), "server", delivery.request + 1, delivery.attempt, delivery.copy,
        std::string(step.step), "",
        describe_values_on(runner_->engine(), step.stmt, binds, step.result) +
-           std::string(ledger_.read_place(*delivery.connection, step.stmt)),
+           std::string(ledger_.read_place(*delivery.connection, step.stmt)) +
+           (settings_.galera ? fmt::format(" [node {}]", delivery.node + 1) : std::string()),
        std::string(ledger_.runner_for(*delivery.connection, step.stmt).statement_text(step.stmt)),
        ""});
 }

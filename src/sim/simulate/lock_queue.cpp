@@ -9,10 +9,12 @@ Status SqliteLockQueue::open() {
   RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
   RETURN_IF_ERROR(open_replica());
-  if (run_.ledger.recording() || run_.ledger.replica) {
+  RETURN_IF_ERROR(open_cluster());
+  if (run_.ledger.recording() || run_.ledger.replica || run_.ledger.cluster) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
       run_.ledger.record(connection, step.stmt, step.binds);
       if (run_.ledger.replica) follow(connection, step);
+      if (run_.ledger.cluster) cluster_.ran(connection, step, run_.events.now_ms());
     };
   }
   return Status::ok();
@@ -43,39 +45,55 @@ void SqliteLockQueue::follow(const Connection& connection, const PendingStep& st
 void SqliteLockQueue::step(uint32_t index) {
   Delivery& delivery = run_.network.delivery(index);
   Stepper& stepper = run_.endpoint.stepper();
-  const bool was_woken = woken_ == index;
-  if (was_woken) woken_ = kNoHolder;
+  NodeLock& lock = lock_of(index);
+  const bool was_woken = lock.woken == index;
+  if (was_woken) lock.woken = kNoHolder;
   if (run_.endpoint.crashes_before_step(index)) {
     wake_waiters();
     return;
   }
   const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
                                run_.events.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
+  if (run_.settings.galera && !give_up_waiting && waits_for_applier(delivery)) {
+    sleep(index, was_woken, stepper.pending(delivery.slot).step, "waits for its node's applier");
+    return;
+  }
   const bool traced = run_.trace.traced(delivery.request);
   Binds traced_binds;  // the values of the step about to run, for the timeline
   if (traced) traced_binds = stepper.pending(delivery.slot).binds;
-  const ExecutedStep done = stepper.advance(delivery.slot, give_up_waiting, traced);
+  std::optional<ExecutedStep> refused;
+  if (run_.settings.galera) refused = refused_commit(delivery, traced);
+  const ExecutedStep done =
+      refused ? std::move(*refused) : stepper.advance(delivery.slot, give_up_waiting, traced);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {
-    if (delivery.wait_start_ms < 0) {
-      ++run_.stats.lock_waits;
-      delivery.wait_start_ms = run_.events.now_ms();
-      run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
-                      std::string(done.step), "", "waits for the write lock");
-      run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
-                              static_cast<uint32_t>(delivery.wait_start_ms));
-    }
-    delivery.asleep = true;
-    if (was_woken)
-      sleepers_.push_front(index);  // keeps its place in the queue
-    else
-      sleepers_.push_back(index);
-    wake_waiters();
+    sleep(index, was_woken, done.step, "waits for the write lock");
     return;
   }
   holds_transaction(index,
                     !stepper.finished(delivery.slot) && delivery.connection->in_transaction());
   run_.endpoint.after_step(index, done, traced_binds);
   wake_waiters();  // the step, its end or its crash may have let the write lock go
+}
+
+// The step waits with none scheduled, in its node's queue, until woken or the wait limit.
+void SqliteLockQueue::sleep(uint32_t index, bool was_woken, std::string_view step,
+                            const char* why) {
+  Delivery& delivery = run_.network.delivery(index);
+  if (delivery.wait_start_ms < 0) {
+    ++run_.stats.lock_waits;
+    delivery.wait_start_ms = run_.events.now_ms();
+    run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server", std::string(step),
+                    "", why);
+    run_.events.schedule_in(kLockWaitLimitMs, EventKind::kWaitLimit, index,
+                            static_cast<uint32_t>(delivery.wait_start_ms));
+  }
+  delivery.asleep = true;
+  NodeLock& lock = lock_of(index);
+  if (was_woken)
+    lock.sleepers.push_front(index);  // keeps its place in the queue
+  else
+    lock.sleepers.push_back(index);
+  wake_waiters();
 }
 
 // Past the server's busy timeout: run the step once more and let the strategy see busy.
@@ -89,12 +107,12 @@ void SqliteLockQueue::wait_limit(uint32_t index, int64_t wait_start_ms) {
 
 bool SqliteLockQueue::take_busy_lock() {
   if (!run_.ledger.busy.run(Stmt::kBeginImmediate, {}).ok()) return false;
-  lock_holder_ = kBusyHolder;
+  locks_[0].holder = kBusyHolder;  // the busy writer's connection is on the first node
   return true;
 }
 
 void SqliteLockQueue::busy_released(int64_t) {
-  lock_holder_ = kNoHolder;
+  locks_[0].holder = kNoHolder;
   wake_waiters();
 }
 
@@ -108,24 +126,27 @@ void SqliteLockQueue::attempt_ended(uint32_t index, int64_t) {
 // is free. (SQLite's own busy handler retries on a timer and is not fair; a FIFO queue is the
 // simpler model and avoids every waiter retrying at once.) The wait limit is its own event.
 void SqliteLockQueue::wake_waiters() {
-  if (lock_holder_ != kNoHolder || woken_ != kNoHolder) return;
-  while (!sleepers_.empty()) {
-    uint32_t index = sleepers_.front();
-    sleepers_.pop_front();
-    Delivery& delivery = run_.network.delivery(index);
-    if (!delivery.live || !delivery.asleep) continue;
-    delivery.asleep = false;
-    woken_ = index;
-    run_.events.schedule_in(kLockPollMs, EventKind::kStep, index);
-    return;
+  for (NodeLock& lock : locks_) {
+    if (lock.holder != kNoHolder || lock.woken != kNoHolder) continue;
+    while (!lock.sleepers.empty()) {
+      uint32_t index = lock.sleepers.front();
+      lock.sleepers.pop_front();
+      Delivery& delivery = run_.network.delivery(index);
+      if (!delivery.live || !delivery.asleep) continue;
+      delivery.asleep = false;
+      lock.woken = index;
+      run_.events.schedule_in(kLockPollMs, EventKind::kStep, index);
+      break;
+    }
   }
 }
 
 void SqliteLockQueue::holds_transaction(uint32_t index, bool holds) {
+  NodeLock& lock = lock_of(index);
   if (holds)
-    lock_holder_ = index;
-  else if (lock_holder_ == index)
-    lock_holder_ = kNoHolder;
+    lock.holder = index;
+  else if (lock.holder == index)
+    lock.holder = kNoHolder;
 }
 
 }  // namespace idemlab::sim

@@ -1,12 +1,16 @@
 // SqliteLockQueue: the simulation's steps on SQLite, in a scratch ledger in memory. A step runs
 // at once on its attempt's connection. One that finds the write lock taken sleeps in a FIFO
 // queue, with no step scheduled, and the longest sleeper is woken when the lock is free; past
-// the wait limit its step runs once more and the strategy sees busy.
+// the wait limit its step runs once more and the strategy sees busy. With a galera fault the
+// ledger is a cluster (sim/shared/galera_model.h): each node has a write lock and a queue of its
+// own, a COMMIT is certified first, and a causal read waits for its node's applier
+// (lock_queue_cluster.cpp).
 // Internal to src/sim/simulate/.
 #pragma once
 
 #include <deque>
 
+#include "sim/shared/galera_model.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/simulate/endpoint.h"
 #include "sim/simulate/run_ledger.h"
@@ -19,7 +23,13 @@ class SqliteLockQueue final : public StepRunner {
   explicit SqliteLockQueue(const RunParts& parts) : run_(parts) {}
 
   Status open() override;
-  Connection connect() override { return value_or_throw(ledger_.connect()); }
+  Connection connect(int node) override {
+    return value_or_throw(run_.settings.galera ? cluster_.connect(node) : ledger_.connect());
+  }
+  void placed(const Connection& connection, int node) override {
+    if (run_.settings.galera) cluster_.place(&connection, node);
+  }
+  Status finish() override { return run_.settings.galera ? cluster_.apply_all() : Status::ok(); }
   void step(uint32_t delivery) override;
   void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
   bool take_busy_lock() override;
@@ -35,20 +45,35 @@ class SqliteLockQueue final : public StepRunner {
   // A replica kept only to be promoted applies what it received once this many commits wait.
   static constexpr size_t kReplicaBatch = 32;
 
+  // A node's write lock (one without a cluster).
+  struct NodeLock {
+    std::deque<uint32_t> sleepers;  // deliveries waiting for the write lock, longest first
+    uint32_t holder = kNoHolder;    // the delivery whose open transaction holds the lock
+    uint32_t woken = kNoHolder;     // the sleeper woken to try the lock next
+  };
+
   Status open_replica();
   void follow(const Connection& connection, const PendingStep& step);
+  void sleep(uint32_t delivery, bool was_woken, std::string_view step, const char* why);
+
+  // lock_queue_cluster.cpp: the cluster, its certification and its causal reads.
+  Status open_cluster();
+  // Before a step: what the cluster's nodes apply; whether the step must wait for its node's
+  // applier (a causal read); a COMMIT the cluster refuses, answered as the server would.
+  bool waits_for_applier(const Delivery& delivery);
+  std::optional<ExecutedStep> refused_commit(const Delivery& delivery, bool traced);
 
   // The write lock is held across steps only by an open write transaction: whose it is.
   void holds_transaction(uint32_t delivery, bool holds);
-  // The longest sleeper tries the lock next, when no one holds it.
+  // On each node, the longest sleeper tries the lock next, when no one holds it.
   void wake_waiters();
+  NodeLock& lock_of(uint32_t delivery) { return locks_[run_.network.delivery(delivery).node]; }
 
   RunParts run_;
   ScratchLedger ledger_;
-  LaggingReplica replica_;            // replica-lag, or a failover of the ledger: its replica
-  std::deque<uint32_t> sleepers_;     // deliveries waiting for the write lock, longest first
-  uint32_t lock_holder_ = kNoHolder;  // the delivery whose open transaction holds the lock
-  uint32_t woken_ = kNoHolder;        // the sleeper woken to try the lock next
+  LaggingReplica replica_;  // replica-lag, or a failover of the ledger: its replica
+  GaleraModel cluster_;     // a galera fault: the ledger's nodes
+  std::vector<NodeLock> locks_{1};
 };
 
 }  // namespace idemlab::sim

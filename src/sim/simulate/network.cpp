@@ -89,6 +89,7 @@ uint32_t Network::new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, 
   delivery.attempt = attempt;
   delivery.copy = copy;
   delivery.key = key;
+  delivery.node = static_cast<uint8_t>(settings_.node_for(request, attempt, copy));
   return index;
 }
 

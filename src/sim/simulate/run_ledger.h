@@ -9,6 +9,7 @@
 #include "db/connection.h"
 #include "db/guard_store.h"
 #include "ledger/read_split.h"
+#include "sim/shared/galera_model.h"
 #include "sim/shared/lagging_replica.h"
 #include "sim/shared/replicated_guards.h"
 #include "sim/simulate/simulate.h"
@@ -34,6 +35,7 @@ class RunLedger {
   ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
   LaggingReplica* replica = nullptr;       // replica-lag or a failover of the ledger: its replica
   bool split_reads = false;                // replica-lag: reads outside a transaction go there
+  GaleraModel* cluster = nullptr;          // a galera fault: the ledger's nodes
 
   // With a replica: where the attempt on `connection` sends its reads outside a transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
@@ -44,18 +46,24 @@ class RunLedger {
     return reads.get();
   }
 
-  // A connection for an attempt: a free one, or a new one `open` makes.
+  // A connection to node `node` (0 but on a cluster) for an attempt: a free one, or a new one
+  // `open` makes.
   template <class Open>
-  Connection* take(Open open) {
-    if (free_.empty()) {
+  Connection* take(int node, Open open) {
+    if (free_.size() <= static_cast<size_t>(node)) free_.resize(static_cast<size_t>(node) + 1);
+    std::vector<Connection*>& free = free_[static_cast<size_t>(node)];
+    if (free.empty()) {
       pool_.push_back(std::make_unique<Connection>(open()));
+      node_of_[pool_.back().get()] = node;
       return pool_.back().get();
     }
-    Connection* connection = free_.back();
-    free_.pop_back();
+    Connection* connection = free.back();
+    free.pop_back();
     return connection;
   }
-  void give_back(Connection* connection) { free_.push_back(connection); }
+  void give_back(Connection* connection) {
+    free_[static_cast<size_t>(node_of_.at(connection))].push_back(connection);
+  }
 
   // For the timeline, with a replica: where the read `stmt` the attempt on `connection` just
   // made went; "" for any other statement.
@@ -85,7 +93,8 @@ class RunLedger {
  private:
   const SimOptions& options_;
   std::vector<std::unique_ptr<Connection>> pool_;  // the attempts' connections
-  std::vector<Connection*> free_;
+  std::vector<std::vector<Connection*>> free_;     // by node
+  std::unordered_map<const Connection*, int> node_of_;
   std::unordered_map<const Connection*, std::unique_ptr<ReplicaReads>> reads_;
 };
 

@@ -40,6 +40,7 @@ struct RunSettings {
         ledger_fails_over |= fails_over_ledger(fault.of);
       }
       if (fault.kind == FaultKind::kReplicaLag) replica_lag_ms = fault.ms;
+      if (fault.kind == FaultKind::kGalera) galera = &fault;
     }
   }
 
@@ -57,6 +58,15 @@ struct RunSettings {
   bool ledger_fails_over = false;
   // A replica-lag fault: how far the ledger's read replica is behind; -1: no replica.
   int64_t replica_lag_ms = -1;
+  // A galera fault: the ledger is a cluster of fault.nodes nodes; nullptr: one ledger.
+  const FaultSpec* galera = nullptr;
+  // The node (0-based) a delivery's attempt runs on: the next for each request, copy and
+  // attempt, so that twins and a retry each go to another node.
+  int node_for(uint32_t request, int attempt, int copy) const {
+    if (!galera) return 0;
+    return static_cast<int>((request + static_cast<uint32_t>(attempt - 1 + copy)) %
+                            static_cast<uint32_t>(galera->nodes));
+  }
 
   // Whether `fault` hits attempt `attempt` of `request` (nth= its first attempt only).
   bool fault_hits(const FaultSpec& fault, uint32_t request, int attempt, Random& random) const {

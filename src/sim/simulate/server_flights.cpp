@@ -30,7 +30,7 @@ Status ServerFlights::open() {
   return Status::ok();
 }
 
-Connection ServerFlights::connect() {
+Connection ServerFlights::connect(int) {
   ConnectionOptions options = scratch_server_options(run_.settings.options.isolation);
   options.nonblocking = true;
   return value_or_throw(scratch_.connect(options));

@@ -23,7 +23,7 @@ class ServerFlights final : public StepRunner {
   explicit ServerFlights(const RunParts& parts);
 
   Status open() override;
-  Connection connect() override;
+  Connection connect(int node) override;
   void step(uint32_t delivery) override;
   void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
   bool take_busy_lock() override;

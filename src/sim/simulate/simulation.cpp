@@ -77,6 +77,7 @@ Status Simulation::run(SimResult* out) {
     RETURN_IF_ERROR(check_interrupt());
     handle(events_.pop());
   }
+  RETURN_IF_ERROR(runner_->finish());
   Status status = verdicts(out);
   out->engine = runner_->engine();
   out->isolation = ledger_.client.isolation();
@@ -88,6 +89,8 @@ Status Simulation::run(SimResult* out) {
   out->ledger_failovers = stats_.ledger_failovers;
   out->commits_lost = stats_.commits_lost;
   out->transactions_cut = stats_.transactions_cut;
+  if (settings_.galera) out->galera_nodes = static_cast<int>(settings_.galera->nodes);
+  out->certification_failures = stats_.certification_failures;
   return status;
 }
 

@@ -44,8 +44,12 @@ class StepRunner {
   // Makes the run's scratch ledger with the simulation's accounts, and connects the client's
   // and the busy writer's connections (RunLedger::client, ::busy) to it.
   virtual Status open() = 0;
-  // A new connection for an attempt (throws StatusError when it cannot be made).
-  virtual Connection connect() = 0;
+  // A new connection for an attempt, to node `node` of a cluster (0 elsewhere); throws
+  // StatusError when it cannot be made. placed(): where the pool keeps it.
+  virtual Connection connect(int node) = 0;
+  virtual void placed(const Connection&, int) {}
+  // Once no event is left, before the verdicts: a cluster's nodes apply everything.
+  virtual Status finish() { return Status::ok(); }
   // Runs the delivery's pending step; once it has its answer, Endpoint::after_step() goes on.
   virtual void step(uint32_t delivery) = 0;
   // The delivery's wait for a lock, begun at `wait_start_ms`, has lasted the wait limit.

@@ -6,7 +6,8 @@
 # select+insert without its unique index, its select on a node whose applier is held: with
 # wsrep_sync_wait=0 the select misses the first attempt and the money moves twice, every run;
 # with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays.
-# explore on the cluster: twins on two nodes, the same bytes every run. One cluster for the file.
+# explore on the cluster: twins on two nodes, the same bytes every run. The simulator's model of
+# a cluster agrees case by case (model_moved). One cluster for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 own_server_databases galera  # for the engine lesson's single servers
@@ -112,6 +113,19 @@ for run in 1 2; do
   expect_contains "$(cat "$work/causal.out")" "applied (replayed): causal-$run"
   expect_equal "$(pairs "$cluster" "causal-$run")" 1 "run $run: wsrep_sync_wait=1"
 done
+# The simulator's cluster agrees, case by case (docs/simulator.md, "A Galera cluster"): the
+# twins on two nodes, and the retry on a node whose applier catches up between its select and
+# its BEGIN (308 ms after the first commit, as the gate above holds it).
+for case in "u1 select-for-update" "direct-insert-1 direct-insert" "dedup-table-1 dedup-table"; do
+  read -r -a words <<<"$case"
+  expect_equal "$(model_moved --strategy "${words[1]}" --fault galera --fault double-submit:nth=1)" \
+    "$(pairs "$cluster" "${words[0]}")" "the model, as ${words[0]}"
+done
+stale=(--strategy select-insert --pitfall=no-unique-index --fault response-lost:nth=1)
+expect_equal "$(model_moved "${stale[@]}" --fault galera:apply-ms=308,sync-wait=0)" \
+  "$(pairs "$cluster" stale-1)" "the model, as stale-1"
+expect_equal "$(model_moved "${stale[@]}" --fault galera:apply-ms=308,sync-wait=1)" \
+  "$(pairs "$cluster" causal-1)" "the model, as causal-1"
 expect_exit 7 "$IDEMLAB" audit --db "$cluster?node=3"
 expect_contains "$out" "applied_more_than_once  api     stale-1"
 case $out in *causal*|*" u1 "*|*direct-insert*|*dedup-table*) fail "only stale-N moved twice: $out" ;; esac

@@ -1,0 +1,99 @@
+// GaleraModel: a MariaDB Galera cluster in the simulator, in memory and deterministic. Each node
+// is a scratch SQLite ledger of its own, so a transaction's locks stop at its node, as InnoDB's
+// do on Galera. A transaction runs on its node alone; at COMMIT the cluster certifies it: it
+// fails (1213, answered busy: certification_failed) when a transaction another node committed
+// after this one began, and this node had not applied yet when it began, wrote a row this one
+// writes (the same account, flow, dedup record, token or lock). A certified commit gets the
+// cluster's next seqno, and its writes, statement by statement with the same values, are applied
+// by every other node `apply_ms` later (an applier that lags; 0: at once), in seqno order, once
+// the node's write lock is free. A read on a node that has not applied everything is stale,
+// unless causal reads (wsrep_sync_wait=1) first apply everything.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "db/connection.h"
+#include "sim/shared/scratch_ledger.h"
+#include "strategies/session.h"
+
+namespace idemlab {
+
+struct GaleraSettings {
+  int nodes = 3;
+  int64_t apply_ms = 0;       // how long after a commit the other nodes apply it
+  bool causal_reads = false;  // wsrep_sync_wait=1: a read first waits for its node to apply
+  bool flow_unique = true;    // the flow's unique key exists (no --pitfall=no-unique-index)
+};
+
+class GaleraModel {
+ public:
+  GaleraModel() = default;
+  GaleraModel(const GaleraModel&) = delete;
+  GaleraModel& operator=(const GaleraModel&) = delete;
+
+  // `first` (the run's ledger, node 1) and every other node, a copy of what it holds now.
+  Status open(const ScratchLedger& first, Connection& first_connection,
+              const GaleraSettings& settings);
+  int nodes() const { return settings_.nodes; }
+  // A connection to node `node` (0-based), for an attempt; place() then says where it is kept.
+  Result<Connection> connect(int node) const { return nodes_[node].ledger->connect(); }
+  void place(const Connection* connection, int node) { node_of_[connection] = node; }
+  // Follows a statement a connection to a node ran (Stepper::on_run), at `now_ms`.
+  void ran(const Connection& connection, const PendingStep& step, int64_t now_ms);
+  // Before the COMMIT of `connection`'s transaction: whether the cluster certifies it. A
+  // certified one is committed in the cluster's order when ran() sees its COMMIT.
+  bool certify(const Connection& connection);
+  // Applies on every node what is due at `now_ms`, where the node's write lock lets it in.
+  void apply_due(int64_t now_ms);
+  // A causal read on `node`: its node applies every commit it has not, due or not (the wait
+  // takes no virtual time). False: a transaction on the node holds its write lock; try again.
+  bool apply_for_read(int node);
+  int node_of(const Connection& connection) const;
+  // The seqno up to which node `node` has every commit (its own and those it applied).
+  int64_t applied(int node) const;
+  // At the end of the run: every node applies everything.
+  Status apply_all();
+  int64_t certification_failures() const { return certification_failures_; }
+
+ private:
+  struct Write {
+    Stmt stmt;
+    Binds binds;
+  };
+  struct Transaction {
+    int64_t began_after = -1;  // the node's applied seqno when it began
+    std::vector<Write> writes;
+    std::set<std::string> keys;
+  };
+  struct Committed {
+    int64_t seqno;
+    int node;
+    int64_t at_ms;
+    std::set<std::string> keys;
+    std::vector<Write> writes;
+  };
+  struct Node {
+    std::unique_ptr<ScratchLedger> own;  // nodes 2..N; node 1 is the run's ledger
+    const ScratchLedger* ledger = nullptr;
+    Connection applier;
+    std::deque<const Committed*> pending;  // other nodes' commits, not applied yet
+  };
+
+  void commit(const Connection& connection, Transaction& transaction, int64_t now_ms);
+  Status apply(Node& node, int64_t now_ms, bool all);
+  std::string write_key(const Write& write) const;
+
+  GaleraSettings settings_;
+  std::vector<Node> nodes_;
+  std::unordered_map<const Connection*, int> node_of_;
+  std::unordered_map<const Connection*, Transaction> open_;
+  std::deque<Committed> log_;  // every certified commit, by seqno (1-based)
+  int64_t certification_failures_ = 0;
+};
+
+}  // namespace idemlab

@@ -1,0 +1,59 @@
+// The SQLite runner's cluster (a galera fault): a ledger on every node, each with its own write
+// lock; certification before a COMMIT; a causal read that waits for its node's applier.
+#include "sim/simulate/lock_queue.h"
+
+namespace idemlab::sim {
+
+Status SqliteLockQueue::open_cluster() {
+  const FaultSpec* galera = run_.settings.galera;
+  if (!galera) return Status::ok();
+  GaleraSettings settings;
+  settings.nodes = static_cast<int>(galera->nodes);
+  settings.apply_ms = galera->ms;
+  settings.causal_reads = galera->sync;
+  settings.flow_unique = run_.settings.pitfall != Pitfall::kNoUniqueIndex;
+  RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings));
+  locks_.resize(static_cast<size_t>(settings.nodes));
+  run_.ledger.cluster = &cluster_;
+  return Status::ok();
+}
+
+// Every node applies what is due; with sync-wait=1, a read or a BEGIN outside a transaction
+// first waits until its node has applied every commit the cluster made (wsrep_sync_wait=1
+// covers SELECT and BEGIN), which its applier cannot while a transaction on the node holds the
+// write lock.
+bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
+  const int64_t before = cluster_.applied(delivery.node);
+  cluster_.apply_due(run_.events.now_ms());
+  if (const int64_t after = cluster_.applied(delivery.node); after > before)
+    run_.trace.note(
+        delivery.request, delivery.attempt, delivery.copy, "server", "applier", "",
+        after == before + 1
+            ? fmt::format("node {} applies the cluster's commit {}", delivery.node + 1, after)
+            : fmt::format("node {} applies the cluster's commits {} to {}", delivery.node + 1,
+                          before + 1, after));
+  const Stmt stmt = run_.endpoint.stepper().pending(delivery.slot).stmt;
+  const bool reads =
+      stmt == Stmt::kBeginImmediate ||
+      !(statement_takes_write_lock(stmt) || stmt == Stmt::kCommit || stmt == Stmt::kRollback);
+  if (!run_.settings.galera->sync || delivery.connection->in_transaction() || !reads) return false;
+  return !cluster_.apply_for_read(delivery.node);
+}
+
+// A COMMIT the cluster does not certify: the transaction is rolled back, and the attempt gets
+// what MariaDB answers, 1213 at COMMIT.
+std::optional<ExecutedStep> SqliteLockQueue::refused_commit(const Delivery& delivery, bool traced) {
+  Stepper& stepper = run_.endpoint.stepper();
+  if (stepper.pending(delivery.slot).stmt != Stmt::kCommit ||
+      cluster_.certify(*delivery.connection))
+    return std::nullopt;
+  delivery.connection->rollback_if_open();
+  ++run_.stats.certification_failures;
+  return stepper.deliver(delivery.slot,
+                         StepResult{StepCode::kDeadlock, 0, std::nullopt,
+                                    "Deadlock found when trying to get lock; try restarting "
+                                    "transaction (certification failed)"},
+                         traced);
+}
+
+}  // namespace idemlab::sim

@@ -1,0 +1,67 @@
+# e2e: a Galera cluster in the simulator (docs/simulator.md, "A Galera cluster"). Twins on two
+# nodes: neither waits for the other, and at COMMIT the cluster refuses the second (1213,
+# answered busy: certification_failed); every guarded strategy moves the money once. A retry
+# on a node whose applier lags: with sync-wait=0 its select misses the first attempt, and
+# select+insert without its unique index moves the money twice when the node catches up before
+# the retry's transaction begins; with sync-wait=1 the select waits, and it is a replay.
+# tests/e2e/galera runs the same cases on a real cluster and compares.
+source "$(dirname "$0")/../lib.sh"
+
+twins=(--requests 1 --fault galera --fault double-submit:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy select-for-update "${twins[@]}" --json
+expect_equal "$(json_field "$out" moved_once)" 1 "select-for-update twins on two nodes: once"
+expect_equal "$(json_field "$out" certification_failures)" 1 "the second refused at COMMIT"
+expect_equal "$(json_field "$out" galera_nodes)" 3 "three nodes by default"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-for-update "${twins[@]}" --timeline
+expect_contains "$out" "begin                 write lock taken [node 1]"
+expect_contains "$out" "begin                 write lock taken [node 2]"  # neither waits
+expect_contains "$out" "commit                deadlock: rolled back [node 2]"
+expect_contains "$out" "busy (certification_failed)"
+for strategy in select-insert direct-insert state-machine dedup-table token optimistic-lock \
+  lock-table; do
+  expect_exit 0 "$IDEMLAB" simulate --strategy "$strategy" "${twins[@]}" --json
+  expect_equal "$(json_field "$out" moved_once)" 1 "$strategy twins on two nodes: once"
+done
+
+# The retry on node 2, whose applier applies the first commit 308 ms after it: between the
+# retry's select (318 ms) and its BEGIN (319 ms), as tests/e2e/galera's gate holds it.
+stale=(--strategy select-insert --pitfall=no-unique-index --requests 1 --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=308,sync-wait=0 --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "sync-wait=0: a stale select, twice"
+expect_equal "$(json_field "$out" certification_failures)" 0 "nothing left to certify against"
+expect_exit 0 "$IDEMLAB" --width 200 simulate "${stale[@]}" --fault galera:apply-ms=308 --timeline
+expect_contains "$out" "select_flow           no flow row [node 2]"
+expect_contains "$out" "node 2 applies the cluster's commit 1"
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=308,sync-wait=1 --json
+expect_equal "$(json_field "$out" moved_once)" 1 "sync-wait=1: the select waits, a replay"
+# Applied a step later, after the BEGIN: certification refuses the retry, and the next finds
+# the first attempt.
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=309 --json
+expect_equal "$(json_field "$out" moved_once)/$(json_field "$out" certification_failures)" 1/1 \
+  "applied after the BEGIN: refused at COMMIT"
+
+# Every strategy and pitfall on the double-click schedule on a cluster: the guarded strategies
+# move money once; the same bytes for --jobs 1 and 2.
+run=(compare --scenario double-click --with-pitfalls --json --fault galera:sync-wait=1
+  --fault double-submit:k=2,p=0.5 --fault slow:ms=20,at=critical)
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
+first=$out
+python3 - "$out" <<'PY' || fail "double-click on the simulated cluster: the rows"
+import json, sys
+rows = json.loads(sys.argv[1])["rows"]
+guarded = [r for r in rows if not r["pitfall"] and r["strategy"] != "naive"]
+assert all(r["moved_twice_or_more"] == 0 and r["audit_ok"] for r in guarded), guarded
+assert sum(r["certification_failures"] for r in rows) > 0, "no COMMIT refused"
+PY
+expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
+expect_equal "$out" "$first" "compare on the simulated cluster: the same bytes, --jobs 2"
+
+# Bad input: one error line, exit 2.
+for bad in galera:nodes=1 galera:nodes=10 galera:sync-wait=2 galera:apply-ms=-1 galera:lag-ms=5; do
+  expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault "$bad"
+  expect_one_error_line
+done
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault galera \
+  --db mariadb://u@127.0.0.1:1/x
+expect_one_error_line
+finish

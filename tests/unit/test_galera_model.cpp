@@ -1,0 +1,90 @@
+// Tests for sim/shared/galera_model: nodes of their own, certification at COMMIT, appliers that
+// apply a commit a lag later, and causal reads.
+#include <doctest/doctest.h>
+
+#include "sim/shared/galera_model.h"
+
+using namespace idemlab;
+
+namespace {
+
+// Runs `stmt` on `connection` and shows it to the cluster, as Stepper::on_run does.
+StepResult run_on(GaleraModel& cluster, Connection& connection, Stmt stmt, Binds binds,
+                  int64_t now = 0) {
+  PendingStep step{"step", stmt, std::move(binds), {}};
+  step.result = connection.run(stmt, step.binds);
+  cluster.ran(connection, step, now);
+  return step.result;
+}
+Binds debit_binds() {
+  return {{":from", "alice"}, {":amount", int64_t{10}}};
+}
+int64_t alice(Connection& connection) {
+  int64_t balance = -1;
+  (void)connection.query("SELECT balance_minor FROM account WHERE name = 'alice'", {},
+                         [&](const Row& row) { balance = as_int(row[0]); });
+  return balance;
+}
+
+// A cluster of two nodes (apply_ms behind each other), and a connection to each.
+struct Cluster {
+  explicit Cluster(int64_t apply_ms) {
+    REQUIRE(ScratchLedger::create({{"alice", 100}, {"bob", 0}}, &ledger, &control).is_ok());
+    REQUIRE(model.open(ledger, control, GaleraSettings{2, apply_ms, false, true}).is_ok());
+    for (int node = 0; node < 2; ++node) {
+      Result<Connection> connection = model.connect(node);
+      REQUIRE(connection.is_ok());
+      nodes[node] = std::move(connection).value();
+      model.place(&nodes[node], node);
+    }
+  }
+  ScratchLedger ledger;
+  Connection control;
+  GaleraModel model;
+  Connection nodes[2];
+};
+
+}  // namespace
+
+TEST_CASE("twins on two nodes: neither waits, and the second COMMIT is refused") {
+  Cluster cluster(0);
+  GaleraModel& model = cluster.model;
+  for (Connection& node : cluster.nodes) {
+    REQUIRE(run_on(model, node, Stmt::kBeginImmediate, {}).ok());  // locks stop at the node
+    REQUIRE(run_on(model, node, Stmt::kDebit, debit_binds()).ok());
+  }
+  CHECK(model.certify(cluster.nodes[0]));
+  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kCommit, {}).ok());
+  CHECK_FALSE(model.certify(cluster.nodes[1]));  // node 1 committed a write to alice since
+  CHECK(model.certification_failures() == 1);
+  cluster.nodes[1].rollback_if_open();
+  model.apply_due(0);
+  CHECK(alice(cluster.nodes[1]) == 90);  // node 2 applied node 1's commit
+}
+
+TEST_CASE("a lagging applier: a stale read, then a transaction begun after it caught up") {
+  Cluster cluster(100);
+  GaleraModel& model = cluster.model;
+  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());  // autocommit
+  model.apply_due(50);
+  CHECK(alice(cluster.nodes[1]) == 100);  // stale: due at 110
+  model.apply_due(110);
+  CHECK(alice(cluster.nodes[1]) == 90);
+  REQUIRE(run_on(model, cluster.nodes[1], Stmt::kBeginImmediate, {}).ok());
+  REQUIRE(run_on(model, cluster.nodes[1], Stmt::kDebit, debit_binds(), 111).ok());
+  CHECK(model.certify(cluster.nodes[1]));  // it began after its node applied the first
+}
+
+TEST_CASE("a causal read applies everything first, unless the node's write lock is taken") {
+  Cluster cluster(100000);
+  GaleraModel& model = cluster.model;
+  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());
+  Result<Connection> other = model.connect(1);
+  REQUIRE(other.is_ok());
+  REQUIRE(other->run(Stmt::kBeginImmediate, {}).ok());  // a transaction on node 2 holds it
+  CHECK_FALSE(model.apply_for_read(1));
+  other->rollback_if_open();
+  CHECK(model.apply_for_read(1));
+  CHECK(alice(cluster.nodes[1]) == 90);
+  CHECK(model.applied(1) == 1);
+}
