@@ -36,6 +36,10 @@ void choose_server(ExploreOptions* options) {
   options->config.isolation = choice.isolation;
   options->config.server = std::move(choice.server);
   options->config.redis = scratch_redis_choice(options->redis, {options->strategy});
+  if (options->config.replica_lag && options->config.server)
+    throw_if_error(Status::usage(
+        "--replica-lag reads from a replica of the simulator's own SQLite ledger; on a server, "
+        "read from a real standby: idemlab STRATEGY --read-db URL"));
   if (options->config.failover && (options->config.server || options->config.redis))
     throw_if_error(Status::usage(
         "--failover fails over the simulator's own guard store beside a SQLite ledger; it takes "
@@ -64,6 +68,7 @@ std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
                                  {c.unique_index, " --unique-index"},
                                  {c.all_orders, " --all-orders"},
                                  {c.failover, " --failover"},
+                                 {c.replica_lag, " --replica-lag"},
                                  {options.sql, " --sql"}})
     if (on) out += flag;
   if (c.pick > 0) out += fmt::format(" --interleaving {}", c.pick);
@@ -147,6 +152,10 @@ void register_explore(CLI::App& app, CommandResult& result) {
                     "token and lock-table: keep tokens and locks in a store with a replica, and "
                     "fail it over right after each guard write in turn, in every interleaving "
                     "(the replica never received that write)");
+  command->add_flag("--replica-lag", options->config.replica_lag,
+                    "send the lookups outside the write transaction to a read replica, and try "
+                    "every interleaving with it applying none of the run's commits, then the "
+                    "first, and so on (SQLite)");
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   command->add_flag("--unique-index", options->config.unique_index,
                     "select-for-update: insert the flow row under the unique index on (source, "

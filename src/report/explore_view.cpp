@@ -18,8 +18,9 @@ namespace {
 // "tokens and locks in a store that fails over, " with --failover; "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
   const std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
-                            : result.fails_over ? "tokens and locks in a store that fails over, "
-                                                : "";
+                            : result.fails_over  ? "tokens and locks in a store that fails over, "
+                            : result.replica_lag ? "lookups on a lagging read replica, "
+                                                 : "";
   if (!is_server(result.engine)) return redis;
   return fmt::format("on {} at {}, {}", engine_name(result.engine), result.isolation, redis);
 }
@@ -95,6 +96,7 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
                                   : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
                                                            {"after_statement", crash.after}}}};
   if (crash.failover_after > 0) out["failover"] = {{"after_guard_write", crash.failover_after}};
+  if (crash.replica_applies >= 0) out["replica"] = {{"applied_commits", crash.replica_applies}};
   out["invariants"] = *shown.invariants;
   out["timeline"] = timeline_json(*shown.timeline);
   return out;
@@ -102,6 +104,12 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
 
 // Where the shown interleaving's crash or failover landed: "" for neither.
 std::string faults_text(const FaultPoint& point) {
+  if (point.replica_applies == 0)
+    return "; the lookups read a replica that applied none of the run's commits";
+  if (point.replica_applies > 0)
+    return fmt::format(
+        "; the lookups read a replica that applied the first {} of the run's commits and no more",
+        point.replica_applies);
   if (point.failover_after > 0)
     return fmt::format("; the guard store fails over right after guard write {}",
                        point.failover_after);
@@ -164,6 +172,7 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
       {"by_invariant", result.by_invariant}};
   if (!result.guard_store.empty()) out["redis"] = result.guard_store;
   if (result.fails_over) out["failover"] = true;
+  if (result.replica_lag) out["replica_lag"] = true;
   if (is_server(result.engine)) {
     out["engine"] = engine_name(result.engine);
     out["isolation"] = result.isolation;

@@ -45,6 +45,15 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
         explore_schedules(explorer, {.failover_after = after}, config, &result, &reached));
     if (!reached) break;
   }
+  // --replica-lag: the replica applies the run's first N commits, for N = 0, 1, ... until no
+  // schedule makes a commit it misses.
+  result.replica_lag = config.replica_lag;
+  for (int applies = 0; config.replica_lag && !result.truncated; ++applies) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.replica_applies = applies}, config, &result, &reached));
+    if (!reached) break;
+  }
   if (!result.first_breaking_schedule.empty())
     RETURN_IF_ERROR(replay_timeline(explorer, result.first_breaking_schedule,
                                     result.first_breaking_point, &result, &result.first_breaking));

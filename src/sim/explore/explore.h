@@ -51,6 +51,10 @@ struct ExploreConfig {
   // simulator's replicated store (sim/shared/replicated_guards.h), and every interleaving is
   // tried again with a failover right after each guard write in turn.
   bool failover = false;
+  // --replica-lag: the lookups outside the write transaction go to a read replica of the
+  // ledger (as replica-lag's in the simulator), and every interleaving is tried with the
+  // replica applying none of the run's commits, then the first, then the first two, ...
+  bool replica_lag = false;
 };
 inline constexpr int64_t kTightestRace = -1;
 
@@ -61,6 +65,9 @@ struct FaultPoint {
   int attempt = -1;  // -1: no crash
   int after = 0;
   int failover_after = 0;  // 0: no failover
+  // --replica-lag: the read replica applies the run's first `replica_applies` commits and none
+  // after (-1: no replica).
+  int replica_applies = -1;
 };
 
 struct ExploreResult {
@@ -92,6 +99,7 @@ struct ExploreResult {
   std::string isolation;            // the level the server ran them at ("" on SQLite)
   std::string guard_store;          // --redis, when the strategy used it: its URL
   bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
+  bool replica_lag = false;         // --replica-lag
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   FaultPoint first_breaking_point;              // with --crash: where it crashed

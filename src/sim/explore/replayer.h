@@ -22,6 +22,7 @@ struct ExploreRun {
   std::vector<TimelineEvent> timeline;
   bool crashed = false;           // the crash point was reached
   bool failed_over = false;       // the failover point was reached
+  bool replica_missed = false;    // --replica-lag: a commit the replica never applied was made
   bool waited = false;            // a statement waited for another attempt's lock (servers)
   bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
   int victim = -1;                // the first attempt the server chose as a deadlock's victim

@@ -6,12 +6,37 @@
 #include <fmt/format.h>
 
 #include "attempt/step_values.h"
+#include "ledger/read_split.h"
 #include "sim/explore/replayer.h"
+#include "sim/shared/lagging_replica.h"
 #include "sim/shared/scratch_ledger.h"
 
 namespace idemlab {
 
 namespace {
+
+// --replica-lag: one run's read replica, which applies the run's first `applies` commits and
+// none after, and each attempt's reads outside its write transaction, sent there.
+struct RunReplica {
+  LaggingReplica replica;
+  std::vector<std::unique_ptr<ReplicaReads>> reads;  // by attempt
+  int applies = -1;
+  int commits = 0;  // commits the run made so far
+  bool missed = false;
+
+  // Follows a statement a connection to the ledger ran (Stepper::on_run).
+  void follow(const Connection& connection, const PendingStep& step, int64_t now_ms) {
+    const bool commits_now =
+        step.result.ok() && (step.stmt == Stmt::kCommit ||
+                             (statement_takes_write_lock(step.stmt) &&
+                              step.stmt != Stmt::kBeginImmediate && !connection.in_transaction()));
+    if (commits < applies)
+      replica.ran(connection, step, now_ms);
+    else
+      missed |= commits_now;
+    commits += commits_now;
+  }
+};
 
 class SqliteReplayer final : public Replayer {
  public:
@@ -25,8 +50,10 @@ class SqliteReplayer final : public Replayer {
  private:
   Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
   Status start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
-                   const ManualClock& clock, Stepper* stepper);
+                   const ManualClock& clock, Stepper* stepper, RunReplica* replica);
   std::vector<int> enabled_attempts(const Stepper& stepper, int k) const;
+  void record_step(const ManualClock& clock, int attempt, const ExecutedStep& step,
+                   const Binds& binds, bool on_replica, Connection& connection, ExploreRun* run);
   Status fail_over_after(const ExecutedStep& step, int attempt, FaultPoint faults,
                          const ManualClock& clock, bool record, int* guard_writes, ExploreRun* run);
 
@@ -60,8 +87,18 @@ Status SqliteReplayer::open_run_ledger(ScratchLedger* ledger,
 // A fresh ledger (with --redis, the keys emptied and the token issued into them again), and
 // the attempts started on it.
 Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
-                                 const ManualClock& clock, Stepper* stepper) {
+                                 const ManualClock& clock, Stepper* stepper, RunReplica* replica) {
   RETURN_IF_ERROR(open_run_ledger(ledger, connections));
+  if (replica->applies >= 0) {
+    RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, false, &replica->replica));
+    for (int i = 0; i < config_.duplicates; ++i)
+      replica->reads.push_back(std::make_unique<ReplicaReads>(
+          replica->replica, (*connections)[static_cast<size_t>(i)], clock, false));
+    stepper->on_run = [this, replica, &clock](const Connection& connection,
+                                              const PendingStep& step) {
+      if (!guards_.in_store(step.stmt)) replica->follow(connection, step, clock.now_ms());
+    };
+  }
   if (guards_.store()) {
     RETURN_IF_ERROR(guards_.reset());
     RETURN_IF_ERROR(issue_explore_token(*guards_.store(), &token_));
@@ -69,7 +106,8 @@ Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>*
   const TransferRequest request = explore_request(config_, token_);
   for (int i = 0; i < config_.duplicates; ++i)
     stepper->start((*connections)[static_cast<size_t>(i)], clock, strategy_,
-                   explore_options(pitfall_, token_, config_, i), request, guards_.store());
+                   explore_options(pitfall_, token_, config_, i), request, guards_.store(),
+                   replica->applies >= 0 ? replica->reads[static_cast<size_t>(i)].get() : nullptr);
   return Status::ok();
 }
 
@@ -89,6 +127,17 @@ std::vector<int> SqliteReplayer::enabled_attempts(const Stepper& stepper, int k)
       enabled.push_back(i);
   }
   return enabled;
+}
+
+// The timeline's line for a step that ran, with where its lookup went under --replica-lag.
+void SqliteReplayer::record_step(const ManualClock& clock, int attempt, const ExecutedStep& step,
+                                 const Binds& binds, bool on_replica, Connection& connection,
+                                 ExploreRun* run) {
+  run->timeline.push_back(
+      {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step), "",
+       describe_values(step.stmt, binds, step.result, kExploreStartMs) +
+           (on_replica ? " (on the replica)" : ""),
+       std::string(statement_text_on(connection, guards_.store(), step.stmt)), ""});
 }
 
 // --failover: counts the run's guard writes; right after the one the fault point names, the
@@ -117,8 +166,10 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
   ScratchLedger ledger;
   std::vector<Connection> connections;
   ManualClock clock(kExploreStartMs);
+  RunReplica replica;  // before the stepper, whose attempts read through it
+  replica.applies = faults.replica_applies;
   Stepper stepper;
-  RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper));
+  RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper, &replica));
   const int k = config_.duplicates;
   ExploreRun run;
   int crash_count = 0;   // statements the crashing attempt has run
@@ -127,14 +178,12 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
     const size_t index = static_cast<size_t>(attempt);
     clock.advance_ms(1);
     const Binds binds = record ? stepper.pending(index).binds : Binds{};
+    const bool on_replica = replica.applies >= 0 && !stepper.in_transaction(index) &&
+                            ReadSplit::routes(stepper.pending(index).stmt);
     const ExecutedStep step = stepper.advance(index);
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
-    if (record)
-      run.timeline.push_back(
-          {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
-           "", describe_values(step.stmt, binds, step.result, kExploreStartMs),
-           std::string(statement_text_on(connections[index], guards_.store(), step.stmt)), ""});
+    if (record) record_step(clock, attempt, step, binds, on_replica, connections[index], &run);
     RETURN_IF_ERROR(fail_over_after(step, attempt, faults, clock, record, &guard_writes, &run));
     if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
       stepper.kill(index);  // rolls back what it had not committed
@@ -159,6 +208,7 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
            stepper.in_transaction(static_cast<size_t>(choice)))
       RETURN_IF_ERROR(execute(choice));
   }
+  run.replica_missed = replica.missed;
   if (run.crashed)
     RETURN_IF_ERROR(late_explore_retry(connections.back(), guards_.store(), clock, stepper,
                                        strategy_, pitfall_, token_, config_, record, &run));

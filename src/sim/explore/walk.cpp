@@ -108,7 +108,7 @@ Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConf
     before.enabled = std::move(run.enabled);
     if (run.redundant) continue;
     ++result->interleavings;
-    *reached |= run.crashed || run.failed_over;
+    *reached |= run.crashed || run.failed_over || run.replica_missed;
     result->blocking += run.waited;
     result->deadlocking += run.deadlocked;
     result->unserializable += run.serialized;

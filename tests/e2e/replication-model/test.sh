@@ -4,7 +4,7 @@
 # nth=, shows each strategy's verdict; the redis-failover scenario ranks every strategy and
 # pitfall, the same bytes twice; explore --failover finds where among the twins' steps it
 # breaks. A lagging read replica of the ledger: replica-reads, with and without
-# --read-your-writes.
+# --read-your-writes; explore --replica-lag.
 source "$(dirname "$0")/../lib.sh"
 
 # One request: the token consumed, the failover, the answer lost, the retry.
@@ -103,6 +103,32 @@ for other in "--redis redis://127.0.0.1:1/0" "--db postgresql://u@127.0.0.1:1/x"
   expect_exit 2 "$IDEMLAB" explore --strategy token --failover $other
   expect_one_error_line
 done
+
+# explore --replica-lag: the lookups outside the write transaction read a replica that applied
+# none of the run's commits, then the first, ...: the unique key in the money's transaction
+# holds; a lock whose holder trusts a lookup on the replica (no-owner-check) lets the twin in.
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --replica-lag --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore select-insert --replica-lag"
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore lock-table no-owner-check, no replica"
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --replica-lag --json
+first=$out
+python3 - "$out" <<'PY' || fail "explore lock-table no-owner-check --replica-lag: the interleaving"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["replica_lag"] is True and d["breaking"] > 0, d
+shown = d["first_breaking"]
+assert shown["replica"] == {"applied_commits": 0}, shown
+assert any("(on the replica)" in e["result"] for e in shown["timeline"]), "no read on the replica"
+PY
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --replica-lag --json
+expect_equal "$out" "$first" "explore --replica-lag: the same bytes twice"
+expect_exit 0 "$IDEMLAB" --width 200 explore --strategy lock-table --pitfall=no-owner-check \
+  --replica-lag
+expect_contains "$out" "the lookups read a replica that applied none of the run's commits"
+expect_exit 2 "$IDEMLAB" explore --strategy select-insert --replica-lag \
+  --db postgresql://u@127.0.0.1:1/x
+expect_one_error_line
 
 # Reads on a replica a second behind: the retry of a lost answer finds no flow row there.
 lagging=(--requests 1 --fault replica-lag:ms=1000 --fault response-lost:nth=1)
