@@ -13,7 +13,8 @@
 rs_master=idemlab
 rs_repl_password=idemlab-repl
 
-rs_cli() { redis-cli -h 127.0.0.1 -p "$@"; }
+# Bounded: a server that accepts and never answers (a port another took) does not hang a wait.
+rs_cli() { timeout 5 redis-cli -h 127.0.0.1 -p "$@"; }
 
 # The Sentinel's view of the primary: one field of SENTINEL master (num-slaves, flags, ...).
 rs_sentinel_field() {  # PORT FIELD

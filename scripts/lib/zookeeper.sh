@@ -8,11 +8,14 @@
 # lesson to outlive one; a lock's lease is its holder's session (?session_ms=N).
 zk_port=""
 
-zk_word() {  # WORD: a four-letter command's answer
+zk_word() {  # WORD: a four-letter command's answer (bounded: a port that another server took
+  # before ZooKeeper bound it answers nothing and keeps the connection open)
   exec 3<>"/dev/tcp/127.0.0.1/$zk_port" || return 1
   printf '%s' "$1" >&3
-  cat <&3
+  timeout 2 cat <&3
+  local status=$?
   exec 3>&-
+  return "$status"
 }
 
 zk_ready() { zk_word srvr 2>/dev/null | grep -q '^Mode: standalone'; }
