@@ -5,26 +5,12 @@
 
 #include "core/check.h"
 #include "db/sqlite/sqlite_backend.h"
+#include "db/statement_tables.h"
 #include "ledger/read_split.h"
 
 namespace idemlab {
 
 namespace {
-
-// The table named after `keyword` in `sql` ("" if none).
-std::string_view table_after(std::string_view sql, std::string_view keyword) {
-  const size_t at = sql.find(keyword);
-  if (at == std::string_view::npos) return {};
-  std::string_view rest = sql.substr(at + keyword.size());
-  return rest.substr(0, rest.find_first_of(" (;"));
-}
-
-std::string_view written_table(Stmt stmt) {
-  const std::string_view sql = statement_sql(stmt);
-  for (std::string_view keyword : {"INSERT INTO ", "UPDATE ", "DELETE FROM "})
-    if (sql.starts_with(keyword)) return table_after(sql, keyword);
-  return {};
-}
 
 // Whether the replica needs `stmt`'s write: it writes a table that a read sent to the replica
 // (ReadSplit::routes) reads. The others (accounts, the journal) are never read there.
