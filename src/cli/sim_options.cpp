@@ -194,6 +194,17 @@ void check_replication_faults(const SimConfig& config, bool on_server, bool redi
           "fault replica-lag models a replica of the simulator's own SQLite ledger; on a "
           "server, read from a real standby: idemlab STRATEGY --read-db URL"));
   }
+  const auto has = [&](auto wanted) {
+    return std::any_of(config.faults.begin(), config.faults.end(), wanted);
+  };
+  if (has([](const FaultSpec& f) { return f.kind == FaultKind::kGalera; }) &&
+      has([](const FaultSpec& f) {
+        return f.kind == FaultKind::kReplicaLag ||
+               (f.kind == FaultKind::kFailover && fails_over_ledger(f.of));
+      }))
+    throw_if_error(Status::usage(
+        "fault galera makes the ledger a cluster; replica-lag and failover:of=ledger|both "
+        "model a single ledger's replica: leave one out"));
   if (config.read_your_writes &&
       std::none_of(config.faults.begin(), config.faults.end(),
                    [](const FaultSpec& fault) { return fault.kind == FaultKind::kReplicaLag; }))

@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "core/check.h"
+#include "db/statement_tables.h"
 
 namespace idemlab {
 
@@ -37,17 +38,6 @@ std::string_view key_bind(Stmt stmt) {
   }
 }
 
-// The table a write statement writes.
-std::string_view written_table(Stmt stmt) {
-  const std::string_view sql = statement_sql(stmt);
-  for (std::string_view keyword : {"INSERT INTO ", "UPDATE ", "DELETE FROM "}) {
-    if (!sql.starts_with(keyword)) continue;
-    const std::string_view rest = sql.substr(keyword.size());
-    return rest.substr(0, rest.find_first_of(" ("));
-  }
-  return {};
-}
-
 }  // namespace
 
 Status GaleraModel::open(const ScratchLedger& first, Connection& first_connection,
@@ -76,7 +66,7 @@ int GaleraModel::node_of(const Connection& connection) const {
 
 int64_t GaleraModel::applied(int node) const {
   const Node& n = nodes_[static_cast<size_t>(node)];
-  return n.pending.empty() ? static_cast<int64_t>(log_.size()) : n.pending.front()->seqno - 1;
+  return n.pending.empty() ? last_seqno_ : n.pending.front()->seqno - 1;
 }
 
 // A row's name in the cluster's write sets: its table and its key. A flow is named by its
@@ -110,6 +100,7 @@ void GaleraModel::ran(const Connection& connection, const PendingStep& step, int
   }
   if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt)) return;
   Write write{stmt, step.binds};
+  write.flow = name_flow(node_of(connection), write, step.result);
   const std::string key = write_key(write);
   if (connection.in_transaction()) {
     Transaction& transaction = open_[&connection];
@@ -142,10 +133,43 @@ bool GaleraModel::certify(const Connection& connection) {
   return true;
 }
 
+GaleraModel::FlowName GaleraModel::name_flow(int node, const Write& write,
+                                             const StepResult& result) {
+  if (written_table(write.stmt) != "transfer_flow") return {-1, 0};
+  Node& here = nodes_[static_cast<size_t>(node)];
+  const bool returns_id = result.row && !result.row->empty();
+  const int64_t id = returns_id ? as_int(result.row->at(0)) : bind_int(write.binds, ":flow_id");
+  if (id == 0) return {-1, 0};
+  // An upsert or an update names a row the node may have from another; an insert, a new row
+  // (its id may be one a rolled-back insert took before: the name is made again).
+  const auto named = here.flow_names.find(id);
+  if (named != here.flow_names.end() && write.stmt != Stmt::kInsertFlow &&
+      write.stmt != Stmt::kInsertFlowIfAbsent)
+    return named->second;
+  const FlowName name{node, id};
+  here.flow_names[id] = name;
+  here.flow_ids[name] = id;
+  return name;
+}
+
+void GaleraModel::apply_write(Node& node, const Write& write) {
+  Binds binds = write.binds;
+  if (write.flow.first >= 0)
+    for (Bind& bind : binds)
+      if (std::string_view(bind.name) == ":flow_id") bind.value = node.flow_ids.at(write.flow);
+  const StepResult result = node.applier.run(write.stmt, binds);
+  IDEMLAB_CHECK(result.ok(), "a certified write applies on every node");
+  if (write.flow.first >= 0 && result.row && !result.row->empty()) {
+    const int64_t id = as_int(result.row->at(0));
+    node.flow_ids[write.flow] = id;  // over a name a rolled-back insert left on this id
+    node.flow_names[id] = write.flow;
+  }
+}
+
 void GaleraModel::commit(const Connection& connection, Transaction& transaction, int64_t now_ms) {
   const int node = node_of(connection);
-  log_.push_back(Committed{static_cast<int64_t>(log_.size()) + 1, node, now_ms,
-                           std::move(transaction.keys), std::move(transaction.writes)});
+  log_.push_back(Committed{++last_seqno_, node, now_ms, std::move(transaction.keys),
+                           std::move(transaction.writes)});
   for (size_t other = 0; other < nodes_.size(); ++other)
     if (static_cast<int>(other) != node) nodes_[other].pending.push_back(&log_.back());
 }
@@ -160,10 +184,7 @@ Status GaleraModel::apply(Node& node, int64_t now_ms, bool all) {
   if (!node.applier.run(Stmt::kBeginImmediate, {}).ok())
     return Status::busy("the node's write lock is taken");
   while (!node.pending.empty() && due(node.pending.front())) {
-    for (const Write& write : node.pending.front()->writes) {
-      const StepResult result = node.applier.run(write.stmt, write.binds);
-      IDEMLAB_CHECK(result.ok(), "a certified write applies on every node");
-    }
+    for (const Write& write : node.pending.front()->writes) apply_write(node, write);
     node.pending.pop_front();
   }
   const StepResult committed = node.applier.run(Stmt::kCommit, {});
@@ -176,6 +197,19 @@ void GaleraModel::apply_due(int64_t now_ms) {
     const Status status = apply(node, now_ms, false);
     IDEMLAB_CHECK(status.is_ok() || status.code() == StatusCode::kBusy, "an applier runs");
   }
+  forget();
+}
+
+// Drops the commits every node has applied and no open transaction can meet at its
+// certification: the log is as long as the appliers' lag, not the run.
+void GaleraModel::forget() {
+  int64_t needed_after = last_seqno_;
+  for (size_t node = 0; node < nodes_.size(); ++node)
+    needed_after = std::min(needed_after, applied(static_cast<int>(node)));
+  for (const auto& [connection, transaction] : open_)
+    if (transaction.began_after >= 0)
+      needed_after = std::min(needed_after, transaction.began_after);
+  while (!log_.empty() && log_.front().seqno <= needed_after) log_.pop_front();
 }
 
 bool GaleraModel::apply_for_read(int node) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -61,9 +62,14 @@ class GaleraModel {
   int64_t certification_failures() const { return certification_failures_; }
 
  private:
+  // A flow row's name across the cluster: the node that inserted it and its id there. Each node
+  // numbers its rows itself (as Galera's auto_increment_offset does), so a write naming a flow
+  // by id is translated to the id the row has on the node applying it.
+  using FlowName = std::pair<int, int64_t>;
   struct Write {
     Stmt stmt;
     Binds binds;
+    FlowName flow{-1, 0};  // the flow row it inserts or names by :flow_id; -1: none
   };
   struct Transaction {
     int64_t began_after = -1;  // the node's applied seqno when it began
@@ -81,18 +87,26 @@ class GaleraModel {
     std::unique_ptr<ScratchLedger> own;  // nodes 2..N; node 1 is the run's ledger
     const ScratchLedger* ledger = nullptr;
     Connection applier;
-    std::deque<const Committed*> pending;  // other nodes' commits, not applied yet
+    std::deque<const Committed*> pending;              // other nodes' commits, not applied yet
+    std::map<FlowName, int64_t> flow_ids;              // a flow's name -> its id here
+    std::unordered_map<int64_t, FlowName> flow_names;  // its id here -> its name
   };
 
   void commit(const Connection& connection, Transaction& transaction, int64_t now_ms);
   Status apply(Node& node, int64_t now_ms, bool all);
+  void forget();
   std::string write_key(const Write& write) const;
+  // The flow row `write` (run on `node`, its result `result`) inserts or names, by its name.
+  FlowName name_flow(int node, const Write& write, const StepResult& result);
+  // Applies `write` on `node`, its flow id translated to the node's own.
+  void apply_write(Node& node, const Write& write);
 
   GaleraSettings settings_;
   std::vector<Node> nodes_;
   std::unordered_map<const Connection*, int> node_of_;
   std::unordered_map<const Connection*, Transaction> open_;
-  std::deque<Committed> log_;  // every certified commit, by seqno (1-based)
+  std::deque<Committed> log_;  // the certified commits still needed, by seqno (1-based)
+  int64_t last_seqno_ = 0;     // the newest commit's
   int64_t certification_failures_ = 0;
 };
 

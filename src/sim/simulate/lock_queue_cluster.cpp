@@ -18,10 +18,10 @@ Status SqliteLockQueue::open_cluster() {
   return Status::ok();
 }
 
-// Every node applies what is due; with sync-wait=1, a read or a BEGIN outside a transaction
-// first waits until its node has applied every commit the cluster made (wsrep_sync_wait=1
-// covers SELECT and BEGIN), which its applier cannot while a transaction on the node holds the
-// write lock.
+// Every node applies what is due; with sync-wait=1 a read or a BEGIN outside a transaction,
+// and always a write outside one, first waits until its node has applied every commit the
+// cluster made (wsrep_sync_wait=1 covers SELECT and BEGIN), which its applier cannot while a
+// transaction on the node holds the write lock.
 bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
   const int64_t before = cluster_.applied(delivery.node);
   cluster_.apply_due(run_.events.now_ms());
@@ -36,7 +36,12 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
   const bool reads =
       stmt == Stmt::kBeginImmediate ||
       !(statement_takes_write_lock(stmt) || stmt == Stmt::kCommit || stmt == Stmt::kRollback);
-  if (!run_.settings.galera->sync || delivery.connection->in_transaction() || !reads) return false;
+  // An autocommit write is certified too, and Galera retries the loser
+  // (wsrep_retry_autocommit) once the winner is applied: it runs after its node caught up.
+  const bool autocommit_write = !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback;
+  if (delivery.connection->in_transaction() ||
+      !(autocommit_write || (run_.settings.galera->sync && reads)))
+    return false;
   return !cluster_.apply_for_read(delivery.node);
 }
 
