@@ -21,7 +21,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 ) ENGINE = InnoDB;
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 6);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 7);
 
 CREATE TABLE account (
   name                  VARCHAR(32) PRIMARY KEY CHECK (char_length(name) BETWEEN 1 AND 32),
@@ -116,6 +116,7 @@ CREATE TABLE attempt (
   at_ms     BIGINT NOT NULL,
   isolation VARCHAR(32),            -- the isolation level it ran at, e.g. 'repeatable-read'
   guard_store TEXT,                 -- where its tokens or locks lived (a Redis URL); NULL: here
+  node      TEXT,                   -- on a Galera cluster, the node that served it ('node2')
   KEY attempt_key (source, biz_seq)
 ) ENGINE = InnoDB;
 

@@ -16,7 +16,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 );
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 6);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 7);
 
 CREATE TABLE account (
   name                  TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 32),
@@ -108,7 +108,8 @@ CREATE TABLE attempt (
   fault     TEXT,
   at_ms     BIGINT NOT NULL,
   isolation TEXT,                   -- the isolation level it ran at, e.g. 'read-committed'
-  guard_store TEXT                  -- where its tokens or locks lived (a Redis URL); NULL: here
+  guard_store TEXT,                 -- where its tokens or locks lived (a Redis URL); NULL: here
+  node      TEXT                    -- on a Galera cluster, the node that served it; NULL here
 );
 CREATE INDEX attempt_key ON attempt (source, biz_seq);
 

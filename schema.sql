@@ -5,7 +5,7 @@
 -- a simulation.
 
 PRAGMA application_id = 1768187245;  -- 0x6964656D, "idem": marks a file as an idemlab ledger
-PRAGMA user_version = 6;             -- schema version; idemlab refuses files newer than it knows,
+PRAGMA user_version = 7;             -- schema version; idemlab refuses files newer than it knows,
                                      -- and upgrades older ones (db/migrate.cpp)
 
 -- Accounts and their balances.
@@ -126,8 +126,10 @@ CREATE TABLE attempt (
   at_ms     INTEGER NOT NULL,
   isolation TEXT,                                         -- on a server, the isolation level it
                                                           -- ran at ("read-committed"); else NULL
-  guard_store TEXT                                        -- where its tokens or locks lived: a
+  guard_store TEXT,                                       -- where its tokens or locks lived: a
                                                           -- Redis URL (no password); NULL: here
+  node      TEXT                                          -- on a Galera cluster, the node that
+                                                          -- served it ("node2"); else NULL
 ) STRICT;
 CREATE INDEX attempt_key ON attempt (source, biz_seq);
 

@@ -136,6 +136,7 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
   const Answer& logged = report.server_answer;
   if (!setup.log_attempt || is_input_rejection(logged) || logged.outcome == Outcome::kBusy) return;
   const std::string isolation = connection.isolation();
+  const std::string node = connection.node();
   const StrategyInfo& info = setup.strategy->info();
   const bool guards_elsewhere = setup.guard_store && (info.needs_token || info.uses_lock_ttl);
   (void)connection.run(
@@ -152,7 +153,8 @@ void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup&
        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
        {":now", clock.now_ms()},
        {":isolation", isolation.empty() ? Value{} : Value{isolation}},
-       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}}});
+       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}},
+       {":node", node.empty() ? Value{} : Value{node}}});
 }
 
 // A crash after the money's commit leaves the attempt in the log, as applied by a server that
@@ -179,6 +181,7 @@ void note_commit_position(Connection& connection, AttemptReport* report) {
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
                           AttemptReport* out) {
   AttemptReport report;
+  report.node = connection.node();
   Status status;
   if (answered_before_work(connection, setup, &report, &status)) {
     if (status.is_ok()) *out = std::move(report);

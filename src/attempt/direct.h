@@ -49,6 +49,8 @@ struct AttemptReport {
   // On PostgreSQL, when the server applied it: where the primary's WAL stood after the attempt
   // (past its commit), for reading it back from a standby (--read-your-writes LSN).
   std::string commit_lsn;
+  // On a Galera cluster, the node that served it, as it names itself ("node2"); else empty.
+  std::string node;
 };
 
 // Runs the attempt. The returned Status is an error only for failures outside the answer.

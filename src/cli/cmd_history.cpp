@@ -24,19 +24,24 @@ struct HistoryOptions {
 };
 
 // One row an attempt. On a server, a column says at which isolation level each ran; a SQLite
-// ledger's table has none (it has no levels to choose from).
+// ledger's table has none (it has no levels to choose from). On a Galera cluster another names
+// the node that served each.
 TextTable history_table(const std::vector<AttemptRecord>& attempts) {
   const bool on_server = std::any_of(attempts.begin(), attempts.end(),
                                      [](const AttemptRecord& a) { return !a.isolation.empty(); });
+  const bool on_cluster = std::any_of(attempts.begin(), attempts.end(),
+                                      [](const AttemptRecord& a) { return !a.node.empty(); });
   TextTable table{{"id", "source", "biz_seq", "strategy", "outcome", "reason", "replayed", "fault"},
                   {true},
                   {}};
   if (on_server) table.header.push_back("isolation");
+  if (on_cluster) table.header.push_back("node");
   for (const auto& a : attempts) {
     table.rows.push_back({std::to_string(a.id), a.source, a.biz_seq,
                           a.strategy + (a.pitfall.empty() ? "" : " --pitfall=" + a.pitfall),
                           a.outcome, a.reason, a.replayed ? "yes" : "no", a.fault});
     if (on_server) table.rows.back().push_back(a.isolation);
+    if (on_cluster) table.rows.back().push_back(a.node);
   }
   return table;
 }
@@ -65,7 +70,8 @@ ExitCode run_history(const HistoryOptions& options) {
                                  {"replayed", a.replayed},
                                  {"fault", text_or_null(a.fault)},
                                  {"at_ms", a.at_ms},
-                                 {"isolation", text_or_null(a.isolation)}});
+                                 {"isolation", text_or_null(a.isolation)},
+                                 {"node", text_or_null(a.node)}});
     print_json(out);
     return ExitCode::kOk;
   }

@@ -97,8 +97,8 @@ constexpr std::array<Entry, static_cast<size_t>(Stmt::kCount)> kStatements{{
      "fenced_at_ms = excluded.fenced_at_ms WHERE fence.fence < excluded.fence"},
     {Stmt::kLogAttempt, "log_attempt",
      "INSERT INTO attempt (source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, "
-     "at_ms, isolation, guard_store) VALUES (:source, :biz_seq, :strategy, :pitfall, :outcome, "
-     ":reason, :replayed, :fault, :now, :isolation, :guard_store)"},
+     "at_ms, isolation, guard_store, node) VALUES (:source, :biz_seq, :strategy, :pitfall, "
+     ":outcome, :reason, :replayed, :fault, :now, :isolation, :guard_store, :node)"},
     {Stmt::kLogDelivery, "log_delivery",
      "INSERT INTO delivery (queue, message_id, redelivered, source, biz_seq, keyed_by, ack, "
      "at_ms) VALUES (:queue, :message_id, :redelivered, :source, :biz_seq, :keyed_by, :ack, "

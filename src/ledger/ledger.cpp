@@ -47,14 +47,15 @@ Status list_attempts(Connection& connection, const AttemptFilter& filter,
   Binds binds = filter_binds(filter);
   binds.push_back({":limit", filter.limit});
   StepResult result = connection.query(
-      fmt::format("SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, "
-                  "replayed, fault, at_ms, isolation {} ORDER BY id DESC LIMIT :limit) AS newest "
-                  "ORDER BY id",
-                  kAttemptsMatching),
+      fmt::format(
+          "SELECT * FROM (SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, "
+          "replayed, fault, at_ms, isolation, node {} ORDER BY id DESC LIMIT :limit) AS newest "
+          "ORDER BY id",
+          kAttemptsMatching),
       binds, [&](const Row& row) {
         out->push_back({as_int(row[0]), as_text(row[1]), as_text(row[2]), as_text(row[3]),
                         as_text(row[4]), as_text(row[5]), as_text(row[6]), as_int(row[7]) != 0,
-                        as_text(row[8]), as_int(row[9]), as_text(row[10])});
+                        as_text(row[8]), as_int(row[9]), as_text(row[10]), as_text(row[11])});
       });
   if (!result.ok()) return step_error(connection, result);
   return Status::ok();

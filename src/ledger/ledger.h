@@ -30,6 +30,7 @@ struct AttemptRecord {
   std::string fault;
   int64_t at_ms = 0;
   std::string isolation;  // on a server, the level it ran at; empty on SQLite
+  std::string node;       // on a Galera cluster, the node that served it; else empty
 };
 // The most recent `limit` attempts (only one source's, one biz_seq's, if given), oldest first.
 struct AttemptFilter {

@@ -1,6 +1,7 @@
 // Upgrades, one version at a time: 1 -> 2 (requests gained a source), 2 -> 3 (account limits),
-// 3 -> 4 (an attempt's isolation level), 4 -> 5 (a consumer's deliveries) and 5 -> 6 (the
-// fences lock-table --fence records). New tables are
+// 3 -> 4 (an attempt's isolation level), 4 -> 5 (a consumer's deliveries), 5 -> 6 (the
+// fences lock-table --fence records) and 6 -> 7 (the Galera node that served an attempt). New
+// tables are
 // created from the embedded schema itself (read back from a scratch in-memory database), so
 // schema.sql stays the only definition of every table.
 #include "db/schema/migrate.h"
@@ -105,19 +106,27 @@ Status upgrade_2_to_3(Connection& connection) {
   return add_table(connection, "account_limit", 3);
 }
 
-// Version 4: an attempt records the isolation level it ran at (NULL on SQLite) and where its
-// tokens or locks lived (NULL: in the ledger). The table is
-// rebuilt from the embedded schema, so that an upgraded file's schema is the fresh one.
-Status upgrade_3_to_4(Connection& connection) {
+// The attempt table rebuilt from the embedded schema, so that an upgraded file's schema is the
+// fresh one: `kept` are the columns the old table has, copied; the new ones stay NULL.
+Status rebuild_attempt(Connection& connection, std::string_view kept, int version) {
   std::string definitions;
   constexpr std::array<const char*, 1> kRebuiltAttempt{"attempt"};
   RETURN_IF_ERROR(new_definitions(kRebuiltAttempt, &definitions));
-  const std::string sql =
-      "DROP INDEX attempt_key;\nALTER TABLE attempt RENAME TO attempt_v3;\n" + definitions +
-      "INSERT INTO attempt (id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
-      "fault, at_ms) SELECT id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, "
-      "fault, at_ms FROM attempt_v3;\nDROP TABLE attempt_v3;\nPRAGMA user_version = 4;\n";
+  const std::string sql = fmt::format(
+      "DROP INDEX attempt_key;\nALTER TABLE attempt RENAME TO attempt_old;\n{}"
+      "INSERT INTO attempt ({}) SELECT {} FROM attempt_old;\nDROP TABLE attempt_old;\n"
+      "PRAGMA user_version = {};\n",
+      definitions, kept, kept, version);
   return connection.exec_script(sql.c_str());
+}
+
+constexpr std::string_view kAttemptV3Columns =
+    "id, source, biz_seq, strategy, pitfall, outcome, reason, replayed, fault, at_ms";
+
+// Version 4: an attempt records the isolation level it ran at (NULL on SQLite) and where its
+// tokens or locks lived (NULL: in the ledger).
+Status upgrade_3_to_4(Connection& connection) {
+  return rebuild_attempt(connection, kAttemptV3Columns, 4);
 }
 
 // Version 5: a consumer's deliveries (the delivery table), for the audit to name what a queue did.
@@ -130,6 +139,12 @@ Status upgrade_5_to_6(Connection& connection) {
   return add_table(connection, "fence", 6);
 }
 
+// Version 7: an attempt names the Galera node that served it (NULL anywhere else).
+Status upgrade_6_to_7(Connection& connection) {
+  return rebuild_attempt(connection, fmt::format("{}, isolation, guard_store", kAttemptV3Columns),
+                         7);
+}
+
 Status upgrade(Connection& connection, int64_t version) {
   Status status = Status::ok();
   if (version < 2) status = upgrade_1_to_2(connection);
@@ -137,6 +152,7 @@ Status upgrade(Connection& connection, int64_t version) {
   if (status.is_ok() && version < 4) status = upgrade_3_to_4(connection);
   if (status.is_ok() && version < 5) status = upgrade_4_to_5(connection);
   if (status.is_ok() && version < 6) status = upgrade_5_to_6(connection);
+  if (status.is_ok() && version < 7) status = upgrade_6_to_7(connection);
   return status;
 }
 

@@ -67,7 +67,8 @@ std::string table_definition(Engine engine, std::string_view table) {
 }
 
 // Version 3 was the first on a server; 4 gave each attempt its isolation level and where its
-// guards lived; 5 added a consumer's deliveries; 6 the fences of lock-table --fence. A column
+// guards lived; 5 added a consumer's deliveries; 6 the fences of lock-table --fence; 7 the
+// Galera node that served an attempt. A column
 // or table is added only if missing:
 // MariaDB commits each ALTER and CREATE at once, so an upgrade cut short between the
 // statements is finished by the next.
@@ -78,6 +79,8 @@ Status upgrade_server_ledger(const Locator& locator, Connection& connection, int
   if (status.is_ok())
     status =
         connection.exec_script("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS guard_store TEXT");
+  if (status.is_ok())
+    status = connection.exec_script("ALTER TABLE attempt ADD COLUMN IF NOT EXISTS node TEXT");
   if (status.is_ok())
     status = connection.exec_script(table_definition(locator.engine, "delivery").c_str());
   if (status.is_ok())

@@ -42,12 +42,12 @@ expect_exit 0 "$IDEMLAB" history --db "$work/l.db"
 case "$out" in *isolation*) fail "a SQLite history shows an isolation column: $out" ;; esac
 
 # A version-3 ledger on each server: its attempts have no level and there is no delivery table;
-# opening it adds the columns and the tables (version 6).
+# opening it adds the columns and the tables (version 7).
 maria_socket=${maria##*socket=}
 for db in "$pg" "$maria"; do
   "$IDEMLAB" init --force --db "$db" >/dev/null
   "$IDEMLAB" naive --db "$db" --biz-seq v1 --from alice --to bob --amount 1 >/dev/null
-  sql="ALTER TABLE attempt DROP COLUMN isolation, DROP COLUMN guard_store; DROP TABLE delivery; DROP TABLE fence; UPDATE idemlab_schema SET version = 3"
+  sql="ALTER TABLE attempt DROP COLUMN isolation, DROP COLUMN guard_store, DROP COLUMN node; DROP TABLE delivery; DROP TABLE fence; UPDATE idemlab_schema SET version = 3"
   case $db in
     postgresql://*) psql -qAtX "$db" -c "$sql" ;;
     *) mariadb --no-defaults -S "$maria_socket" -u root "$(db_name "$db")" -e "$sql" ;;
@@ -55,9 +55,10 @@ for db in "$pg" "$maria"; do
   expect_exit 0 "$IDEMLAB" history --db "$db" --json
   expect_contains "$out" '"biz_seq":"v1"'
   expect_contains "$out" '"isolation":null'
+  expect_contains "$out" '"node":null'
   expect_exit 0 "$IDEMLAB" naive --db "$db" --biz-seq v2 --from alice --to bob --amount 1
   expect_exit 0 "$IDEMLAB" audit --db "$db"
-  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 6 "$db: upgraded to version 6"
+  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 7 "$db: upgraded to version 7"
   expect_equal "$(sql_on "$db" "SELECT count(*) FROM delivery")" 0 "$db: the delivery table is there"
   expect_equal "$(sql_on "$db" "SELECT count(*) FROM fence")" 0 "$db: the fence table is there"
 done

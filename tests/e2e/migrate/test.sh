@@ -21,7 +21,7 @@ journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side |
 
 # A reader upgrades it; nothing is lost.
 expect_exit 0 "$IDEMLAB" history --db "$v1" --json
-expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 6 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 7 "schema version after upgrade"
 expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
   "$journal_before" "journal kept"
 expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
@@ -50,7 +50,7 @@ expect_exit 0 "$IDEMLAB" select-insert --db "$v2" --biz-seq a1 --from alice --to
 sqlite3 "$v2" "DROP TABLE account_limit; DROP TABLE delivery; DROP TABLE fence; PRAGMA user_version = 2"
 expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice
 expect_equal "$out" "limit: alice none" "no limit after the upgrade"
-expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 6 "version 2 upgraded"
+expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 7 "version 2 upgraded"
 expect_exit 0 "$IDEMLAB" history --db "$v2" --json
 expect_contains "$out" '"biz_seq":"a1","strategy":"select-insert"'
 expect_contains "$out" '"isolation":null'
@@ -60,6 +60,20 @@ expect_equal "$(schema_of "$v2")" "$(schema_of "$work/fresh.db")" "upgraded sche
 expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice --set 2
 expect_exit 3 "$IDEMLAB" select-insert --db "$v2" --biz-seq a2 --from alice --to bob --amount 3
 expect_exit 0 "$IDEMLAB" audit --db "$v2"
+
+# A version-6 ledger (before an attempt named its Galera node) keeps every attempt, its
+# isolation and guard store columns included, and gains the node column, NULL.
+v6=$work/v6.db
+expect_exit 0 "$IDEMLAB" init --db "$v6"
+expect_exit 0 "$IDEMLAB" dedup-table --db "$v6" --biz-seq d1 --from alice --to bob --amount 2
+sqlite3 "$v6" "UPDATE attempt SET isolation = 'serializable', guard_store = 'redis://x:1'; ALTER TABLE attempt DROP COLUMN node; PRAGMA user_version = 6"
+expect_exit 0 "$IDEMLAB" history --db "$v6" --json
+expect_contains "$out" '"biz_seq":"d1","strategy":"dedup-table"'
+expect_contains "$out" '"isolation":"serializable","node":null'
+expect_equal "$(sqlite3 "$v6" 'PRAGMA user_version')" 7 "version 6 upgraded"
+expect_equal "$(sqlite3 "$v6" "SELECT guard_store FROM attempt")" "redis://x:1" "guard store kept"
+expect_equal "$(schema_of "$v6")" "$(schema_of "$work/fresh.db")" "upgraded v6 schema is the fresh one"
+expect_exit 0 "$IDEMLAB" audit --db "$v6"
 
 # A read-only version-1 file cannot be upgraded: an error, and the file is unchanged.
 ro=$work/ro.db
