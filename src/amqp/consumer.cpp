@@ -46,9 +46,9 @@ Status log_delivery(Connection& ledger, const ConsumeSettings& settings, const D
 
 class Consumer {
  public:
-  Consumer(ConsumedQueue& queue, Connection& ledger, const ConsumeSettings& settings,
+  Consumer(ConsumedQueue& queue, std::span<Connection> ledgers, const ConsumeSettings& settings,
            ConsumeTally* tally, const std::function<void(const std::string&)>& say)
-      : queue_(queue), ledger_(ledger), settings_(settings), tally_(tally), say_(say) {}
+      : queue_(queue), ledgers_(ledgers), settings_(settings), tally_(tally), say_(say) {}
 
   // Takes one delivery through to its settlement; an error stops the consumer.
   Status handle(const Delivery& delivery);
@@ -61,7 +61,7 @@ class Consumer {
   int count_delivery(const Delivery& delivery);
 
   ConsumedQueue& queue_;
-  Connection& ledger_;
+  std::span<Connection> ledgers_;
   const ConsumeSettings& settings_;
   ConsumeTally* tally_;
   const std::function<void(const std::string&)>& say_;
@@ -123,6 +123,7 @@ Status Consumer::settle(const Delivery& delivery, const Settlement& settlement, 
 
 Status Consumer::handle(const Delivery& delivery) {
   const uint64_t number = static_cast<uint64_t>(++tally_->delivered);
+  Connection& ledger = ledgers_[(number - 1) % ledgers_.size()];
   tally_->redelivered += delivery.redelivered;
   const int deliveries = count_delivery(delivery);
   const std::string head =
@@ -135,12 +136,12 @@ Status Consumer::handle(const Delivery& delivery) {
   if (!admitted.is_ok()) return set_aside(delivery, head, refused);
   const AttemptSetup& setup = *admitted;
   if (settings_.ack_on_receipt || settings_.key_by_message_id)
-    RETURN_IF_ERROR(log_delivery(ledger_, settings_, delivery, setup.request, carried));
+    RETURN_IF_ERROR(log_delivery(ledger, settings_, delivery, setup.request, carried));
   tally_->requests.insert(setup.request.source + "/" + carried);
   if (settings_.ack_on_receipt) RETURN_IF_ERROR(queue_.ack(delivery.tag));
   AttemptReport report;
   WallClock clock;
-  if (Status failed = run_direct_attempt(ledger_, clock, setup, &report); !failed.is_ok()) {
+  if (Status failed = run_direct_attempt(ledger, clock, setup, &report); !failed.is_ok()) {
     if (!settings_.ack_on_receipt) (void)settle(delivery, {Settle::kRequeueAndStop, ""}, 0);
     return failed;
   }
@@ -150,6 +151,7 @@ Status Consumer::handle(const Delivery& delivery) {
       "{}: {} {}→{} {}: {}", head, printable(carried), setup.request.from, setup.request.to,
       format_amount(setup.request.amount_minor), answer_text(report.answer));
   if (!report.commit_lsn.empty()) line += " at " + report.commit_lsn;  // PostgreSQL's WAL
+  if (!report.node.empty()) line += " on " + report.node;              // a Galera node
   if (settings_.ack_on_receipt) {
     ++tally_->acked;
     say_(line + ", acked on receipt");
@@ -162,17 +164,18 @@ Status Consumer::handle(const Delivery& delivery) {
     return Status::unavailable(
         "connection_lost",
         fmt::format("lost the connection to the ledger ({}); delivery {} went back to the queue",
-                    report.lost_connection.empty() ? ledger_.location() : report.lost_connection,
+                    report.lost_connection.empty() ? ledger.location() : report.lost_connection,
                     number));
   return Status::ok();
 }
 
 }  // namespace
 
-Status consume_transfers(ConsumedQueue& queue, Connection& ledger, const ConsumeSettings& settings,
-                         ConsumeTally* tally, const std::function<void(const std::string&)>& say) {
+Status consume_transfers(ConsumedQueue& queue, std::span<Connection> ledgers,
+                         const ConsumeSettings& settings, ConsumeTally* tally,
+                         const std::function<void(const std::string&)>& say) {
   constexpr int kSliceMs = 200;  // how often an endless consumer looks up
-  Consumer consumer(queue, ledger, settings, tally, say);
+  Consumer consumer(queue, ledgers, settings, tally, say);
   int idle_ms = 0;
   while ((settings.until_idle_ms == 0 || idle_ms < settings.until_idle_ms) &&
          interrupt_signal() == 0) {

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 
 #include "amqp/consumed_queue.h"
@@ -50,8 +51,11 @@ struct ConsumeTally {
   std::set<std::string> requests;          // the business requests the deliveries carried
 };
 
-// Consumes until idle (or forever, or a signal); `say` gets one line per delivery.
-Status consume_transfers(ConsumedQueue& queue, Connection& ledger, const ConsumeSettings& settings,
-                         ConsumeTally* tally, const std::function<void(const std::string&)>& say);
+// Consumes until idle (or forever, or a signal); `say` gets one line per delivery. The ledgers
+// are one ledger's connections, taken in turn (delivery N on ledgers[(N - 1) % size]): one, or
+// one per node of a Galera cluster, each line then naming the node that served it.
+Status consume_transfers(ConsumedQueue& queue, std::span<Connection> ledgers,
+                         const ConsumeSettings& settings, ConsumeTally* tally,
+                         const std::function<void(const std::string&)>& say);
 
 }  // namespace idemlab

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
+#include "db/locator.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/audit.h"
 #include "term/text.h"
@@ -85,7 +86,7 @@ void print_violation_kinds(const AuditReport& audit, const std::string& db) {
     fmt::print("  {}{}: {}\n", first->kind, count > 1 ? fmt::format(" ({})", count) : "",
                first->detail);
   if (kinds.size() < audit.violations.size())
-    fmt::print("  every one: idemlab audit --db {}\n", db);
+    fmt::print("  every one: idemlab audit --db {}\n", redact_locator(db));
 }
 
 // What the deliveries were and what became of them; what was dead-lettered and where.
@@ -148,11 +149,31 @@ ExitCode consume_exit(const ConsumeTally& tally) {
   return ExitCode::kOk;
 }
 
+// The ledger's connections the deliveries take in turn: one, or on a Galera cluster's URL that
+// picks no node, one on each node (locator.h's rule).
+std::vector<Connection> open_consume_ledgers(const ConsumeOptions& options) {
+  const Isolation isolation = isolation_option(options.db, options.isolation);
+  const int nodes = nodes_to_spread_over(options.db);
+  std::vector<Connection> ledgers;
+  for (int node = nodes > 0 ? 1 : 0; node <= nodes; ++node)
+    ledgers.push_back(
+        value_or_throw(open_ledger(node > 0 ? url_on_node(options.db, node) : options.db,
+                                   Access::kWrite, defaults::kBusyTimeoutMs, isolation)));
+  return ledgers;
+}
+
+// The audit after a consumer spread over a cluster reads node 1 once it has applied what every
+// node committed (a causal read), not a node a few commits behind.
+void read_causally(Connection& ledger) {
+  if (!ledger.node().empty())
+    throw_if_error(
+        ledger.exec_script("SET SESSION wsrep_sync_wait = @@session.wsrep_sync_wait | 1"));
+}
+
 ExitCode run_consume(const ConsumeOptions& options) {
   ConsumeSettings settings = settings_of(options);
-  Connection ledger =
-      value_or_throw(open_ledger(options.db, Access::kWrite, defaults::kBusyTimeoutMs,
-                                 isolation_option(options.db, options.isolation)));
+  std::vector<Connection> ledgers = open_consume_ledgers(options);
+  Connection& ledger = ledgers.front();
   std::string locks = options.locks;
   check_locks_strategy(*settings.policy.strategy, &locks, options.fence);
   std::unique_ptr<GuardStore> guards = open_guard_store(options.redis, locks, options.fence);
@@ -166,7 +187,7 @@ ExitCode run_consume(const ConsumeOptions& options) {
   install_interrupt_handlers();
   ConsumeTally tally;
   const Status consumed =
-      consume_transfers(*queue, ledger, settings, &tally, [&](const std::string& line) {
+      consume_transfers(*queue, ledgers, settings, &tally, [&](const std::string& line) {
         if (!options.json) fmt::print("{}\n", line);
       });
   if (!consumed.is_ok()) {  // what was done stands; then why it stopped
@@ -176,6 +197,7 @@ ExitCode run_consume(const ConsumeOptions& options) {
   AuditSettings audit_settings;
   audit_settings.now_ms = WallClock().now_ms();
   AuditReport audit;
+  read_causally(ledger);
   throw_if_error(audit_ledger(ledger, audit_settings, &audit));
   print_tally(options, tally, audit);
   return consume_exit(tally);

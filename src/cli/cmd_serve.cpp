@@ -15,6 +15,7 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "core/parse.h"
+#include "db/locator.h"
 #include "db/redis/redis_locator.h"
 #include "db/schema/ledger_file.h"
 #include "http/transfer_server.h"
@@ -149,10 +150,10 @@ ExitCode run_serve(const ServeOptions& options) {
          {"strategy", options.strategy},
          {"pitfall", pitfall == Pitfall::kNone ? nlohmann::ordered_json()
                                                : nlohmann::ordered_json(pitfall_name(pitfall))},
-         {"ledger", server.pool().options().db}});
+         {"ledger", redact_locator(server.pool().options().db)}});
   else
     fmt::print("listening on {} (strategy {}{}, ledger {}; Ctrl-C stops)\n", url, options.strategy,
-               pitfall_argument(pitfall), server.pool().options().db);
+               pitfall_argument(pitfall), redact_locator(server.pool().options().db));
   std::fflush(stdout);
   serve_until_stopped(listener, options.drain_ms);
   const char* signal = interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM";

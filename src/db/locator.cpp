@@ -245,6 +245,18 @@ Locator on_node(const Locator& locator, int node) {
   return out;
 }
 
+int nodes_to_spread_over(std::string_view db) {
+  Locator locator;
+  if (!parse_locator(db, &locator).is_ok() || locator.nodes.size() < 2) return 0;
+  for (const auto& [key, value] : locator.parameters)
+    if (key == "node") return 0;
+  return static_cast<int>(locator.nodes.size());
+}
+
+std::string url_on_node(std::string_view db, int node) {
+  return fmt::format("{}{}node={}", db, db.find('?') == std::string_view::npos ? '?' : '&', node);
+}
+
 bool names_embedded_engine(std::string_view text) {
   return text == engine_name(kEmbeddedEngine);
 }

@@ -59,6 +59,15 @@ bool names_embedded_engine(std::string_view text);
 // connections over a Galera cluster's nodes.
 Locator on_node(const Locator& locator, int node);
 
+// The rule a command that keeps several connections to one ledger follows (serve's pool,
+// consume): on a cluster URL that does not pick a node (no ?node=), it spreads them over every
+// node, each request or delivery on the next node in turn, and this is how many nodes there are;
+// 0 for any other ledger (every connection where the URL says). A one-attempt command uses node 1.
+int nodes_to_spread_over(std::string_view db);
+
+// `db`, a cluster URL, with ?node=N added: the same ledger on node N.
+std::string url_on_node(std::string_view db, int node);
+
 // Reads connect_timeout=S's value (1 to limits::kMaxServerWaitS); a usage error naming `shown`.
 Status parse_connect_timeout(std::string_view value, const std::string& shown, int* out_s);
 

@@ -85,6 +85,9 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
   const Answer& answer = report.answer;
   Headers headers;
   if (answer.replayed) headers.emplace_back("Idempotent-Replayed", "true");
+  // On a Galera cluster, every answer names the node that served it, in a header only: a
+  // replay's body stays the first answer's, whichever node serves the replay.
+  if (!report.node.empty()) headers.emplace_back("Idemlab-Node", report.node);
   switch (answer.outcome) {
     case Outcome::kApplied:
       return created(request, report, std::move(headers));

@@ -2,7 +2,9 @@
 // with a guard store of its own when tokens and locks live in Redis (a hiredis connection
 // serves one thread). Opened on first need, kept, and lent out one per request: on a database
 // server requests run side by side; on a SQLite file they meet at its one writer and take it in
-// turn (ConnectionOptions::wait_in_process).
+// turn (ConnectionOptions::wait_in_process). On a Galera cluster's URL that picks no node, each
+// request is lent a connection to the next node in turn (one opened when none there is free;
+// when all `size` are open and none on that node is free, one on any node).
 #pragma once
 
 #include <condition_variable>
@@ -34,9 +36,10 @@ struct LedgerPoolOptions {
 
 class LedgerPool {
  public:
-  explicit LedgerPool(LedgerPoolOptions options) : options_(std::move(options)) {}
+  explicit LedgerPool(LedgerPoolOptions options);
 
   struct Slot {
+    int node = 0;  // 1-based on a cluster the pool spreads over; else 0
     Connection ledger;
     std::unique_ptr<GuardStore> guards;  // nullptr: the ledger keeps them
     std::unique_ptr<ReadSplit> reads;    // nullptr: every read on the ledger
@@ -72,9 +75,12 @@ class LedgerPool {
 
  private:
   void give_back(std::unique_ptr<Slot> slot);
-  Result<std::unique_ptr<Slot>> open_slot() const;
+  Result<std::unique_ptr<Slot>> open_slot(int node) const;
+  std::unique_ptr<Slot> take_idle(int node);
 
   LedgerPoolOptions options_;
+  int nodes_ = 0;          // the cluster's nodes the requests take in turn; 0: no cluster
+  uint64_t requests_ = 0;  // lent so far: the next one's node
   std::mutex mutex_;
   std::condition_variable returned_;
   std::vector<std::unique_ptr<Slot>> idle_;

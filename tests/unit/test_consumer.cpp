@@ -32,7 +32,7 @@ ConsumeSettings settings_for(const char* strategy, int max_deliveries = 3) {
 ConsumeTally consume(FakeQueue& queue, Connection& ledger, const ConsumeSettings& settings,
                      Status* status = nullptr) {
   ConsumeTally tally;
-  const Status consumed = consume_transfers(queue, ledger, settings, &tally, [](auto&) {});
+  const Status consumed = consume_transfers(queue, {&ledger, 1}, settings, &tally, [](auto&) {});
   if (status)
     *status = consumed;
   else

@@ -174,3 +174,20 @@ TEST_CASE("a MariaDB URL may name a Galera cluster's nodes; ?node=N picks the on
     CHECK(status.message().find("pw") == std::string::npos);
   }
 }
+
+TEST_CASE("serve's pool and consume spread over a cluster's nodes unless the URL picks one") {
+  const std::string cluster = "mariadb://u:pw@10.0.0.1:3306,10.0.0.2:3307,10.0.0.3:3308/ledger";
+  CHECK(nodes_to_spread_over(cluster) == 3);
+  CHECK(nodes_to_spread_over(cluster + "?wsrep_sync_wait=1") == 3);
+  CHECK(nodes_to_spread_over(cluster + "?node=2") == 0);
+  CHECK(nodes_to_spread_over("mariadb://u:pw@10.0.0.1:3306/ledger") == 0);
+  CHECK(nodes_to_spread_over("ledger.db") == 0);
+  CHECK(nodes_to_spread_over("nonsense://x") == 0);
+  for (const std::string& url : {cluster, cluster + "?wsrep_sync_wait=1"}) {
+    Locator third;
+    REQUIRE(parse_locator(url_on_node(url, 3), &third).is_ok());
+    CHECK(third.node == 3);
+    CHECK(third.host == "10.0.0.3");
+    CHECK(third.port == 3308);
+  }
+}
