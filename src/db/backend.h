@@ -67,6 +67,10 @@ struct ConnectionOptions {
   int cache_kib = 0;
   Isolation isolation = Isolation::kDefault;  // servers only
   bool nonblocking = false;  // servers: NonBlocking will be used (the simulator, explore)
+  // A Galera node: every read waits until the node has applied what the cluster committed
+  // before it (wsrep_sync_wait=1), unless the URL sets wsrep_sync_wait itself. For the
+  // commands that only read (audit, history, query, ...): they see every commit made before.
+  bool causal_reads = false;
 };
 
 // What runs named statements: a ledger's connection, or a store of guards (guard_store.h). A

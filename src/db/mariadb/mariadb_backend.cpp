@@ -380,9 +380,14 @@ Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
   }
   auto backend = std::make_unique<MariadbBackend>(my, conn, locator, options.nonblocking);
   RETURN_IF_ERROR(backend->start(options));
+  bool sync_wait_given = false;
   for (const auto& [key, value] : locator.parameters)  // whole numbers: the locator checked
-    if (key == "wsrep_sync_wait" || key == "wsrep_retry_autocommit")
+    if (key == "wsrep_sync_wait" || key == "wsrep_retry_autocommit") {
       RETURN_IF_ERROR(backend->exec_script(fmt::format("SET SESSION {} = {}", key, value).c_str()));
+      sync_wait_given |= key == "wsrep_sync_wait";
+    }
+  if (options.causal_reads && !sync_wait_given && !backend->node().empty())
+    RETURN_IF_ERROR(backend->exec_script("SET SESSION wsrep_sync_wait = 1"));
   return std::unique_ptr<Backend>(std::move(backend));
 }
 

@@ -335,6 +335,7 @@ Result<Connection> open_ledger(const std::string& path, Access access, int busy_
     ConnectionOptions options;
     options.busy_timeout_ms = busy_timeout_ms;
     options.isolation = isolation;
+    options.causal_reads = access == Access::kRead;
     return open_server_ledger(locator, options);
   }
   if (!file_exists(path))
