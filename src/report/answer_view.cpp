@@ -36,7 +36,7 @@ std::string busy_text(const Answer& answer) {
            "retry, or read your writes (--read-your-writes)";
   if (answer.reason == reason::kCertificationFailed)
     return "busy: the cluster certified another node's transaction on the same rows first, and "
-           "rolled this one back at its COMMIT (certification_failed, 1213); nothing was "
+           "rolled this one back as it committed (certification_failed, 1213); nothing was "
            "changed: retry";
   return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
                      answer.reason);

@@ -117,7 +117,10 @@ Task<Answer> fail(Session& session, StepResult failed) {
   // Read before the rollback becomes the pending step.
   if (failed.code == StepCode::kConnectionLost)
     session.note_lost_connection(fmt::format("{}: {}", session.pending_location(), failed.error));
-  const bool at_commit = session.pending().stmt == Stmt::kCommit;
+  // On a Galera node a statement outside a transaction commits by itself, and is certified
+  // there: with wsrep_retry_autocommit=0 a refusal surfaces as its 1213.
+  const bool at_commit = session.pending().stmt == Stmt::kCommit ||
+                         (!session.in_own_transaction() && !session.connection().node().empty());
   if (session.connection().in_transaction())
     (void)co_await session.exec("rollback", Stmt::kRollback, {});
   switch (failed.code) {

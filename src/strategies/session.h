@@ -66,6 +66,7 @@ class Session {
     }
     StepResult await_resume() {
       session.count_money();
+      session.track_transaction();
       return std::move(session.pending_.result);
     }
   };
@@ -86,6 +87,9 @@ class Session {
   }
 
   const StrategyOptions& options() const { return options_; }
+  // Whether the attempt's own BEGIN opened a transaction that no COMMIT or ROLLBACK has ended
+  // yet: a statement outside one commits by itself (autocommit).
+  bool in_own_transaction() const { return began_; }
   bool has(Pitfall pitfall) const { return options_.pitfall == pitfall; }
   int64_t now_ms() const { return clock_->now_ms(); }
 
@@ -145,6 +149,14 @@ class Session {
         (stmt == Stmt::kDebit ? debited_minor_ : credited_minor_) += as_int(bind.value);
   }
 
+  void track_transaction() {
+    const Stmt stmt = pending_.stmt;
+    if (stmt == Stmt::kBeginImmediate || stmt == Stmt::kBeginDeferred)
+      began_ = pending_.result.ok();
+    else if (stmt == Stmt::kCommit || stmt == Stmt::kRollback)
+      began_ = false;
+  }
+
   void bind_now() {
     if (pending_.binds.empty() || std::string_view(pending_.binds.back().name) != ":now")
       pending_.binds.push_back({":now", int64_t{0}});
@@ -163,6 +175,7 @@ class Session {
   PendingStep pending_;
   int64_t debited_minor_ = 0;
   int64_t credited_minor_ = 0;
+  bool began_ = false;
 };
 
 }  // namespace idemlab

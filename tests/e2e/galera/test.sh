@@ -7,8 +7,11 @@
 # wsrep_sync_wait=0 the select misses the first attempt and the money moves twice, every run;
 # with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays.
 # explore on the cluster: twins on two nodes, the same bytes every run. The simulator's model of
-# a cluster agrees case by case (model_moved). One cluster for the file.
+# a cluster agrees case by case (model_moved). serve's pool and consume take the nodes in turn,
+# every answer and history row naming its node; an autocommit INSERT with
+# wsrep_retry_autocommit 1 and 0 (scripts/galera-autocommit). One cluster for the file.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../serve_lib.sh"
 require_test_servers
 own_server_databases galera  # for the engine lesson's single servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -167,6 +170,73 @@ expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$IDEMLAB_
 expect_contains "$out" '--db "$GALERA?node=1"'
 expect_contains "$out" "(certification_failed, 1213)"
 expect_contains "$out" "ok: 1 transfer applied"
+
+# A command that only reads waits on a Galera node until it has applied what the cluster
+# committed before it: an audit of node 2, its applier held, sent before the release (node 2
+# lists its query), counts the transfer made on node 1; with wsrep_sync_wait=0, it does not.
+expect_exit 0 servers hold-applier 2
+before=$(moved "$cluster")
+expect_exit 0 "$IDEMLAB" direct-insert --db "$cluster" --biz-seq causal-audit --from alice --to bob \
+  --amount 1.00
+expect_equal "$(moved "$cluster?node=2&wsrep_sync_wait=0")" "$before" "node 2 held: a plain read misses it"
+"$IDEMLAB" audit --db "$cluster?node=2" --json >"$work/causal-audit.json" 2>&1 &
+pid=$!
+node2=$IDEMLAB_TEST_GALERA_NODE2
+for _ in $(seq 1 6000); do
+  [ "$(sql_on "$node2" "SELECT count(*) FROM information_schema.processlist WHERE info IS NOT NULL AND id <> CONNECTION_ID()")" -ge 1 ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+kill -0 "$pid" 2>/dev/null || fail "the causal audit did not wait for node 2: $(cat "$work/causal-audit.json")"
+expect_exit 0 servers release-applier 2
+wait_bounded "$pid" "the causal audit"
+expect_equal "$wait_status" 0 "the causal audit's exit"
+expect_contains "$(cat "$work/causal-audit.json")" "\"times_money_moved\":$((before + 1))"
+
+# serve on the cluster: each request on the next node, its answer naming it (Idemlab-Node); a
+# key's replay on another node is its first answer again; history names each attempt's node.
+start_serve --db "$cluster" --strategy dedup-table
+served=()
+for key in s1 s2 s3; do
+  post "$key" 'from=alice&to=bob&amount=1.00'
+  expect_equal "$status" 201 "serve on the cluster: $key"
+  served+=("$(header_value Idemlab-Node)")
+  [ "$key" = s1 ] && first=$body
+done
+expect_equal "$(printf '%s\n' "${served[@]}" | sort -u | tr '\n' ' ')" "node1 node2 node3 " \
+  "three requests, three nodes"
+post s1 'from=alice&to=bob&amount=1.00'
+expect_equal "$(header_value Idempotent-Replayed)" true "s1 again, on $(header_value Idemlab-Node)"
+expect_equal "$body" "$first" "the replay's body is the first answer's"
+stop_serve
+expect_exit 0 "$IDEMLAB" history --db "$cluster?wsrep_sync_wait=1" --source http --json
+for n in "${!served[@]}"; do
+  expect_contains "$out" "\"biz_seq\":\"s$((n + 1))\",\"strategy\":\"dedup-table\",\"pitfall\":null,\"outcome\":\"applied\""
+done
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(" ".join(a["node"] for a in json.load(sys.stdin)["attempts"][:3]))')" \
+  "${served[*]}" "history names each attempt's node"
+expect_exit 0 "$IDEMLAB" history --db "$cluster?wsrep_sync_wait=1" --source http
+expect_contains "$out" "isolation        node"
+
+# consume on the cluster: one connection per node, each delivery on the next, its line naming
+# the node; a producer's copy (a lost confirm) on another node than the first: once.
+queue=galera-$$
+expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 4 \
+  --prefix g --fault confirm-lost:nth=2
+expect_exit 0 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --db "$cluster" \
+  --strategy direct-insert --until-idle 1000
+for n in 1 2 3; do expect_contains "$out" "on node$n, acked"; done
+expect_contains "$out" "audit: ok"
+for n in 1 2 3 4; do expect_equal "$(pairs "$cluster" "g-$n")" 1 "consume on the cluster: g-$n"; done
+
+# An autocommit INSERT racing node 2's applier, wsrep_retry_autocommit=1 and =0: every answer a
+# repeat, busy (certification_failed, 1213) or in progress, never unknown or a success; each
+# request moved once (the script's exit). Which answer a race gets is the servers' race.
+expect_exit 0 "$ROOT/scripts/galera-autocommit" --races 2 --cluster "$cluster"
+expect_contains "$out" "wsrep_retry_autocommit=1: 2 races"
+expect_contains "$out" "wsrep_retry_autocommit=0: 2 races"
+expect_contains "$out" "other 0; every one"
+expect_contains "$out" "the journal: 4 requests applied, money moved 4 times"
 
 # Bad input: one error line, exit 2.
 expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=4"
