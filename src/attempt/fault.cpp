@@ -89,13 +89,18 @@ constexpr std::array kFaults{
               "commit ms after the primary made it; with --read-your-writes a read goes to the "
               "primary while the replica has not applied every commit",
               kSimulated},
-    FaultInfo{FaultKind::kGalera, "galera", "galera[:nodes=N,apply-ms=MS,sync-wait=0|1]",
-              "nodes (2 to 9, default 3), apply-ms (default 0), sync-wait (0 or 1, default 0)",
+    FaultInfo{FaultKind::kGalera, "galera",
+              "galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1]",
+              "nodes (2 to 9, default 3), apply-ms (default 0), sync-wait (0 or 1, default 0), "
+              "retry-autocommit (0 or 1, default 1)",
               "the ledger is a Galera cluster: each attempt runs on a node of its own (request, "
               "copy and attempt pick the next), its locks stop at its node, and at COMMIT the "
               "cluster refuses it (1213, busy) if another node committed a write to one of its "
               "rows since it began; the other nodes apply a commit apply-ms later, so a read "
-              "there is stale unless sync-wait=1 (wsrep_sync_wait) makes it wait",
+              "there is stale unless sync-wait=1 (wsrep_sync_wait) makes it wait; an autocommit "
+              "write waits for its node to catch up (the end of wsrep_retry_autocommit=1), or "
+              "with retry-autocommit=0 an autocommit INSERT of a row another node committed and "
+              "its node has not applied is refused (1213, busy)",
               kSimulated},
 };
 
@@ -156,16 +161,19 @@ bool parse_replication_key(std::string_view name, std::string_view key, std::str
     return true;
   }
   if (spec->kind != FaultKind::kGalera) return false;
-  int64_t wait = 0;
+  int64_t wait = 0, retry = 1;
   if (key == "nodes")
     *status = parse_int(name, key, value, 2, 9, &spec->nodes);
   else if (key == "apply-ms")
     *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->ms);
   else if (key == "sync-wait")
     *status = parse_int(name, key, value, 0, 1, &wait);
+  else if (key == "retry-autocommit")
+    *status = parse_int(name, key, value, 0, 1, &retry);
   else
     return false;
   spec->sync = spec->sync || wait == 1;
+  spec->retry_autocommit = spec->retry_autocommit && retry == 1;
   return true;
 }
 

@@ -96,7 +96,8 @@ struct FaultSpec {
   bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1);
                       // sync-wait=1: galera, causal reads
   int64_t nodes = 0;  // nodes=: galera, how many (apply-ms= goes to ms)
-  std::string text;   // as written, for reports and the attempts log
+  bool retry_autocommit = true;  // retry-autocommit=: galera, wsrep_retry_autocommit 1 or 0
+  std::string text;              // as written, for reports and the attempts log
 
   std::string_view name() const;
 };

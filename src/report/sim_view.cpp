@@ -225,7 +225,7 @@ void replication_lines(const SimResult& r, Line& line) {
              .c_str());
   if (r.galera_nodes > 0)
     line("certification_failures", std::to_string(r.certification_failures),
-         fmt::format("COMMITs the simulated cluster of {} nodes refused (1213, answered busy)",
+         fmt::format("commits the simulated cluster of {} nodes refused (1213, answered busy)",
                      r.galera_nodes)
              .c_str());
   if (r.ledger_failovers > 0)

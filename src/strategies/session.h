@@ -24,6 +24,9 @@ struct StrategyOptions {
   bool unique_index = false;         // --unique-index (StrategyInfo::offers_unique_index)
   // lock-table --fence: the ledger checks the lock grant's fence in the money's transaction.
   bool fence = false;
+  // The ledger is a node of the simulator's Galera model (a real node says so itself, by its
+  // name): a 1213 outside a transaction is a certification failure.
+  bool galera_node = false;
 };
 
 // The step a strategy is waiting on.

@@ -34,6 +34,14 @@ TEST_CASE("fault specs parse with their parameters") {
   CHECK(fault.sync);
   REQUIRE(parse_fault("failover:of=both,sync=off", &fault).is_ok());
   CHECK((fails_over_guards(fault.of) && fails_over_ledger(fault.of) && !fault.sync));
+  REQUIRE(parse_fault("galera:nodes=4,apply-ms=50,sync-wait=1,retry-autocommit=0", &fault).is_ok());
+  CHECK(fault.kind == FaultKind::kGalera);
+  CHECK(fault.nodes == 4);
+  CHECK(fault.ms == 50);
+  CHECK(fault.sync);
+  CHECK_FALSE(fault.retry_autocommit);
+  REQUIRE(parse_fault("galera", &fault).is_ok());
+  CHECK((fault.nodes == 3 && fault.retry_autocommit && !fault.sync));
 }
 
 TEST_CASE("bad fault specs are usage errors") {

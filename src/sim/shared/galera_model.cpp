@@ -115,6 +115,20 @@ void GaleraModel::ran(const Connection& connection, const PendingStep& step, int
   commit(connection, alone, now_ms);
 }
 
+bool GaleraModel::refuses_autocommit(const Connection& connection, const PendingStep& step) {
+  if (settings_.retry_autocommit || connection.in_transaction() ||
+      !statement_sql(step.stmt).starts_with("INSERT"))
+    return false;
+  const std::string key = write_key(Write{step.stmt, step.binds});
+  if (key.empty()) return false;
+  const Node& node = nodes_[static_cast<size_t>(node_of(connection))];
+  const bool unapplied =
+      std::any_of(node.pending.begin(), node.pending.end(),
+                  [&](const Committed* other) { return other->keys.count(key); });
+  if (unapplied) ++certification_failures_;
+  return unapplied;
+}
+
 bool GaleraModel::certify(const Connection& connection) {
   const auto found = open_.find(&connection);
   if (found == open_.end()) return true;

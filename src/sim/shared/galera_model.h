@@ -26,9 +26,10 @@ namespace idemlab {
 
 struct GaleraSettings {
   int nodes = 3;
-  int64_t apply_ms = 0;       // how long after a commit the other nodes apply it
-  bool causal_reads = false;  // wsrep_sync_wait=1: a read first waits for its node to apply
-  bool flow_unique = true;    // the flow's unique key exists (no --pitfall=no-unique-index)
+  int64_t apply_ms = 0;          // how long after a commit the other nodes apply it
+  bool causal_reads = false;     // wsrep_sync_wait=1: a read first waits for its node to apply
+  bool flow_unique = true;       // the flow's unique key exists (no --pitfall=no-unique-index)
+  bool retry_autocommit = true;  // wsrep_retry_autocommit=1: see refuses_autocommit()
 };
 
 class GaleraModel {
@@ -49,6 +50,11 @@ class GaleraModel {
   // Before the COMMIT of `connection`'s transaction: whether the cluster certifies it. A
   // certified one is committed in the cluster's order when ran() sees its COMMIT.
   bool certify(const Connection& connection);
+  // With retry_autocommit off, an autocommit INSERT `step` on `connection`'s node that writes a
+  // row another node committed and this node has not applied: run there, it would find no such
+  // row, and certification would refuse it (1213). (With it on, the node runs it again until
+  // its applier has caught up: the simulator runs it after the node caught up.)
+  bool refuses_autocommit(const Connection& connection, const PendingStep& step);
   // Applies on every node what is due at `now_ms`, where the node's write lock lets it in.
   void apply_due(int64_t now_ms);
   // A causal read on `node`: its node applies every commit it has not, due or not (the wait

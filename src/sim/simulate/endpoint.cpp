@@ -24,6 +24,7 @@ void Endpoint::arrive(uint32_t index) {
   options.pitfall = settings_.pitfall;
   options.lock_ttl_ms = settings_.lock_ttl_ms();
   options.owner = fmt::format("worker-{}", index);
+  options.galera_node = settings_.galera != nullptr;
   TransferRequest request = clients_.make_request(delivery.request, delivery.key);
   options.token = request.token;
   const int node = delivery.node;

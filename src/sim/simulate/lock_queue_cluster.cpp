@@ -12,6 +12,7 @@ Status SqliteLockQueue::open_cluster() {
   settings.apply_ms = galera->ms;
   settings.causal_reads = galera->sync;
   settings.flow_unique = run_.settings.pitfall != Pitfall::kNoUniqueIndex;
+  settings.retry_autocommit = galera->retry_autocommit;
   RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings));
   locks_.resize(static_cast<size_t>(settings.nodes));
   run_.ledger.cluster = &cluster_;
@@ -37,8 +38,10 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
       stmt == Stmt::kBeginImmediate ||
       !(statement_takes_write_lock(stmt) || stmt == Stmt::kCommit || stmt == Stmt::kRollback);
   // An autocommit write is certified too, and Galera retries the loser
-  // (wsrep_retry_autocommit) once the winner is applied: it runs after its node caught up.
-  const bool autocommit_write = !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback;
+  // (wsrep_retry_autocommit=1) once the winner is applied: it runs after its node caught up.
+  // Without the retry it runs on what its node has (refused_commit() may turn it away).
+  const bool autocommit_write = !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback &&
+                                run_.settings.galera->retry_autocommit;
   if (delivery.connection->in_transaction() ||
       !(autocommit_write || (run_.settings.galera->sync && reads)))
     return false;
@@ -46,12 +49,14 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
 }
 
 // A COMMIT the cluster does not certify: the transaction is rolled back, and the attempt gets
-// what MariaDB answers, 1213 at COMMIT.
+// what MariaDB answers, 1213 at COMMIT; likewise an autocommit INSERT without Galera's retry.
 std::optional<ExecutedStep> SqliteLockQueue::refused_commit(const Delivery& delivery, bool traced) {
   Stepper& stepper = run_.endpoint.stepper();
-  if (stepper.pending(delivery.slot).stmt != Stmt::kCommit ||
-      cluster_.certify(*delivery.connection))
-    return std::nullopt;
+  const PendingStep& step = stepper.pending(delivery.slot);
+  const bool refused = step.stmt == Stmt::kCommit
+                           ? !cluster_.certify(*delivery.connection)
+                           : cluster_.refuses_autocommit(*delivery.connection, step);
+  if (!refused) return std::nullopt;
   delivery.connection->rollback_if_open();
   ++run_.stats.certification_failures;
   return stepper.deliver(delivery.slot,

@@ -56,8 +56,35 @@ PY
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
 expect_equal "$out" "$first" "compare on the simulated cluster: the same bytes, --jobs 2"
 
+# wsrep_retry_autocommit, 1 and 0: dedup-table --pitfall=separate-transactions inserts its dedup
+# row in autocommit, twins on two nodes. With the retry (the default) a twin's INSERT runs once
+# its node has applied the first, and meets it (a repeat); without it the INSERT runs on what
+# its node has, and the cluster refuses it (1213, busy certification_failed): more refusals and
+# attempts, never money moved twice. The same bytes twice.
+autocommit=(simulate --strategy dedup-table --pitfall=separate-transactions --requests 300 --json
+  --fault double-submit:k=2,p=0.5)
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50
+with_retry=$out
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50,retry-autocommit=0
+without=$out
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50,retry-autocommit=0
+expect_equal "$out" "$without" "retry-autocommit=0: the same bytes twice"
+python3 - "$with_retry" "$without" <<'PY' || fail "retry-autocommit 1 and 0: $with_retry $without"
+import json, sys
+retry, plain = (json.loads(a) for a in sys.argv[1:])
+assert retry["moved_twice_or_more"] == plain["moved_twice_or_more"] == 0, (retry, plain)
+assert retry["audit_ok"] and plain["audit_ok"]
+assert plain["certification_failures"] > retry["certification_failures"], (retry, plain)
+assert plain["attempts_per_request"] > retry["attempts_per_request"], (retry, plain)
+PY
+expect_exit 0 "$IDEMLAB" simulate --strategy dedup-table --pitfall=separate-transactions \
+  --requests 1 --fault galera:apply-ms=50,retry-autocommit=0 --fault double-submit:nth=1 \
+  --timeline
+expect_contains "$out" "certification_failed"
+
 # Bad input: one error line, exit 2.
-for bad in galera:nodes=1 galera:nodes=10 galera:sync-wait=2 galera:apply-ms=-1 galera:lag-ms=5; do
+for bad in galera:nodes=1 galera:nodes=10 galera:sync-wait=2 galera:apply-ms=-1 galera:lag-ms=5 \
+    galera:retry-autocommit=2; do
   expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault "$bad"
   expect_one_error_line
 done
