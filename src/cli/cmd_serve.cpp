@@ -134,7 +134,7 @@ ExitCode run_serve(const ServeOptions& options) {
   listen.timeout_s = static_cast<int>(std::max<int64_t>(1, (options.timeout_ms + 999) / 1000));
   TransferServer server = make_server(options);
   // The ledger is checked before the first request: a missing or foreign one stops here.
-  throw_if_error(server.pool().acquire().status());
+  throw_if_error(server.pool().acquire(/*takes_turn=*/false).status());
   install_interrupt_handlers();
   Listener listener;
   throw_if_error(listener.start(

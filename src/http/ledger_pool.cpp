@@ -29,11 +29,14 @@ std::unique_ptr<LedgerPool::Slot> LedgerPool::take_idle(int node) {
   return slot;
 }
 
-Result<LedgerPool::Lease> LedgerPool::acquire() {
+Result<LedgerPool::Lease> LedgerPool::acquire(bool takes_turn) {
   int node = 0;
   {
     std::unique_lock lock(mutex_);
-    if (nodes_ > 0) node = static_cast<int>(requests_++ % static_cast<uint64_t>(nodes_)) + 1;
+    if (nodes_ > 0)
+      node =
+          static_cast<int>((takes_turn ? requests_++ : requests_) % static_cast<uint64_t>(nodes_)) +
+          1;
     returned_.wait(lock, [&] { return !idle_.empty() || lent_or_opening_ < options_.size; });
     std::unique_ptr<Slot> slot = take_idle(node);
     ++lent_or_opening_;

@@ -69,8 +69,10 @@ class LedgerPool {
     std::unique_ptr<Slot> slot_;
   };
 
-  // A slot; waits while all are lent. Opening one can fail (a server full or gone).
-  Result<Lease> acquire();
+  // A slot; waits while all are lent. Opening one can fail (a server full or gone). On a
+  // cluster, a request takes the next node's turn; `takes_turn` false (serve's check of the
+  // ledger before it listens) uses the node whose turn is next and leaves it next.
+  Result<Lease> acquire(bool takes_turn = true);
   const LedgerPoolOptions& options() const { return options_; }
 
  private:
