@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
+#include "report/compact_table.h"
 #include "report/markup.h"
 #include "report/svg.h"
 
@@ -60,9 +63,10 @@ bool clients_own_pitfall(const SimConfig& config) {
   return config.retry.fresh_key;
 }
 
-// "postgresql read-committed" from a row that ran there; "sqlite" for SQLite.
+// "postgresql read-committed" from a row that ran there; "sqlite" for SQLite; "galera
+// repeatable-read" for a MariaDB Galera cluster (each client's connection on the next node).
 std::string engine_heading(const SimResult& r) {
-  const std::string_view engine = engine_name(r.engine);
+  const std::string_view engine = engine_shown(r);
   return is_server(r.engine) ? fmt::format("{} {}", engine, r.isolation) : std::string(engine);
 }
 
@@ -131,6 +135,13 @@ std::string engine_matrix(const ReportInput& input, const ReportData& data,
           markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "
                                   "--seed {}{}",
                                   input.requests, input.seed, input.backend_arguments)));
+  if (std::any_of(headings->begin(), headings->end(),
+                  [](const std::string& heading) { return heading.starts_with("galera"); }))
+    out +=
+        "<p>On galera each client's connection went to the next of the cluster's nodes. "
+        "Certification and the nodes' appliers run on the servers' own threads, outside the "
+        "schedule: that column's counts can differ from run to run where one server's do "
+        "not.</p>\n";
   if (!client_rows.empty())
     out += fmt::format(
         "<h3>The client's own pitfalls</h3><p>A client that retries under a new key sends the "
@@ -148,6 +159,7 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
   const Strategy& strategy = *input.engine_strategy;
   const ExploreResult& result = engine.result;
   const std::string& command = engine.command;
+  const bool on_cluster = engine.engine->server && !engine.engine->server->nodes.empty();
   std::string figure = fmt::format(
       "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
       "a unique key, {} break.</p>\n",
@@ -166,8 +178,12 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
         result.first_deadlock,
         fmt::format("{} on {}: the first deadlock, interleaving {}", strategy.info().name, heading,
                     result.first_deadlock_index),
-        fmt::format("no interleaving breaks; the server chose attempt {} as the victim",
-                    result.first_deadlock_victim + 1)));
+        on_cluster ? fmt::format("no interleaving breaks; the cluster turned attempt {} away "
+                                 "(the other node's commit came first)",
+                                 result.first_deadlock_victim + 1)
+                   : fmt::format("no interleaving breaks; the server chose attempt {} as the "
+                                 "victim",
+                                 result.first_deadlock_victim + 1)));
     figure += fmt::format(
         "<p>No interleaving breaks it here. Reproduce the deadlock: "
         "<code>{} --interleaving {} --format svg</code></p>",
