@@ -218,6 +218,15 @@ expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(" ".join
 expect_exit 0 "$IDEMLAB" history --db "$cluster?wsrep_sync_wait=1" --source http
 expect_contains "$out" "isolation        node"
 
+# scripts/race on the cluster: process i on node i, gated at the critical step (a FOR UPDATE
+# on one node never makes the other wait, so both arrive): one applies, one is turned away.
+IDEMLAB_DB=$cluster expect_exit 0 "$ROOT/scripts/race" select-for-update -n 2 --gate --biz-seq race-1
+expect_contains "$out" "1 applied"
+expect_contains "$out" "1 busy"
+expect_contains "$out" "node1: "
+expect_contains "$out" "node2: "
+expect_contains "$out" "journal pairs for race-1: 1"
+
 # consume on the cluster: one connection per node, each delivery on the next, its line naming
 # the node; a producer's copy (a lost confirm) on another node than the first: once.
 queue=galera-$$
