@@ -162,25 +162,16 @@ std::vector<Connection> open_consume_ledgers(const ConsumeOptions& options) {
   return ledgers;
 }
 
-// The audit after a consumer spread over a cluster reads node 1 once it has applied what every
-// node committed (a causal read), not a node a few commits behind.
-void read_causally(Connection& ledger) {
-  if (!ledger.node().empty())
-    throw_if_error(
-        ledger.exec_script("SET SESSION wsrep_sync_wait = @@session.wsrep_sync_wait | 1"));
-}
-
 ExitCode run_consume(const ConsumeOptions& options) {
   ConsumeSettings settings = settings_of(options);
   std::vector<Connection> ledgers = open_consume_ledgers(options);
-  Connection& ledger = ledgers.front();
   std::string locks = options.locks;
   check_locks_strategy(*settings.policy.strategy, &locks, options.fence);
   std::unique_ptr<GuardStore> guards = open_guard_store(options.redis, locks, options.fence);
   settings.policy.guard_store = guards.get();
   settings.policy.fence = options.fence;
   std::unique_ptr<ReadSplit> reads =
-      open_read_split(options.read_db, options.read_your_writes, ledger);
+      open_read_split(options.read_db, options.read_your_writes, ledgers.front());
   settings.policy.reads = reads.get();
   std::unique_ptr<BrokerQueue> queue = value_or_throw(
       BrokerQueue::open(options.broker, options.queue, static_cast<int>(options.prefetch)));
@@ -197,8 +188,11 @@ ExitCode run_consume(const ConsumeOptions& options) {
   AuditSettings audit_settings;
   audit_settings.now_ms = WallClock().now_ms();
   AuditReport audit;
-  read_causally(ledger);
-  throw_if_error(audit_ledger(ledger, audit_settings, &audit));
+  // Read as `idemlab audit` reads: on a Galera cluster, causally, so that node 1 counts what
+  // the deliveries committed on the other nodes.
+  Connection reader =
+      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
+  throw_if_error(audit_ledger(reader, audit_settings, &audit));
   print_tally(options, tally, audit);
   return consume_exit(tally);
 }
