@@ -18,6 +18,8 @@ volatile std::sig_atomic_t g_signal = 0;
 // static starts). Lock-free, so that the handler may read them.
 constexpr int kWaitingSlots = 256;
 std::atomic<int> g_waiting[kWaitingSlots];
+// How many UncutWaits this thread holds.
+thread_local int t_uncut = 0;
 
 extern "C" void on_signal(int signal) {
   g_signal = signal;
@@ -28,7 +30,7 @@ extern "C" void on_signal(int signal) {
 }  // namespace
 
 WaitingSocket::WaitingSocket(int fd) {
-  if (fd < 0) return;
+  if (fd < 0 || t_uncut > 0) return;
   for (int i = 0; i < kWaitingSlots; ++i) {
     int free = 0;
     if (g_waiting[i].compare_exchange_strong(free, fd + 1)) {
@@ -42,6 +44,14 @@ WaitingSocket::WaitingSocket(int fd) {
 
 WaitingSocket::~WaitingSocket() {
   if (slot_ >= 0) g_waiting[slot_].store(0);
+}
+
+UncutWaits::UncutWaits() {
+  ++t_uncut;
+}
+
+UncutWaits::~UncutWaits() {
+  --t_uncut;
 }
 
 void install_interrupt_handlers() {
@@ -61,6 +71,10 @@ void ignore_broken_pipes() {
 
 int interrupt_signal() {
   return g_signal;
+}
+
+bool waits_are_cut() {
+  return g_signal != 0 && t_uncut == 0;
 }
 
 Status check_interrupt() {

@@ -17,6 +17,9 @@ void install_interrupt_handlers();
 void ignore_broken_pipes();
 // The signal that asked to stop, or 0.
 int interrupt_signal();
+// Whether a wait this thread is in should end now: a signal asked to stop, and no UncutWaits
+// of this thread says to wait on (a connection opening for a clean-up).
+bool waits_are_cut();
 // Status::interrupted() if a signal asked to stop, else ok: poll it in every long loop.
 Status check_interrupt();
 // A socket a client library is about to block on (a statement's answer, a server's greeting).
@@ -33,6 +36,19 @@ class WaitingSocket {
 
  private:
   int slot_ = -1;
+};
+
+// While one lives, the waits this thread begins (a statement's answer, a connection opening)
+// are not cut by a signal: for statements whose outcome a clean-up must know. A scratch ledger
+// made or dropped on a server is one: a statement cut after the server took it runs on there
+// without the run. Such waits stay bounded by the server's timeouts and connect_timeout, and
+// the caller looks at the flag after them.
+class UncutWaits {
+ public:
+  UncutWaits();
+  ~UncutWaits();
+  UncutWaits(const UncutWaits&) = delete;
+  UncutWaits& operator=(const UncutWaits&) = delete;
 };
 
 // Sleeps `ms`, looking at the flag every 50 ms: false as soon as a signal asked to stop.

@@ -18,7 +18,7 @@ inline SocketWait wait_for_socket(int fd, short events,
                                   std::chrono::steady_clock::time_point deadline) {
   constexpr std::chrono::milliseconds kSlice{50};
   for (;;) {
-    if (interrupt_signal() != 0) return SocketWait::kInterrupted;
+    if (waits_are_cut()) return SocketWait::kInterrupted;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return SocketWait::kTimedOut;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 
+#include "core/interrupt.h"
 #include "db/schema/server_ledger.h"
 
 namespace idemlab {
@@ -35,37 +36,50 @@ ConnectionOptions scratch_server_options(Isolation isolation) {
   return options;
 }
 
+// Made and dropped whole, whatever signal comes meanwhile (core/interrupt.h): a statement cut
+// after the server took it would go on there without the run, and a scratch ledger made or
+// filled behind the run's back is one its destructor misses, or one its drop deadlocks with.
 Status ScratchServer::create(const Locator& server, const std::vector<OpeningBalance>& accounts,
                              ScratchServer* out) {
+  const UncutWaits uncut;
   const EngineTraits& traits = engine_traits(server.engine);
   out->server_ = server;
   ASSIGN_OR_RETURN(out->admin_, open_connection(server, {}));
-  const std::string name = scratch_name();
-  const std::string create = fmt::format(fmt::runtime(traits.scratch_create_sql), name);
+  out->name_ = scratch_name();  // named before it is made: the destructor drops it if it is
+  const std::string create = fmt::format(fmt::runtime(traits.scratch_create_sql), out->name_);
   if (Status status = out->admin_.exec_script(create.c_str()); !status.is_ok())
     return Status::ledger(
         fmt::format("{}: cannot make a scratch ledger: {}", server.shown, status.message()));
-  out->name_ = name;
   out->scratch_ = with_causal_reads(server);
   if (traits.scratch_is_schema)
-    out->scratch_.parameters.emplace_back("options", "-csearch_path=" + name);
+    out->scratch_.parameters.emplace_back("options", "-csearch_path=" + out->name_);
   else
-    out->scratch_.database = name;
+    out->scratch_.database = out->name_;
   ASSIGN_OR_RETURN(out->control_, open_connection(out->scratch_, {}));
   return create_server_schema(out->control_, accounts);
 }
 
+// A twin's statement that a signal cut may still be running on the server, holding locks the
+// drop needs while it waits for one the drop took: the server then ends one of the two as a
+// deadlock, and the next try finds the way clear.
 ScratchServer::~ScratchServer() {
   if (name_.empty()) return;
   control_ = Connection();
+  const UncutWaits uncut;
   const std::string drop =
       fmt::format(fmt::runtime(engine_traits(server_.engine).scratch_drop_sql), name_);
-  admin_.rollback_if_open();
-  if (admin_.exec_script(drop.c_str()).is_ok()) return;
-  // Its connection was lost (a signal cut the wait it was in, or the server ended it): the
-  // drop goes through a new one.
-  if (Result<Connection> again = open_connection(server_, {}); again.is_ok())
-    (void)again->exec_script(drop.c_str());
+  constexpr int kTries = 5;
+  for (int tried = 0; tried < kTries; ++tried) {
+    if (!admin_.is_open()) {  // the server ended the last one: the drop goes through a new one
+      Result<Connection> again = open_connection(server_, {});
+      if (!again.is_ok()) return;
+      admin_ = std::move(*again);
+    }
+    admin_.rollback_if_open();
+    const Status dropped = admin_.exec_script(drop.c_str());
+    if (dropped.is_ok()) return;
+    if (dropped.reason() == "connection_lost") admin_ = Connection();
+  }
 }
 
 // On a cluster each connection goes to the next node in turn, so that twins run on different
@@ -76,7 +90,10 @@ Result<Connection> ScratchServer::connect(const ConnectionOptions& options) cons
   return open_connection(on_node(scratch_, node), options);
 }
 
+// Uncut too: a reset cut half way would go on emptying table after table on the server, and the
+// drop would meet it at each.
 Status ScratchServer::reset() {
+  const UncutWaits uncut;
   control_.rollback_if_open();
   return control_.exec_script(engine_traits(server_.engine).scratch_reset_sql);
 }

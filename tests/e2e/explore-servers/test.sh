@@ -9,7 +9,7 @@
 # - Steps that commute tried in one order find what every order finds (--all-orders).
 # - 20 runs of the same explore give the same bytes (MariaDB's deadlock victim too); a wait is
 #   drawn where it happened, with what ended it; the scratch ledger is gone afterwards, an
-#   interrupted run's too.
+#   interrupted run's too, one signalled while its reset waits for a lock the test holds.
 # - Bad input: a SQLite path, --isolation without --db, --unique-index elsewhere, --all-orders
 #   without --db.
 source "$(dirname "$0")/../lib.sh"
@@ -128,6 +128,41 @@ expect_equal "$(scratch_left "$maria")" 0 "MariaDB: no scratch database left"
 
 # Interrupted (SIGINT, SIGTERM) once its scratch ledger exists, it drops it and exits 130/143.
 interrupted_drops_scratch "$pg" "explore on PostgreSQL" explore --db "$pg" --strategy state-machine
+
+# A signal while the run resets its scratch ledger, the reset waiting for a lock this test holds
+# on one of its tables: the reset is not cut (cut, it would go on emptying table after table on
+# the server after the run had gone, and the drop would deadlock with it at each); once the lock
+# is let go, the run drops its ledger and exits 130.
+signal_taken() {  # PID: until the process has taken every signal sent to it
+  local _
+  for _ in $(seq 1 6000); do
+    awk '/^(ShdPnd|SigPnd):/ && $2 !~ /^0+$/ { pending = 1 } END { exit pending }' \
+      "/proc/$1/status" && return 0
+    sleep 0.01
+  done
+  fail "process $1 never took its signal"
+}
+reset_waits() {  # URL -> how many resets of a scratch ledger wait for a lock
+  sql_on "$1" "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+                 AND datname = current_database() AND query LIKE 'DELETE FROM attempt;%'"
+}
+"$IDEMLAB" explore --db "$pg" --strategy direct-insert -k 3 >/dev/null 2>"$work/reset.err" &
+pid=$!
+for _ in $(seq 1 6000); do [ "$(scratch_left "$pg" "$pid")" -gt 0 ] && break; sleep 0.01; done
+scratch=$(sql_on "$pg" "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'idemlab_scratch_${pid}_%'")
+sql_session holder "$pg"
+exec 7>"$work/holder.fifo"
+printf 'BEGIN;\nLOCK TABLE "%s".fence IN ACCESS EXCLUSIVE MODE;\nSELECT %s;\n' "$scratch" "'held'" >&7
+until_output holder held
+for _ in $(seq 1 6000); do [ "$(reset_waits "$pg")" -gt 0 ] && break; sleep 0.01; done
+expect_equal "$(reset_waits "$pg")" 1 "explore's reset waits for the test's lock"
+kill -INT "$pid"
+signal_taken "$pid"
+printf 'COMMIT;\n' >&7
+exec 7>&-
+wait "$pid"
+expect_equal "$?" 130 "explore, SIGINT in a reset: its exit"
+expect_equal "$(scratch_left "$pg" "$pid")" 0 "explore, SIGINT in a reset: no scratch ledger left"
 
 # Safe strategies break nowhere: every interleaving, each order of commuting steps once.
 for strategy in direct-insert state-machine dedup-table token optimistic-lock lock-table; do
