@@ -62,14 +62,14 @@ std::string engine_arguments(const ReportEngine& engine) {
 Status engine_figure(const ReportInput& input, const ReportEngine& engine, EngineFigure* out) {
   const Strategy& strategy = *input.engine_strategy;
   ExploreConfig config;
-  config.max_interleavings = kReportEngineInterleavings;
+  config.max_interleavings = input.engine_interleavings;
   config.server = engine.server;
   config.isolation = engine.isolation;
   out->engine = &engine;
   RETURN_IF_ERROR(explore(strategy, Pitfall::kNone, config, &out->result));
   out->command =
       fmt::format("idemlab explore --strategy {} --max-interleavings {}{}", strategy.info().name,
-                  kReportEngineInterleavings, engine_arguments(engine));
+                  input.engine_interleavings, engine_arguments(engine));
   return Status::ok();
 }
 

@@ -23,6 +23,10 @@ struct ReportEngine {
   Isolation isolation = Isolation::kDefault;
 };
 
+// How many interleavings of the twins each engine tries (the first ones, in explore's order),
+// unless report --max-interleavings says.
+inline constexpr int64_t kReportEngineInterleavings = 2000;
+
 struct ReportInput {
   std::vector<std::string> scenarios;  // built-in scenario names
   std::vector<const Strategy*> strategies;
@@ -34,6 +38,7 @@ struct ReportInput {
   // " --backend ... --isolation ..." for its reproduce lines. No engines: no section.
   std::vector<ReportEngine> engines;
   const Strategy* engine_strategy = nullptr;
+  int64_t engine_interleavings = kReportEngineInterleavings;  // explored per engine, at most
   std::string backend_arguments;
 };
 
@@ -85,9 +90,6 @@ struct ReportData {
   std::vector<ScenarioRun> engine_runs;  // report --backend: rows strategy-major, engine-minor
   std::vector<EngineFigure> engine_figures;
 };
-
-// How many interleavings of the twins each engine tries (the first ones, in explore's order).
-inline constexpr int64_t kReportEngineInterleavings = 2000;
 
 Status gather_report(const ReportInput& input, ReportData* out);
 

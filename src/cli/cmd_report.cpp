@@ -27,6 +27,7 @@ struct ReportOptions {
   std::vector<std::string> isolations;  // ... each server at these levels
   bool json = false;                    // the summary as JSON: the file, and the matrix's verdicts
   std::string engine_strategy = "select-for-update";
+  int64_t max_interleavings = 0;  // ... of its twins per engine; 0: not given, the default
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -45,6 +46,9 @@ void add_engines(const ReportOptions& options, ReportInput* input) {
   if (options.backends.empty()) {
     if (!options.isolations.empty())
       throw_if_error(Status::usage("--isolation is for the engines section: add --backend"));
+    if (options.max_interleavings > 0)
+      throw_if_error(
+          Status::usage("--max-interleavings is for the engines section: add --backend"));
     return;
   }
   std::vector<Isolation> levels;
@@ -82,6 +86,7 @@ void add_engines(const ReportOptions& options, ReportInput* input) {
   for (const std::string& name : options.isolations)
     input->backend_arguments += " --isolation " + name;
   input->engine_strategy = find_strategy(options.engine_strategy);
+  if (options.max_interleavings > 0) input->engine_interleavings = options.max_interleavings;
 }
 
 ReportInput report_input(const ReportOptions& options) {
@@ -113,6 +118,8 @@ ReportInput report_input(const ReportOptions& options) {
   add_engines(options, &input);
   if (!input.engines.empty())
     input.command += input.backend_arguments + " --engine-strategy " + options.engine_strategy;
+  if (options.max_interleavings > 0)
+    input.command += fmt::format(" --max-interleavings {}", options.max_interleavings);
   return input;
 }
 
@@ -185,6 +192,13 @@ void register_report(CLI::App& app, CommandResult& result) {
                    "engine")
       ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
+  command
+      ->add_option("--max-interleavings", options->max_interleavings,
+                   fmt::format("with --backend: how many interleavings of the twins the section "
+                               "explores on each engine, the first in explore's order (default "
+                               "{}; fewer on a slow server)",
+                               kReportEngineInterleavings))
+      ->check(whole_number(1, limits::kMaxInterleavings));
   command->callback([options, &result] { result.exit_code = run_report(*options); });
 }
 

@@ -164,9 +164,9 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
       "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
       "a unique key, {} break.</p>\n",
       markup_text(heading), result.interleavings,
-      engine.engine->server ? " (steps that commute tried in one order)" : "",
-      result.truncated ? " (the first tried)" : "", result.blocking, result.deadlocking,
-      result.unique_violations, result.breaking);
+      result.truncated ? ", the first of more in explore's order" : "",
+      engine.engine->server ? " (steps that commute tried in one order)" : "", result.blocking,
+      result.deadlocking, result.unique_violations, result.breaking);
   if (!result.first_breaking.empty()) {
     figure += diagram_box(svg_sequence(
         result.first_breaking,

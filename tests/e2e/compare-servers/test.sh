@@ -109,6 +109,12 @@ expect_exit 2 "$IDEMLAB" compare --backend "$pg" --isolation serializable --isol
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" report --out "$work/r.html" --isolation serializable
 expect_one_error_line
+expect_exit 2 "$IDEMLAB" report --out "$work/r.html" --max-interleavings 40
+expect_one_error_line
+expect_contains "$err" "--max-interleavings is for the engines section: add --backend"
+expect_exit 2 "$IDEMLAB" report --out "$work/r.html" --backend sqlite --max-interleavings 0
+expect_one_error_line
+[ ! -e "$work/r.html" ] || fail "a refused report left a file"
 expect_exit 2 "$IDEMLAB" compare --backend "nosuch://x"
 expect_one_error_line
 # A note the engines share is printed once, naming them; the JSON keeps one per engine.

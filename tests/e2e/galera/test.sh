@@ -6,10 +6,11 @@
 # select+insert without its unique index, its select on a node whose applier is held: with
 # wsrep_sync_wait=0 the select misses the first attempt and the money moves twice, every run;
 # with wsrep_sync_wait=1 the select waits for the node to catch up and the retry replays.
-# explore on the cluster: twins on two nodes, the same bytes every run. The simulator's model of
-# a cluster agrees case by case (model_moved). serve's pool and consume take the nodes in turn,
-# every answer and history row naming its node; an autocommit INSERT with
-# wsrep_retry_autocommit 1 and 0 (scripts/galera-autocommit). One cluster for the file.
+# explore on the cluster: twins on two nodes, the same bytes every run; report's engines section
+# with the cluster's column. The simulator's model of a cluster agrees case by case
+# (model_moved). serve's pool and consume take the nodes in turn, every answer and history row
+# naming its node; an autocommit INSERT with wsrep_retry_autocommit 1 and 0
+# (scripts/galera-autocommit). One cluster for the file.
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/../serve_lib.sh"
 require_test_servers
@@ -144,6 +145,26 @@ case $out in *FAIL*) fail "an audit failed on the cluster: $out" ;; esac
 expect_exit 0 "$IDEMLAB" compare --backend "$cluster" --requests 5 --strategies direct-insert --json
 expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"][0]["nodes"])')" \
   3 "compare --json names the nodes"
+
+# report --backend on the cluster, its explore held to the first 40 interleavings (2000, the
+# default, take 45 s here): the engines matrix heads the cluster's column "galera", notes that
+# its counts vary, says the explore stopped early, and reproduces with --max-interleavings.
+expect_exit 0 "$IDEMLAB" report --out "$work/report.html" --backend sqlite --backend "$cluster" \
+  --scenarios double-click --strategies select-for-update,direct-insert --requests 10 \
+  --max-interleavings 40 --json
+expect_contains "$out" "--engine-strategy select-for-update --max-interleavings 40"
+python3 - "$work/report.html" <<'PY' || fail "report --backend on the cluster: the engines section"
+import re, sys
+page = open(sys.argv[1]).read()
+section = page[page.index('id="engines"'):]
+section = section[:section.index("</section>")]
+heads = re.findall(r"<th>([^<]*)</th>", section)
+assert heads[:3] == ["strategy", "sqlite", "galera repeatable-read"], heads
+assert "the next of the cluster's nodes" in section
+assert "40 interleavings, the first of more in explore's order" in section
+assert "--max-interleavings 40 --db mariadb://" in section
+assert "idemlab:idemlab" not in page
+PY
 
 # explore on the cluster: each twin's connection on a node of its own, every commit applied by
 # every node before the next step, so that a transaction the commit aborts learns it at the
