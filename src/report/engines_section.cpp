@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "report/compact_table.h"
+#include "report/explore_view.h"
 #include "report/markup.h"
 #include "report/svg.h"
 
@@ -159,7 +160,6 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
   const Strategy& strategy = *input.engine_strategy;
   const ExploreResult& result = engine.result;
   const std::string& command = engine.command;
-  const bool on_cluster = engine.engine->server && !engine.engine->server->nodes.empty();
   std::string figure = fmt::format(
       "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
       "a unique key, {} break.</p>\n",
@@ -174,16 +174,11 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
         fmt::format("breaks {}", fmt::join(result.first_breaking_invariants, ", "))));
     figure += fmt::format("<p>Reproduce: <code>{} --format svg</code></p>", markup_text(command));
   } else if (!result.first_deadlock.empty()) {
-    figure += diagram_box(svg_sequence(
-        result.first_deadlock,
-        fmt::format("{} on {}: the first deadlock, interleaving {}", strategy.info().name, heading,
-                    result.first_deadlock_index),
-        on_cluster ? fmt::format("no interleaving breaks; the cluster turned attempt {} away "
-                                 "(the other node's commit came first)",
-                                 result.first_deadlock_victim + 1)
-                   : fmt::format("no interleaving breaks; the server chose attempt {} as the "
-                                 "victim",
-                                 result.first_deadlock_victim + 1)));
+    figure += diagram_box(
+        svg_sequence(result.first_deadlock,
+                     fmt::format("{} on {}: the first deadlock, interleaving {}",
+                                 strategy.info().name, heading, result.first_deadlock_index),
+                     "no interleaving breaks; " + deadlock_victim_text(result)));
     figure += fmt::format(
         "<p>No interleaving breaks it here. Reproduce the deadlock: "
         "<code>{} --interleaving {} --format svg</code></p>",

@@ -14,7 +14,8 @@ namespace idemlab {
 
 namespace {
 
-// "on postgresql at read-committed, " on a server, "tokens and locks in Redis, " with --redis,
+// "on postgresql at read-committed, " on a server ("on a Galera cluster of 3 nodes, mariadb at
+// repeatable-read, " on a cluster), "tokens and locks in Redis, " with --redis,
 // "tokens and locks in a store that fails over, " with --failover; "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
   const std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
@@ -22,7 +23,10 @@ std::string where_text(const ExploreResult& result) {
                             : result.replica_lag ? "lookups on a lagging read replica, "
                                                  : "";
   if (!is_server(result.engine)) return redis;
-  return fmt::format("on {} at {}, {}", engine_name(result.engine), result.isolation, redis);
+  const std::string cluster =
+      result.nodes > 1 ? fmt::format("a Galera cluster of {} nodes, ", result.nodes) : "";
+  return fmt::format("on {}{} at {}, {}", cluster, engine_name(result.engine), result.isolation,
+                     redis);
 }
 
 // On a server, unless --all-orders: two steps that commute are tried in one order only.
@@ -135,12 +139,11 @@ std::string explore_text(const ExploreView& view, const ExploreResult& result) {
   if (const std::string wake_order = wake_order_text(result); !wake_order.empty())
     out += wrap(wake_order, 0);
   if (result.first_deadlock_index > 0)
-    out += wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); "
-                            "the server chose attempt {} as its victim (--interleaving "
-                            "{} shows it).",
+    out += wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); {} "
+                            "(--interleaving {} shows it).",
                             result.first_deadlock_index,
                             fmt::join(one_based(result.first_deadlock_schedule), " "),
-                            result.first_deadlock_victim + 1, result.first_deadlock_index),
+                            deadlock_victim_text(result), result.first_deadlock_index),
                 0);
   const Shown shown = shown_of(result);
   if (shown.timeline->empty()) return out;
@@ -164,6 +167,14 @@ std::string explore_diagram(const ExploreView& view, const ExploreResult& result
                                : mermaid_sequence(*shown.timeline, title, verdict);
 }
 
+std::string deadlock_victim_text(const ExploreResult& result) {
+  const int victim = result.first_deadlock_victim + 1;
+  if (result.nodes > 1)
+    return fmt::format("the cluster turned attempt {} away (the other node's commit came first)",
+                       victim);
+  return fmt::format("the server chose attempt {} as its victim", victim);
+}
+
 nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult& result) {
   nlohmann::ordered_json out{
       {"strategy", result.strategy},        {"pitfall", pitfall_json(result.pitfall)},
@@ -176,6 +187,7 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
   if (is_server(result.engine)) {
     out["engine"] = engine_name(result.engine);
     out["isolation"] = result.isolation;
+    if (result.nodes > 1) out["nodes"] = result.nodes;
     out["orders"] = one_order_of_commuting(view, result) ? "one-of-commuting" : "all";
     out["blocking"] = result.blocking;
     out["deadlocking"] = result.deadlocking;

@@ -19,5 +19,8 @@ struct ExploreView {
 std::string explore_text(const ExploreView& view, const ExploreResult& result);
 nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult& result);
 std::string explore_diagram(const ExploreView& view, const ExploreResult& result);
+// Who lost the first deadlock: "the server chose attempt 2 as its victim", or on a cluster "the
+// cluster turned attempt 2 away (the other node's commit came first)".
+std::string deadlock_victim_text(const ExploreResult& result);
 
 }  // namespace idemlab

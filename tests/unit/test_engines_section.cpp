@@ -44,6 +44,7 @@ TEST_CASE("report: a Galera cluster is a column of its own, its deadlock the clu
   data.engine_figures[1].result.first_deadlock = {TimelineEvent{}};
   data.engine_figures[1].result.first_deadlock_index = 3;
   data.engine_figures[1].result.first_deadlock_victim = 1;
+  data.engine_figures[1].result.nodes = 3;
   const std::string html = engines_section(input, data);
   CHECK(html.find("<th>galera repeatable-read</th>") != std::string::npos);
   CHECK(html.find("<th>mariadb") == std::string::npos);
@@ -53,9 +54,10 @@ TEST_CASE("report: a Galera cluster is a column of its own, its deadlock the clu
   run.results[1].nodes = 0;  // one MariaDB server: its own name, and no cluster note
   data.engine_runs = {run};
   input.engines[1].server->nodes.clear();
+  data.engine_figures[1].result.nodes = 0;
   const std::string one = engines_section(input, data);
   CHECK(one.find("<th>mariadb repeatable-read</th>") != std::string::npos);
-  CHECK(one.find("the server chose attempt 2 as the victim") != std::string::npos);
+  CHECK(one.find("the server chose attempt 2 as its victim") != std::string::npos);
   CHECK(one.find("counts can differ") == std::string::npos);
 }
 

@@ -97,6 +97,7 @@ struct ExploreResult {
   std::vector<TimelineEvent> first_deadlock;
   Engine engine = kEmbeddedEngine;  // where it ran
   std::string isolation;            // the level the server ran them at ("" on SQLite)
+  int nodes = 0;                    // a Galera cluster's nodes, each twin on the next; else 0
   std::string guard_store;          // --redis, when the strategy used it: its URL
   bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
   bool replica_lag = false;         // --replica-lag

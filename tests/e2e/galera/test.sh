@@ -180,10 +180,15 @@ import json, sys
 d = json.loads(sys.argv[1])
 assert d["interleavings"] == 300 and d["breaking"] == 0, d
 assert d["blocking"] == 0 and d["deadlocking"] > 0, d
+assert d["engine"] == "mariadb" and d["nodes"] == 3, d
 PY
   expect_exit 0 "$IDEMLAB" "${run[@]}"
   expect_equal "$out" "$first" "explore $strategy on the cluster: the same bytes twice"
 done
+# In words: the cluster named, and the twin it turned away named as the cluster's doing.
+expect_exit 0 "$IDEMLAB" explore --db "$cluster" --strategy select-for-update --max-interleavings 40
+expect_contains "$out" "on a Galera cluster of 3 nodes, mariadb at repeatable-read"
+expect_contains "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "the cluster turned attempt"
 
 # The engine lesson with --galera: the twins on nodes 1 and 2, one turned away at COMMIT.
 expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$IDEMLAB_TEST_POSTGRES" \
