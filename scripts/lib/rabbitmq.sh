@@ -40,24 +40,42 @@ epmd_pids() {
 }
 # A port nothing listens on, below the kernel's ephemeral range (32768-60999 here): a port the
 # kernel hands out (bind to 0) may be taken again by any outgoing connection before the server
-# that was given it binds it, as happened to a broker restarted after SIGKILL. Random, so that
-# tests starting servers side by side rarely pick the same one.
+# that was given it binds it, as happened to a broker restarted after SIGKILL. Random, and never
+# one handed out in the last 10 minutes by any free_port of this user (a file of them, under a
+# lock): the servers a topology starts, and tests starting topologies side by side, each get
+# ports of their own, however many they take (Galera takes twelve).
 free_port() {
   python3 -c '
-import random, socket
+import fcntl, os, random, socket, time
 low, high = 20000, min(32768, int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0]))
-for _ in range(1000):
-    port = random.randrange(low, high)
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-    except OSError:
-        continue
-    finally:
-        s.close()
-    print(port)
-    break
-else:
-    raise SystemExit("no free port between %d and %d" % (low, high))
+path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "idemlab-ports-%d" % os.getuid())
+with open(path, "a+") as handed:
+    fcntl.flock(handed, fcntl.LOCK_EX)
+    handed.seek(0)
+    now = time.time()
+    recent = {}
+    for line in handed:
+        port, at = line.split()
+        if now - float(at) < 600:
+            recent[int(port)] = float(at)
+    for _ in range(1000):
+        port = random.randrange(low, high)
+        if port in recent:
+            continue
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            s.close()
+        recent[port] = now
+        handed.seek(0)
+        handed.truncate()
+        handed.writelines("%d %.3f\n" % item for item in recent.items())
+        print(port)
+        break
+    else:
+        raise SystemExit("no free port between %d and %d" % (low, high))
 '
 }

@@ -76,7 +76,19 @@ start_redis_sentinel() {
       --sentinel >"$base/sentinel-$port.log" 2>&1 &
     pids+=($!)
   done
-  wait_until 30 redis-sentinel rs_ready
+  # Sentinel asks the primary for its replicas every 10 s and hears the others every 2 s: ready
+  # in 7 to 14 s here unloaded. Bounded well past that for a busy machine; on failure it says
+  # which part never came (each server's log follows from wait_until).
+  wait_until 60 redis-sentinel rs_ready || { rs_report >&2; return 1; }
+}
+
+rs_report() {  # what rs_ready waits for, as each server sees it now
+  echo "replica $rs_replica: $(rs_cli "$rs_replica" INFO replication 2>&1 | grep -m1 -e link_status -e refused)"
+  local port
+  for port in "${rs_sentinels[@]}"; do
+    echo "sentinel $port: replicas $(rs_sentinel_field "$port" num-slaves)," \
+      "other sentinels $(rs_sentinel_field "$port" num-other-sentinels)"
+  done
 }
 
 redis_cut() {
