@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "amqp/settle.h"
 #include "amqp/transfer_message.h"
@@ -46,12 +47,15 @@ Status log_delivery(Connection& ledger, const ConsumeSettings& settings, const D
 
 class Consumer {
  public:
-  Consumer(ConsumedQueue& queue, std::span<Connection> ledgers, const ConsumeSettings& settings,
+  Consumer(ConsumedQueue& queue, LinkPool& pool, const ConsumeSettings& settings,
            ConsumeTally* tally, const std::function<void(const std::string&)>& say)
-      : queue_(queue), ledgers_(ledgers), settings_(settings), tally_(tally), say_(say) {}
+      : queue_(queue), pool_(pool), settings_(settings), tally_(tally), say_(say) {}
 
   // Takes one delivery through to its settlement; an error stops the consumer.
   Status handle(const Delivery& delivery);
+  // How long the consumer has waited, since the ledger was last reached, for it to be reached
+  // again (0: it was reached at the last delivery): counted as idle against --until-idle.
+  int64_t unreachable_ms() const { return unreachable_ms_; }
 
  private:
   Status set_aside(const Delivery& delivery, const std::string& head, const std::string& why);
@@ -59,13 +63,18 @@ class Consumer {
                                       std::string* carried, std::string* refused);
   Status settle(const Delivery& delivery, const Settlement& settlement, int deliveries);
   int count_delivery(const Delivery& delivery);
+  Status unreachable(const Delivery& delivery, const std::string& head, const Status& why);
+  Status attempt(const Delivery& delivery, const std::string& head, Links& links,
+                 AttemptSetup& setup, const std::string& carried, int deliveries);
 
   ConsumedQueue& queue_;
-  std::span<Connection> ledgers_;
+  LinkPool& pool_;
   const ConsumeSettings& settings_;
   ConsumeTally* tally_;
   const std::function<void(const std::string&)>& say_;
   std::map<std::string, int> deliveries_;  // of each message not settled yet
+  int unreachable_ = 0;                    // deliveries in a row that found the ledger unreachable
+  int64_t unreachable_ms_ = 0;
 };
 
 // This delivery's number among the message's deliveries: the consumer's own count, begun at 2
@@ -114,44 +123,90 @@ Status Consumer::settle(const Delivery& delivery, const Settlement& settlement, 
   const int64_t pause =
       std::min<int64_t>(limits::kMaxRequeuePauseMs,
                         int64_t{settings_.requeue_pause_ms} << std::min(deliveries - 1, 16));
-  if (settlement.settle == Settle::kRequeue) (void)sleep_unless_interrupted(pause);
+  (void)sleep_unless_interrupted(pause);
   ++tally_->requeued;
-  if (settlement.settle == Settle::kRequeueAndStop || interrupt_signal() != 0)
-    ++tally_->left_in_queue;
+  if (interrupt_signal() != 0) ++tally_->left_in_queue;
   return queue_.requeue(delivery.tag);
+}
+
+// The ledger (or its guard store) could not be reached for this delivery: during a failover
+// the topology has no primary for a moment. The message goes back untried, and does not count
+// as one of its deliveries; the pause doubles while it lasts. Anything but a passing condition
+// (a usage error, a signal) stops the consumer.
+Status Consumer::unreachable(const Delivery& delivery, const std::string& head, const Status& why) {
+  const bool passing = why.code() == StatusCode::kUnavailable || why.code() == StatusCode::kBusy ||
+                       why.code() == StatusCode::kLedger;
+  RETURN_IF_ERROR(queue_.requeue(delivery.tag));
+  ++tally_->requeued;
+  if (!passing || interrupt_signal() != 0) {
+    ++tally_->left_in_queue;
+    return why;
+  }
+  const int64_t pause =
+      std::min<int64_t>(limits::kMaxRequeuePauseMs, std::max<int64_t>(1, settings_.requeue_pause_ms)
+                                                        << std::min(unreachable_++, 16));
+  ++tally_->reconnects;
+  say_(
+      fmt::format("{}: the ledger cannot be reached now ({}); back to the queue untried, "
+                  "reconnecting in {} ms",
+                  head, why.message(), pause));
+  (void)sleep_unless_interrupted(pause);
+  unreachable_ms_ += pause;
+  return Status::ok();
 }
 
 Status Consumer::handle(const Delivery& delivery) {
   const uint64_t number = static_cast<uint64_t>(++tally_->delivered);
-  Connection& ledger = ledgers_[(number - 1) % ledgers_.size()];
   tally_->redelivered += delivery.redelivered;
-  const int deliveries = count_delivery(delivery);
   const std::string head =
       fmt::format("delivery {}{} ({})", number, delivery.redelivered ? ", redelivered" : "",
                   printable(delivery.message_id));
+  Result<LinkPool::Lease> lease = pool_.acquire();
+  if (!lease.is_ok()) return unreachable(delivery, head, lease.status());
+  if (unreachable_ > 0) say_(fmt::format("{}: the ledger is reached again", head));
+  unreachable_ = 0;
+  unreachable_ms_ = 0;
+  const int deliveries = count_delivery(delivery);
   if (settings_.key_by_message_id && !validate_biz_seq(delivery.message_id).is_ok())
     return set_aside(delivery, head, "no usable message id to key it by");
   std::string carried, refused;
   Result<AttemptSetup> admitted = admit_delivery(delivery, number, &carried, &refused);
   if (!admitted.is_ok()) return set_aside(delivery, head, refused);
-  const AttemptSetup& setup = *admitted;
+  return attempt(delivery, head, **lease, *admitted, carried, deliveries);
+}
+
+// One attempt on `links`, then the delivery settled by its answer. A link lost on the way is
+// an unknown outcome: the message goes back, and the pool drops the links when the lease ends.
+Status Consumer::attempt(const Delivery& delivery, const std::string& head, Links& links,
+                         AttemptSetup& setup, const std::string& carried, int deliveries) {
   if (settings_.ack_on_receipt || settings_.key_by_message_id)
-    RETURN_IF_ERROR(log_delivery(ledger, settings_, delivery, setup.request, carried));
+    RETURN_IF_ERROR(log_delivery(links.ledger, settings_, delivery, setup.request, carried));
   tally_->requests.insert(setup.request.source + "/" + carried);
   if (settings_.ack_on_receipt) RETURN_IF_ERROR(queue_.ack(delivery.tag));
+  setup.guard_store = links.guards.get();
+  std::optional<ReadSplit> reads;
+  if (links.standby.is_open())
+    setup.reads = &reads.emplace(links.standby, links.ledger, settings_.read_your_writes);
   AttemptReport report;
   WallClock clock;
-  if (Status failed = run_direct_attempt(ledger, clock, setup, &report); !failed.is_ok()) {
-    if (!settings_.ack_on_receipt) (void)settle(delivery, {Settle::kRequeueAndStop, ""}, 0);
-    return failed;
+  if (Status failed = run_direct_attempt(links.ledger, clock, setup, &report); !failed.is_ok()) {
+    if (settings_.ack_on_receipt) return failed;
+    if (!is_link_loss(failed) && failed.code() != StatusCode::kBusy) {
+      (void)queue_.requeue(delivery.tag);
+      ++tally_->requeued;
+      ++tally_->left_in_queue;
+      return failed;
+    }
+    report.answer = Answer::of(Outcome::kTimeout, reason::kConnectionLost);
+    report.lost_connection = failed.message();
   }
   ++tally_->answers[answer_text(report.answer)];
   const Settlement settlement = settle_answer(report.answer, deliveries, settings_.max_deliveries);
   std::string line = fmt::format(
       "{}: {} {}→{} {}: {}", head, printable(carried), setup.request.from, setup.request.to,
       format_amount(setup.request.amount_minor), answer_text(report.answer));
-  if (!report.commit_lsn.empty()) line += " at " + report.commit_lsn;  // PostgreSQL's WAL
-  if (!report.node.empty()) line += " on " + report.node;              // a Galera node
+  line += where_ran_text(report.where);
+  if (links.lost()) line += " (link lost: " + report.lost_connection + ")";
   if (settings_.ack_on_receipt) {
     ++tally_->acked;
     say_(line + ", acked on receipt");
@@ -160,36 +215,36 @@ Status Consumer::handle(const Delivery& delivery) {
   if (settlement.settle == Settle::kDeadLetter) return set_aside(delivery, line, settlement.why);
   RETURN_IF_ERROR(settle(delivery, settlement, deliveries));
   say_(fmt::format("{}, {}", line, settle_name(settlement.settle)));
-  if (settlement.settle == Settle::kRequeueAndStop)
-    return Status::unavailable(
-        "connection_lost",
-        fmt::format("lost the connection to the ledger ({}); delivery {} went back to the queue",
-                    report.lost_connection.empty() ? ledger.location() : report.lost_connection,
-                    number));
   return Status::ok();
 }
 
 }  // namespace
 
-Status consume_transfers(ConsumedQueue& queue, std::span<Connection> ledgers,
-                         const ConsumeSettings& settings, ConsumeTally* tally,
-                         const std::function<void(const std::string&)>& say) {
+Status consume_transfers(ConsumedQueue& queue, LinkPool& pool, const ConsumeSettings& settings,
+                         ConsumeTally* tally, const std::function<void(const std::string&)>& say) {
   constexpr int kSliceMs = 200;  // how often an endless consumer looks up
-  Consumer consumer(queue, ledgers, settings, tally, say);
+  Consumer consumer(queue, pool, settings, tally, say);
   int idle_ms = 0;
   while ((settings.until_idle_ms == 0 || idle_ms < settings.until_idle_ms) &&
          interrupt_signal() == 0) {
     const int wait = settings.until_idle_ms == 0
                          ? kSliceMs
                          : std::min(kSliceMs, settings.until_idle_ms - idle_ms);
-    ASSIGN_OR_RETURN(std::optional<Delivery> delivery, queue.next(wait));
+    Result<std::optional<Delivery>> next = queue.next(wait);
+    if (!next.is_ok() && interrupt_signal() != 0) break;  // the signal cut the wait: a stop
+    ASSIGN_OR_RETURN(std::optional<Delivery> delivery, std::move(next));
     if (!delivery) {
       idle_ms += wait;
       continue;
     }
-    idle_ms = 0;
     RETURN_IF_ERROR(consumer.handle(*delivery));
+    idle_ms = static_cast<int>(consumer.unreachable_ms());  // waiting for the ledger is idle
   }
+  if (consumer.unreachable_ms() > 0)
+    return Status::unavailable("connection_lost",
+                               fmt::format("the ledger could not be reached for {} ms; what was "
+                                           "taken went back to the queue untried",
+                                           consumer.unreachable_ms()));
   return Status::ok();
 }
 

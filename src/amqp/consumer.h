@@ -18,12 +18,12 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <span>
 #include <string>
 
 #include "amqp/consumed_queue.h"
 #include "attempt/front_door.h"
 #include "attempt/request_faults.h"
+#include "db/link_pool.h"
 
 namespace idemlab {
 
@@ -31,31 +31,35 @@ struct ConsumeSettings {
   AttemptPolicy policy;  // the strategy, its pitfall and options; faults are drawn per delivery
   bool ack_on_receipt = false;
   bool key_by_message_id = false;
-  RequestFaults faults;      // crash and slow, drawn per delivery
-  int until_idle_ms = 0;     // stop once no delivery came this long; 0: never
-  int max_deliveries = 10;   // a message not settled by its Nth delivery is dead-lettered
-  int requeue_pause_ms = 0;  // before a requeue, doubled each time (bounded): a failing ledger
-                             // gets time to heal; the unit tests use 0
-  std::string queue;         // the queue consumed, as the delivery log names it
+  RequestFaults faults;           // crash and slow, drawn per delivery
+  bool read_your_writes = false;  // with a standby: its "not found" trusted once caught up
+  int until_idle_ms = 0;          // stop once no delivery came this long; 0: never
+  int max_deliveries = 10;        // a message not settled by its Nth delivery is dead-lettered
+  int requeue_pause_ms = 0;       // before a requeue, doubled each time (bounded): a failing ledger
+                                  // gets time to heal; the unit tests use 0
+  std::string queue;              // the queue consumed, as the delivery log names it
 };
 
 struct ConsumeTally {
   int64_t delivered = 0;
   int64_t redelivered = 0;  // delivered with the broker's redelivered flag
   int64_t acked = 0;
-  int64_t requeued = 0;       // back to the queue: not settled yet
-  int64_t dead_lettered = 0;  // set aside on QUEUE.dead with the reason, then acked
-  int64_t left_in_queue = 0;  // requeued when the consumer stopped (interrupted, connection lost)
-  std::string first_dead_letter;           // its reason, for the summary
+  int64_t requeued = 0;           // back to the queue: not settled yet
+  int64_t dead_lettered = 0;      // set aside on QUEUE.dead with the reason, then acked
+  int64_t left_in_queue = 0;      // requeued when the consumer stopped (interrupted, an error)
+  int64_t reconnects = 0;         // deliveries put back untried: the ledger could not be reached
+  std::string first_dead_letter;  // its reason, for the summary
   std::map<std::string, int64_t> answers;  // "applied", "applied (replayed)", "rejected", ...
   std::set<std::string> requests;          // the business requests the deliveries carried
 };
 
-// Consumes until idle (or forever, or a signal); `say` gets one line per delivery. The ledgers
-// are one ledger's connections, taken in turn (delivery N on ledgers[(N - 1) % size]): one, or
-// one per node of a Galera cluster, each line then naming the node that served it.
-Status consume_transfers(ConsumedQueue& queue, std::span<Connection> ledgers,
-                         const ConsumeSettings& settings, ConsumeTally* tally,
-                         const std::function<void(const std::string&)>& say);
+// Consumes until idle (or forever, or a signal); `say` gets one line per delivery. Each
+// delivery borrows a set of links from `pool` (db/link_pool.h), taking the next node's turn on
+// a Galera cluster (each line then names the node that served it). A link lost mid-attempt
+// leaves that delivery's outcome unknown: it goes back to the queue and the pool drops the
+// links. A ledger that cannot be reached at all (a failover under way) puts each delivery back
+// untried, with a growing pause, until it is reached again; that wait counts as idle time.
+Status consume_transfers(ConsumedQueue& queue, LinkPool& pool, const ConsumeSettings& settings,
+                         ConsumeTally* tally, const std::function<void(const std::string&)>& say);
 
 }  // namespace idemlab

@@ -25,7 +25,6 @@ Settlement settle_answer(const Answer& answer, int deliveries, int max_deliverie
       answer.outcome == Outcome::kTokenExpired)
     return {Settle::kDeadLetter, fmt::format("refused: {}", answer_words(answer))};
   if (answer.outcome == Outcome::kRejected) return {Settle::kAck, ""};  // recorded: replayed
-  if (answer.reason == reason::kConnectionLost) return {Settle::kRequeueAndStop, ""};
   if (deliveries >= max_deliveries)
     return {Settle::kDeadLetter, fmt::format("not settled after {} deliveries; the last answer: {}",
                                              deliveries, answer_words(answer))};
@@ -40,8 +39,6 @@ std::string_view settle_name(Settle settle) {
       return "dead-lettered";
     case Settle::kRequeue:
       break;
-    case Settle::kRequeueAndStop:
-      return "back to the queue; the consumer stops";
   }
   return "back to the queue";
 }

@@ -6,10 +6,10 @@
 //   dead-letter  it can never apply as sent: the checks refused it (an unknown or the same
 //                account, over the payer's limit, no key) or its key names another payload
 //                (mismatch); kept on QUEUE.dead with the reason, never dropped;
-//   requeue      not settled yet: busy, in progress, an unknown outcome, an error. Bounded: at
-//                the `max_deliveries`-th delivery it is dead-lettered with the last answer;
-//   stop         the ledger's connection was lost: back to the queue, and the consumer stops,
-//                since every delivery after it would meet the same dead connection.
+//   requeue      not settled yet: busy, in progress, an unknown outcome (a connection lost
+//                mid-attempt: the consumer's pool drops it, and the redelivery runs on one
+//                resolved through the topology again), an error. Bounded: at the
+//                `max_deliveries`-th delivery it is dead-lettered with the last answer.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@
 
 namespace idemlab {
 
-enum class Settle : uint8_t { kAck, kDeadLetter, kRequeue, kRequeueAndStop };
+enum class Settle : uint8_t { kAck, kDeadLetter, kRequeue };
 
 struct Settlement {
   Settle settle = Settle::kAck;

@@ -13,7 +13,7 @@
 #include "attempt/gate.h"
 #include "attempt/process_stop.h"
 #include "attempt/wire_faults.h"
-#include "ledger/wal_position.h"
+#include "db/replication.h"
 
 namespace idemlab {
 
@@ -168,20 +168,12 @@ void log_crashed_attempt(Connection& connection, const Clock& clock, const Attem
   log_attempt(connection, clock, setup, crashed);
 }
 
-// On PostgreSQL, where the WAL stands once the server has applied the request: a standby that
-// has replayed that far holds it. A failed read leaves it empty: the answer stands without it.
-void note_commit_position(Connection& connection, AttemptReport* report) {
-  if (connection.engine() == Engine::kPostgres &&
-      report->server_answer.outcome == Outcome::kApplied)
-    (void)wal_position(connection, &report->commit_lsn);
-}
-
 }  // namespace
 
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
                           AttemptReport* out) {
   AttemptReport report;
-  report.node = connection.node();
+  report.where = where_ran(connection, false);
   Status status;
   if (answered_before_work(connection, setup, &report, &status)) {
     if (status.is_ok()) *out = std::move(report);
@@ -207,7 +199,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
     (void)find_key_holder(connection, setup.request.source, setup.request.biz_seq, clock.now_ms(),
                           &report.holder);  // a hint: without it the answer still stands
   log_attempt(connection, clock, setup, report);
-  note_commit_position(connection, &report);
+  report.where = where_ran(connection, report.server_answer.outcome == Outcome::kApplied);
   *out = std::move(report);
   return Status::ok();
 }

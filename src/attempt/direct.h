@@ -12,6 +12,7 @@
 #include "attempt/fault.h"
 #include "core/clock.h"
 #include "db/guard_store.h"
+#include "db/replication.h"
 #include "ledger/ledger.h"
 #include "ledger/read_split.h"
 #include "strategies/strategy.h"
@@ -46,11 +47,9 @@ struct AttemptReport {
   KeyHolder holder;       // with in_progress: who holds the key, and until when
   // With connection_lost: which connection, and what its client library said.
   std::string lost_connection;
-  // On PostgreSQL, when the server applied it: where the primary's WAL stood after the attempt
-  // (past its commit), for reading it back from a standby (--read-your-writes LSN).
-  std::string commit_lsn;
-  // On a Galera cluster, the node that served it, as it names itself ("node2"); else empty.
-  std::string node;
+  // Where it ran: the node that served it on a cluster; once applied, the commit position a
+  // standby must replay past to show it (--read-your-writes). Opaque here (db/replication.h).
+  WhereRan where;
 };
 
 // Runs the attempt. The returned Status is an error only for failures outside the answer.

@@ -68,8 +68,6 @@ Result<AttemptSetup> admit(const RequestText& text, const AttemptPolicy& policy)
   setup.options.unique_index = policy.unique_index && info.offers_unique_index;
   setup.options.fence = policy.fence && info.uses_lock_ttl;
   setup.faults = policy.faults;
-  setup.guard_store = policy.guard_store;
-  setup.reads = policy.reads;
   setup.allow_strategy_switch = policy.allow_strategy_switch;
   setup.log_attempt = policy.log_attempt;
   return setup;

@@ -43,9 +43,7 @@ struct AttemptPolicy {
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
   std::string owner;              // the lock's owner; "": a fresh one (new_owner)
   std::vector<FaultSpec> faults;  // those that hit this request, held to the surface already
-  GuardStore* guard_store = nullptr;
-  ReadSplit* reads = nullptr;  // --read-db: where reads outside a transaction go
-  bool fence = false;          // lock-table --fence: the ledger checks the grant's fence
+  bool fence = false;             // lock-table --fence: the ledger checks the grant's fence
   bool allow_strategy_switch = false;
   bool log_attempt = true;
 };

@@ -28,6 +28,10 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
       return "lock wait timeout";
     case StepCode::kConnectionLost:
       return "connection lost";
+    case StepCode::kReadOnly:
+      return "read-only server: nothing written";
+    case StepCode::kNotReady:
+      return "cluster node not ready: nothing written";
     case StepCode::kDiskFull:
       return "disk full: nothing written";
     case StepCode::kIoError:

@@ -10,6 +10,7 @@
 #include "core/limits.h"
 #include "core/quote.h"
 #include "db/schema/ledger_file.h"
+#include "db/schema/ledger_header.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "ledger/told_applied.h"
@@ -111,6 +112,9 @@ ExitCode run_audit(const AuditOptions& options) {
   Connection connection;
   AuditReport report;
   std::vector<GuardPlace> places;
+  // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
+  // Read before the connection opens the file (db/sqlite/open_files.h).
+  const Status header = check_ledger_header(options.db);
   // A file too damaged to open is a finding of the audit, not an error of the command.
   Result<Connection> ledger = open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs);
   const Status opened = ledger.status();
@@ -130,8 +134,7 @@ ExitCode run_audit(const AuditOptions& options) {
       throw_if_error(check_told_applied(connection, read_answers(options.answers),
                                         &report.violations, &checked));
   }
-  // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
-  if (Status header = check_ledger_header(options.db); header.is_damaged())
+  if (header.is_damaged())
     report.violations.insert(report.violations.begin(), {"integrity", "", "", header.message()});
   if (options.json) {
     nlohmann::ordered_json out{{"ok", report.ok()},

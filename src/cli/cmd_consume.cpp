@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "amqp/broker_queue.h"
 #include "amqp/consumer.h"
 #include "attempt/fault_check.h"
 #include "cli/command.h"
+#include "cli/deployment_options.h"
 #include "cli/errors.h"
-#include "cli/read_options.h"
 #include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
@@ -25,15 +26,9 @@ namespace {
 struct ConsumeOptions {
   std::string broker;
   std::string queue;
-  std::string db = "idemlab.db";
+  DeploymentFlags deployment;  // --db, --redis, --locks, --fence, --read-db, --isolation
   std::string strategy;
   std::optional<std::string> pitfall;
-  std::string redis;
-  std::string locks;              // lock-table's locks in ZooKeeper
-  bool fence = false;             // lock-table: the ledger checks each grant's fence
-  std::string read_db;            // reads outside the write transaction on a standby
-  bool read_your_writes = false;  // ... trusted only once it has caught up
-  std::string isolation;
   int64_t prefetch = 1;
   std::string ack = "after-commit";
   std::string key = "business";
@@ -42,6 +37,7 @@ struct ConsumeOptions {
   int64_t until_idle_ms = 0;
   int64_t max_deliveries = defaults::kMaxDeliveries;
   int64_t requeue_pause_ms = defaults::kRequeuePauseMs;
+  int64_t lock_ttl_ms = defaults::kLockTtlMs;
   bool unique_index = false;
   bool json = false;
 };
@@ -53,6 +49,7 @@ ConsumeSettings settings_of(const ConsumeOptions& options) {
   policy.strategy = find_strategy(options.strategy);
   policy.pitfall = pitfall_option(policy.strategy->info(), options.pitfall);
   policy.unique_index = options.unique_index;
+  policy.lock_ttl_ms = options.lock_ttl_ms;
   policy.owner = new_owner(Transport::kQueue);
   if (policy.strategy->info().needs_token)
     throw_if_error(
@@ -104,6 +101,9 @@ void print_counters(const ConsumeOptions& options, const ConsumeTally& tally) {
     fmt::print("dead-lettered: {} on {} (the first: {})\n",
                count_of(tally.dead_lettered, "message"), options.queue + ".dead",
                tally.first_dead_letter);
+  if (tally.reconnects > 0)
+    fmt::print("put back untried while the ledger could not be reached: {}\n",
+               count_of(tally.reconnects, "delivery"));
   if (tally.left_in_queue > 0)
     fmt::print("left in the queue: {}, for the next consumer\n",
                count_of(tally.left_in_queue, "message"));
@@ -125,6 +125,7 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
                 {"dead_lettered", tally.dead_lettered},
                 {"dead_letter_queue", options.queue + ".dead"},
                 {"left_in_queue", tally.left_in_queue},
+                {"reconnects", tally.reconnects},
                 {"requests", tally.requests.size()},
                 {"answers", answers},
                 {"audit",
@@ -139,7 +140,7 @@ void print_tally(const ConsumeOptions& options, const ConsumeTally& tally,
       "audit: {} ({} applied, money moved {})\n",
       audit.ok() ? "ok" : count_of(static_cast<int64_t>(audit.violations.size()), "violation"),
       count_of(audit.requests_applied, "request"), count_of(audit.times_money_moved, "time"));
-  print_violation_kinds(audit, options.db);
+  print_violation_kinds(audit, options.deployment.db);
 }
 
 // 10 when a message was dead-lettered, 75 when one was left in the queue, else 0.
@@ -149,37 +150,33 @@ ExitCode consume_exit(const ConsumeTally& tally) {
   return ExitCode::kOk;
 }
 
-// The ledger's connections the deliveries take in turn: one, or on a Galera cluster's URL that
-// picks no node, one on each node (locator.h's rule).
-std::vector<Connection> open_consume_ledgers(const ConsumeOptions& options) {
-  const Isolation isolation = isolation_option(options.db, options.isolation);
-  const int nodes = nodes_to_spread_over(options.db);
-  std::vector<Connection> ledgers;
-  for (int node = nodes > 0 ? 1 : 0; node <= nodes; ++node)
-    ledgers.push_back(
-        value_or_throw(open_ledger(node > 0 ? url_on_node(options.db, node) : options.db,
-                                   Access::kWrite, defaults::kBusyTimeoutMs, isolation)));
-  return ledgers;
+// The links the deliveries borrow: one set, or on a Galera cluster's URL that picks no node one
+// on each node, taken in turn (db/topology.h's rule). Checked before the first delivery.
+int consume_pool_size(const Deployment& deployment) {
+  const Topology& topology = deployment.ledger().topology;
+  return spreads_connections(topology) ? topology.members : 1;
 }
 
 ExitCode run_consume(const ConsumeOptions& options) {
   ConsumeSettings settings = settings_of(options);
-  std::vector<Connection> ledgers = open_consume_ledgers(options);
-  std::string locks = options.locks;
-  check_locks_strategy(*settings.policy.strategy, &locks, options.fence);
-  std::unique_ptr<GuardStore> guards = open_guard_store(options.redis, locks, options.fence);
-  settings.policy.guard_store = guards.get();
-  settings.policy.fence = options.fence;
-  std::unique_ptr<ReadSplit> reads =
-      open_read_split(options.read_db, options.read_your_writes, ledgers.front());
-  settings.policy.reads = reads.get();
+  settings.policy.fence = options.deployment.fence;
+  settings.read_your_writes = options.deployment.read_your_writes;
+  Deployment deployment = deployment_of(options.deployment, settings.policy.strategy);
+  const int size = consume_pool_size(deployment);
+  LinkPool pool(std::move(deployment), size);
+  {  // a missing or foreign ledger, or a --read-db that is no standby of it, stops here
+    LinkPool::Lease first = value_or_throw(pool.acquire(/*takes_turn=*/false));
+    throw_if_error(pool.deployment().check(*first));
+  }
   std::unique_ptr<BrokerQueue> queue = value_or_throw(
       BrokerQueue::open(options.broker, options.queue, static_cast<int>(options.prefetch)));
   install_interrupt_handlers();
   ConsumeTally tally;
   const Status consumed =
-      consume_transfers(*queue, ledgers, settings, &tally, [&](const std::string& line) {
-        if (!options.json) fmt::print("{}\n", line);
+      consume_transfers(*queue, pool, settings, &tally, [&](const std::string& line) {
+        if (options.json) return;
+        fmt::print("{}\n", line);
+        std::fflush(stdout);  // a line per delivery as it settles, into a pipe or a log too
       });
   if (!consumed.is_ok()) {  // what was done stands; then why it stopped
     if (!options.json) print_counters(options, tally);
@@ -190,11 +187,34 @@ ExitCode run_consume(const ConsumeOptions& options) {
   AuditReport audit;
   // Read as `idemlab audit` reads: on a Galera cluster, causally, so that node 1 counts what
   // the deliveries committed on the other nodes.
-  Connection reader =
-      value_or_throw(open_ledger(options.db, Access::kRead, defaults::kBusyTimeoutMs));
-  throw_if_error(audit_ledger(reader, audit_settings, &audit));
+  {  // a consumer stopped by a signal still reads its verdict: these waits are not cut
+    const UncutWaits uncut;
+    Connection reader =
+        value_or_throw(open_ledger(options.deployment.db, Access::kRead, defaults::kBusyTimeoutMs));
+    throw_if_error(audit_ledger(reader, audit_settings, &audit));
+  }
   print_tally(options, tally, audit);
   return consume_exit(tally);
+}
+
+// How a message that was not settled comes back: its deliveries, its pauses, and how long a
+// lock stranded by a failover holds it.
+void add_redelivery_options(CLI::App* command, ConsumeOptions* options) {
+  command
+      ->add_option("--max-deliveries", options->max_deliveries,
+                   "a message not settled by its Nth delivery is dead-lettered with its last "
+                   "answer (default 10)")
+      ->check(whole_number(1, limits::kMaxDeliveries));
+  command
+      ->add_option("--requeue-pause-ms", options->requeue_pause_ms,
+                   "before a message goes back to the queue, pause this long, doubled each "
+                   "time (at most 5000): a failing ledger gets time to heal (default 100)")
+      ->check(whole_number(0, limits::kMaxRequeuePauseMs));
+  command
+      ->add_option("--lock-ttl-ms", options->lock_ttl_ms,
+                   "lock-table TTL (default 30000): a lock whose holder was lost (its server "
+                   "failed over) holds its request's redeliveries this long")
+      ->check(whole_number(1, limits::kMaxDurationMs));
 }
 
 }  // namespace
@@ -207,15 +227,16 @@ void register_consume(CLI::App& app, CommandResult& result) {
       ->required()
       ->envname("IDEMLAB_BROKER");
   command->add_option("--queue", options->queue, "a durable queue")->required();
-  add_db_option(command, &options->db);
+  DeploymentFlags& deployment = options->deployment;
+  add_db_option(command, &deployment.db);
   command->add_option("--strategy", options->strategy, "the strategy each message runs")
       ->required()
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
-  add_redis_option(command, &options->redis);
-  add_lock_store_options(command, &options->locks, &options->fence);
-  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
-  add_isolation_option(command, &options->isolation);
+  add_redis_option(command, &deployment.redis);
+  add_lock_store_options(command, &deployment.locks, &deployment.fence);
+  add_attempt_read_options(command, &deployment);
+  add_isolation_option(command, &deployment.isolation);
   command->add_flag("--unique-index", options->unique_index,
                     "select-for-update: the flow row under the unique index too");
   command
@@ -235,16 +256,7 @@ void register_consume(CLI::App& app, CommandResult& result) {
                    "share it)")
       ->check(CLI::IsMember({"business", "message-id"}));
   command->add_option("--fault", options->faults, fault_help(Surface::kConsume));
-  command
-      ->add_option("--max-deliveries", options->max_deliveries,
-                   "a message not settled by its Nth delivery is dead-lettered with its last "
-                   "answer (default 10)")
-      ->check(whole_number(1, limits::kMaxDeliveries));
-  command
-      ->add_option("--requeue-pause-ms", options->requeue_pause_ms,
-                   "before a message goes back to the queue, pause this long, doubled each "
-                   "time (at most 5000): a failing ledger gets time to heal (default 100)")
-      ->check(whole_number(0, limits::kMaxRequeuePauseMs));
+  add_redelivery_options(command, options.get());
   command->add_option("--seed", options->seed, "seed of the faults' draws (default 1)")
       ->check(whole_number(0, limits::kMaxSeed));
   command

@@ -5,6 +5,7 @@
 
 #include "attempt/fault_check.h"
 #include "cli/command.h"
+#include "cli/deployment_options.h"
 #include "cli/errors.h"
 #include "http/problem.h"
 #include "http/transfer_input.h"
@@ -50,10 +51,10 @@ TransferServer make_server(const HttpOptions& options) {
   ServeSettings settings;
   settings.strategy = find_strategy(options.strategy);
   settings.fault_log = FaultLog::kNone;  // the answer below says what a fault did
-  LedgerPoolOptions pool;
-  pool.db = options.db;
-  pool.size = 1;
-  return TransferServer(std::move(settings), std::move(pool));
+  DeploymentFlags flags;
+  flags.db = options.db;
+  Deployment deployment = deployment_of(flags, settings.strategy);
+  return TransferServer(std::move(settings), std::move(deployment), 1);
 }
 
 ExitCode exit_code_of(const HttpReply& reply) {

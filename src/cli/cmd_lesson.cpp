@@ -26,7 +26,7 @@ struct LessonOptions {
 void check_server(const LessonServers& servers, const LessonServerKind& kind) {
   const auto given = servers.find(kind.placeholder);
   if (given == servers.end() || given->second.empty()) return;
-  if (kind.scheme == "postgresql" || kind.scheme == "mariadb") {
+  if (is_ledger_scheme(kind.scheme)) {
     Locator locator;
     throw_if_error(parse_locator_of(given->second, kind.scheme, kind.option, &locator));
   } else if (given->second.rfind(std::string(kind.scheme) + "://", 0) != 0) {

@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "cli/read_options.h"
+#include "cli/deployment_options.h"
 #include "core/limits.h"
 #include "core/quote.h"
+#include "db/replication.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 #include "ledger/request.h"
-#include "ledger/wal_position.h"
 #include "report/answer_view.h"
 
 namespace idemlab {
@@ -51,15 +51,17 @@ Connection ledger_to_ask(const QueryOptions& options, Source* source) {
   const auto open = [](const std::string& db) {
     return value_or_throw(open_ledger(db, Access::kRead, defaults::kBusyTimeoutMs));
   };
-  if (options.read_db.empty()) return open(options.db);
+  Connection primary = open(options.db);
+  if (options.read_db.empty()) return primary;
   Connection standby = open(options.read_db);
+  throw_if_error(check_standby(primary, standby));  // it replays this ledger, or is refused
   source->by = "standby";
   if (!options.after_lsn) return standby;
   bool past = false;
   throw_if_error(replayed_past(standby, *options.after_lsn, &past, &source->replayed));
   if (past) return standby;
   source->by = "primary";
-  return open(options.db);
+  return primary;
 }
 
 // --read-db names a PostgreSQL standby; --read-your-writes a WAL position, and needs --read-db.
@@ -68,12 +70,16 @@ void check_read_options(const QueryOptions& options) {
     throw_if_error(
         Status::usage("--read-your-writes is for --read-db: the primary always has "
                       "your writes"));
-  if (options.after_lsn && !is_wal_position(*options.after_lsn))
+  if (options.after_lsn && !is_commit_position(*options.after_lsn))
     throw_if_error(Status::usage(
         fmt::format("--read-your-writes {}: expected a WAL position such as 0/3000060 (an answer's "
                     "commit_lsn)",
                     in_quotes(*options.after_lsn))));
-  check_read_db(options.read_db);
+  if (options.read_db.empty()) return;
+  Locator ledger, standby;
+  throw_if_error(parse_locator(options.db, &ledger));
+  throw_if_error(parse_locator(options.read_db, &standby));
+  throw_if_error(check_standby_url(ledger, standby));
 }
 
 ExitCode exit_code_for(RequestState state) {

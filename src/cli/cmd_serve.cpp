@@ -10,13 +10,12 @@
 
 #include "attempt/fault_check.h"
 #include "cli/command.h"
+#include "cli/deployment_options.h"
 #include "cli/errors.h"
-#include "cli/read_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "core/parse.h"
 #include "db/locator.h"
-#include "db/redis/redis_locator.h"
 #include "db/schema/ledger_file.h"
 #include "http/transfer_server.h"
 
@@ -25,20 +24,14 @@ namespace idemlab {
 namespace {
 
 struct ServeOptions {
-  std::string db = "idemlab.db";
+  DeploymentFlags deployment;  // --db, --redis, --locks, --fence, --read-db, --isolation
   std::string strategy;
   std::optional<std::string> pitfall;
-  std::string redis;
-  std::string locks;              // lock-table's locks in ZooKeeper
-  bool fence = false;             // lock-table: the ledger checks each grant's fence
-  std::string read_db;            // reads outside the write transaction on a standby
-  bool read_your_writes = false;  // ... trusted only once it has caught up
   std::string listen = "127.0.0.1:8080";
   bool require_key = false;
   bool unique_index = false;
   std::vector<std::string> faults;
   int64_t seed = 1;
-  std::string isolation;
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
   int64_t token_ttl_ms = defaults::kTokenTtlMs;
   int64_t pool = 0;  // 0: default_pool_size()
@@ -71,32 +64,6 @@ void parse_listen(const std::string& text, ListenerOptions* out) {
   out->port = static_cast<int>(port);
 }
 
-// The connections each request borrows: the ledger, its guard store (Redis or ZooKeeper) and
-// its standby for reads.
-LedgerPoolOptions pool_options(const ServeOptions& options, const Strategy& strategy) {
-  std::string locks = options.locks;
-  check_locks_strategy(strategy, &locks, options.fence);
-  check_lock_store_options(options.redis, locks, options.fence);
-  check_attempt_reads(options.read_db, options.read_your_writes, options.db);
-  LedgerPoolOptions pool;
-  pool.db = options.db;
-  pool.isolation = isolation_option(options.db, options.isolation);
-  if (!options.redis.empty()) {
-    RedisLocator redis;
-    throw_if_error(parse_redis_locator(options.redis, &redis));
-    pool.redis = redis;
-  }
-  if (!locks.empty()) {
-    ZooKeeperLocator locator;
-    throw_if_error(parse_zookeeper_locator(locks, &locator));
-    pool.locks = locator;
-  }
-  pool.read_db = options.read_db;
-  pool.read_your_writes = options.read_your_writes;
-  pool.size = static_cast<int>(options.pool ? options.pool : default_pool_size());
-  return pool;
-}
-
 TransferServer make_server(const ServeOptions& options) {
   ServeSettings settings;
   settings.strategy = find_strategy(options.strategy);
@@ -113,9 +80,13 @@ TransferServer make_server(const ServeOptions& options) {
   throw_if_error(parse_faults(options.faults, &faults));
   settings.faults = RequestFaults(std::move(faults), static_cast<uint64_t>(options.seed));
   throw_if_error(settings.faults.check(Surface::kServe, *settings.strategy, settings.pitfall));
-  settings.fence = options.fence;
-  LedgerPoolOptions pool = pool_options(options, *settings.strategy);
-  return TransferServer(std::move(settings), std::move(pool));
+  settings.fence = options.deployment.fence;
+  settings.read_your_writes = options.deployment.read_your_writes;
+  // The connections each request borrows: the ledger, its guard store (Redis or ZooKeeper) and
+  // its standby for reads, kept in a pool; on a SQLite file they take its writer in turn.
+  Deployment deployment = deployment_of(options.deployment, settings.strategy, true);
+  return TransferServer(std::move(settings), std::move(deployment),
+                        static_cast<int>(options.pool ? options.pool : default_pool_size()));
 }
 
 // Waits for SIGINT or SIGTERM, then for the attempts in flight, at most `drain_ms`.
@@ -133,8 +104,12 @@ ExitCode run_serve(const ServeOptions& options) {
   parse_listen(options.listen, &listen);
   listen.timeout_s = static_cast<int>(std::max<int64_t>(1, (options.timeout_ms + 999) / 1000));
   TransferServer server = make_server(options);
-  // The ledger is checked before the first request: a missing or foreign one stops here.
-  throw_if_error(server.pool().acquire(/*takes_turn=*/false).status());
+  // The ledger is checked before the first request: a missing or foreign one, an unreachable
+  // store or a --read-db that is no standby of it stops here.
+  {
+    LinkPool::Lease first = value_or_throw(server.pool().acquire(/*takes_turn=*/false));
+    throw_if_error(server.pool().deployment().check(*first));
+  }
   install_interrupt_handlers();
   Listener listener;
   throw_if_error(listener.start(
@@ -150,10 +125,12 @@ ExitCode run_serve(const ServeOptions& options) {
          {"strategy", options.strategy},
          {"pitfall", pitfall == Pitfall::kNone ? nlohmann::ordered_json()
                                                : nlohmann::ordered_json(pitfall_name(pitfall))},
-         {"ledger", redact_locator(server.pool().options().db)}});
+         {"ledger", redact_locator(options.deployment.db)},
+         {"topology", topology_kind_name(server.pool().deployment().ledger().topology.kind)}});
   else
-    fmt::print("listening on {} (strategy {}{}, ledger {}; Ctrl-C stops)\n", url, options.strategy,
-               pitfall_argument(pitfall), redact_locator(server.pool().options().db));
+    fmt::print("listening on {} (strategy {}{}, ledger {}, {}; Ctrl-C stops)\n", url,
+               options.strategy, pitfall_argument(pitfall), redact_locator(options.deployment.db),
+               topology_text(server.pool().deployment().ledger().topology));
   std::fflush(stdout);
   serve_until_stopped(listener, options.drain_ms);
   const char* signal = interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM";
@@ -199,15 +176,16 @@ void register_serve(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* command = app.add_subcommand(
       "serve", "the transfer endpoint over HTTP, with Idempotency-Key, for curl and browsers");
-  add_db_option(command, &options->db);
+  DeploymentFlags& deployment = options->deployment;
+  add_db_option(command, &deployment.db);
   command->add_option("--strategy", options->strategy, "the strategy POST /transfers runs")
       ->required()
       ->check(CLI::IsMember(strategy_names()));
   add_pitfall_option(command, &options->pitfall);
-  add_redis_option(command, &options->redis);
-  add_lock_store_options(command, &options->locks, &options->fence);
-  add_isolation_option(command, &options->isolation);
-  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
+  add_redis_option(command, &deployment.redis);
+  add_lock_store_options(command, &deployment.locks, &deployment.fence);
+  add_isolation_option(command, &deployment.isolation);
+  add_attempt_read_options(command, &deployment);
   command->add_option("--listen", options->listen,
                       "HOST:PORT (default 127.0.0.1:8080, loopback; port 0: a free one)");
   command->add_flag("--unique-index", options->unique_index,

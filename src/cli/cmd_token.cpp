@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "core/limits.h"
+#include "db/guard_stores.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/ledger.h"
 
@@ -23,7 +24,8 @@ struct TokenIssueOptions {
 
 ExitCode run_token_issue(const TokenIssueOptions& options) {
   // With --redis the token lives there alone; the ledger is not touched.
-  const std::unique_ptr<GuardStore> guard_store = open_guard_store(options.redis);
+  std::unique_ptr<GuardStore> guard_store;
+  if (!options.redis.empty()) guard_store = value_or_throw(open_guard_store(options.redis));
   Connection ledger;
   if (!guard_store)
     ledger = value_or_throw(open_ledger(options.db, Access::kWrite, defaults::kBusyTimeoutMs));

@@ -10,9 +10,9 @@
 #include "attempt/fault_check.h"
 #include "attempt/front_door.h"
 #include "cli/command.h"
+#include "cli/deployment_options.h"
 #include "cli/errors.h"
 #include "cli/output_file.h"
-#include "cli/read_options.h"
 #include "core/limits.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/money.h"
@@ -25,7 +25,7 @@ namespace {
 
 struct TransferOptions {
   const Strategy* strategy = nullptr;
-  std::string db = "idemlab.db";
+  DeploymentFlags deployment;  // --db, --redis, --locks, --fence, --read-db, --isolation, ...
   std::optional<std::string> biz_seq;
   std::string from;
   std::string to;
@@ -39,13 +39,6 @@ struct TransferOptions {
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
   std::string owner;
   bool unique_index = false;
-  int busy_timeout_ms = defaults::kBusyTimeoutMs;
-  std::string isolation;
-  std::string redis;
-  std::string locks;              // --locks: a ZooKeeper ensemble keeps lock-table's locks
-  bool fence = false;             // --fence: the ledger checks each lock grant's fence
-  std::string read_db;            // --read-db: the standby reads outside a transaction go to
-  bool read_your_writes = false;  // trust its "not found" only once it has caught up
   std::optional<std::string> trace_sql;
   bool json = false;
 };
@@ -77,7 +70,7 @@ AttemptSetup make_setup(const TransferOptions& options) {
   policy.lock_ttl_ms = options.lock_ttl_ms;
   policy.owner = options.owner;
   policy.unique_index = options.unique_index;
-  policy.fence = options.fence;
+  policy.fence = options.deployment.fence;
   throw_if_error(parse_faults(options.faults, &policy.faults));
   throw_if_error(
       check_faults(Surface::kOneAttempt, policy.faults, policy.strategy, policy.pitfall));
@@ -96,37 +89,38 @@ void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
     json["isolation"] = engine.isolation;
     if (!engine.node.empty()) json["node"] = engine.node;
   }
-  if (report.answer.outcome == Outcome::kApplied && !report.commit_lsn.empty())
-    json["commit_lsn"] = report.commit_lsn;  // a lost answer gives the client nothing
+  if (report.answer.outcome == Outcome::kApplied && !report.where.commit_position.empty())
+    json["commit_lsn"] = report.where.commit_position;  // a lost answer gives the client nothing
   if (reads) json["reads"] = reads_json(*reads);
   print_json(json);
 }
 
+// Each statement run, values filled in, to the --trace-sql file. Written with the C calls,
+// which never throw: SQLite calls the sink. A write that fails (a full disk) is found when the
+// file is closed, after the attempt has its answer.
+void trace_into(std::FILE* file, Links& links, ReadSplit* reads) {
+  auto sink = [file](std::string_view sql) {
+    std::fwrite(sql.data(), 1, sql.size(), file);
+    std::fputs(";\n", file);
+  };
+  links.ledger.set_trace(sink);
+  if (links.guards) links.guards->set_trace(sink);
+  if (reads) reads->set_trace(sink);
+}
+
 ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
-  const Isolation isolation = isolation_option(options.db, options.isolation);
+  const Deployment deployment = deployment_of(options.deployment, options.strategy);
+  const std::string& db = options.deployment.db;
   OutputFile trace(nullptr, std::fclose);
   if (options.trace_sql)
-    throw_if_error(open_output_file("--trace-sql", *options.trace_sql, options.db, &trace));
-  Connection connection =
-      value_or_throw(open_ledger(options.db, Access::kWrite, options.busy_timeout_ms, isolation));
-  const std::unique_ptr<GuardStore> guard_store =
-      open_guard_store(options.redis, options.locks, options.fence);
-  setup.guard_store = guard_store.get();
-  const std::unique_ptr<ReadSplit> reads =
-      open_read_split(options.read_db, options.read_your_writes, connection);
+    throw_if_error(open_output_file("--trace-sql", *options.trace_sql, db, &trace));
+  Links links = open_checked_links(deployment);
+  Connection& connection = links.ledger;
+  setup.guard_store = links.guards.get();
+  const std::unique_ptr<ReadSplit> reads = read_split_of(links, options.deployment);
   setup.reads = reads.get();
-  if (trace) {
-    // Written with the C calls, which never throw: SQLite calls the sink. A write that fails
-    // (a full disk) is found when the file is closed, after the attempt has its answer.
-    auto sink = [file = trace.get()](std::string_view sql) {
-      std::fwrite(sql.data(), 1, sql.size(), file);
-      std::fputs(";\n", file);
-    };
-    connection.set_trace(sink);
-    if (setup.guard_store) guard_store->set_trace(sink);
-    if (reads) reads->set_trace(sink);
-  }
+  if (trace) trace_into(trace.get(), links, reads.get());
   WallClock clock;
   AttemptReport report;
   throw_if_error(run_direct_attempt(connection, clock, setup, &report));
@@ -158,7 +152,8 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
   auto options = std::make_shared<TransferOptions>();
   options->strategy = &strategy;
   CLI::App* command = app.add_subcommand(std::string(info.name), std::string(info.title));
-  add_db_option(command, &options->db);
+  DeploymentFlags& deployment = options->deployment;
+  add_db_option(command, &deployment.db);
   // Checked in run_transfer rather than by CLI11, so that `token issue` can share `token`.
   command->add_option("--biz-seq", options->biz_seq, "the request's unique id (required)");
   command->add_option("--from", options->from, "payer account (required)");
@@ -177,27 +172,27 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
       "--fault", options->faults,
       fault_help(Surface::kOneAttempt) + fmt::format(" (steps: idemlab explain {})", info.name));
   command
-      ->add_option("--busy-timeout-ms", options->busy_timeout_ms,
+      ->add_option("--busy-timeout-ms", deployment.busy_timeout_ms,
                    "how long to wait for the database lock (on a server: a row lock) before "
                    "answering busy (in_progress)")
       ->check(whole_number(0, limits::kMaxDurationMs))
       ->capture_default_str();
   if (info.needs_token)
     command->add_option("--token", options->token, "from: idemlab token issue (required)");
-  if (info.needs_token || info.uses_lock_ttl) add_redis_option(command, &options->redis);
+  if (info.needs_token || info.uses_lock_ttl) add_redis_option(command, &deployment.redis);
   if (info.uses_lock_ttl) {
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
         ->check(whole_number(1, limits::kMaxDurationMs))
         ->capture_default_str();
     command->add_option("--owner", options->owner, "lock owner (default: cli-<pid>-1)");
-    add_lock_store_options(command, &options->locks, &options->fence);
+    add_lock_store_options(command, &deployment.locks, &deployment.fence);
   }
   if (info.offers_unique_index)
     command->add_flag("--unique-index", options->unique_index,
                       "insert the flow row under the unique index on (source, biz_seq) too: a "
                       "twin the lock lets through meets a duplicate key and answers as a repeat");
-  add_isolation_option(command, &options->isolation);
-  add_attempt_read_options(command, &options->read_db, &options->read_your_writes);
+  add_isolation_option(command, &deployment.isolation);
+  add_attempt_read_options(command, &deployment);
   command->add_option("--trace-sql", options->trace_sql,
                       "write each SQL statement run, values filled in, to FILE");
   add_json_flag(command, &options->json);

@@ -68,17 +68,12 @@ CLI::Validator redis_locator();
 // --locks URL ($IDEMLAB_LOCKS): a ZooKeeper ensemble keeps the locks; --fence: the ledger
 // checks each grant's fence (lock-table).
 void add_lock_store_options(CLI::App* command, std::string* locks, bool* fence);
-// The usage errors open_guard_store finds, for a command that opens its stores later.
+// --redis and --locks both, or --fence without either: usage errors (cli/deployment_options.h).
 void check_lock_store_options(const std::string& redis, const std::string& locks, bool fence);
 // --locks and --fence on a command whose strategy is chosen at run time: lock-table's only. A
 // --locks that came from IDEMLAB_LOCKS is cleared for another strategy: the environment names
 // where locks are kept, for the commands that keep one.
 void check_locks_strategy(const Strategy& strategy, std::string* locks, bool fence);
-// Opens the store --redis or --locks names; nullptr when neither was given. Both, or --fence
-// without either (a lock in the ledger needs no fence: it is checked in the money's
-// transaction), are usage errors.
-std::unique_ptr<GuardStore> open_guard_store(const std::string& redis,
-                                             const std::string& locks = "", bool fence = false);
 // The engine a --db names and the level its connection runs at, for answers: both "" on SQLite.
 struct EngineShown {
   std::string engine;     // "postgresql", "mariadb"
@@ -109,6 +104,7 @@ void register_token(CLI::App& app, CommandResult& result);
 void register_audit(CLI::App& app, CommandResult& result);
 void register_history(CLI::App& app, CommandResult& result);
 void register_query(CLI::App& app, CommandResult& result);
+void register_topology(CLI::App& app, CommandResult& result);
 void register_explain(CLI::App& app, CommandResult& result);
 void register_simulate(CLI::App& app, CommandResult& result);
 void register_compare(CLI::App& app, CommandResult& result);

@@ -59,6 +59,8 @@ constexpr std::array kCommands{
                  G::kLedger,
                  {E::kOk, E::kInternal, E::kUsage, E::kRejected, E::kInProgress, E::kLedger,
                   E::kNotFound, E::kRetryable}},
+    CommandEntry{"topology", "what a URL's servers are to each other; which one a connection uses",
+                 register_topology, G::kLedger, kLists, false, kReadOk},
     CommandEntry{"limit",
                  "a payer's limit: set (idempotent) or raise (not)",
                  register_limit,
@@ -294,20 +296,6 @@ void check_locks_strategy(const Strategy& strategy, std::string* locks, bool fen
   if (!locks->empty() || fence)
     throw_if_error(Status::usage(fmt::format(
         "--locks and --fence are for lock-table; {} keeps no lock", strategy.info().name)));
-}
-
-std::unique_ptr<GuardStore> open_guard_store(const std::string& redis, const std::string& locks,
-                                             bool fence) {
-  check_lock_store_options(redis, locks, fence);
-  if (!locks.empty()) {
-    ZooKeeperLocator locator;
-    throw_if_error(parse_zookeeper_locator(locks, &locator));
-    return value_or_throw(open_zookeeper_store(locator));
-  }
-  if (redis.empty()) return nullptr;
-  RedisLocator locator;
-  throw_if_error(parse_redis_locator(redis, &locator));
-  return value_or_throw(open_redis_store(locator));
 }
 
 void add_json_flag(CLI::App* command, bool* json) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
@@ -164,6 +165,7 @@ int report_error(const Status& status, bool json) {
   // connection.
   if (interrupt_signal() != 0) {
     const int signal = interrupt_signal();
+    std::fflush(nullptr);  // what was printed before the stop stays printed
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return 128 + signal;

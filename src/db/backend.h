@@ -32,6 +32,9 @@ enum class StepCode {
   kDeadlock,        // the server chose this transaction as a deadlock's victim (40P01, 1213)
   kLockTimeout,     // a row lock was not granted in time (55P03, 1205)
   kConnectionLost,  // the server went away mid-statement: whether it committed is unknown
+  kReadOnly,        // a read-only server refused the write (25006, Redis's READONLY, 1290): a
+                    // standby, or a primary demoted by a failover; nothing written by it
+  kNotReady,        // a cluster node that is not serving now (Galera's 1047): nothing written
   kDiskFull,        // the disk is full (SQLITE_FULL, ENOSPC, EDQUOT): the write did not happen
   kIoError,         // the disk failed a read, a write or a sync (SQLITE_IOERR)
   kError,           // anything else
@@ -44,6 +47,13 @@ struct [[nodiscard]] StepResult {
   std::string error;       // the engine's message when code != kOk
 
   bool ok() const { return code == StepCode::kOk; }
+  // Whether the link this ran on is done for: the server went away, or answered as one that
+  // cannot take the work (read-only, not ready). Such a connection is never used again: the
+  // next one is resolved through the topology (db/topology.h), and may reach the new primary.
+  bool link_lost() const {
+    return code == StepCode::kConnectionLost || code == StepCode::kReadOnly ||
+           code == StepCode::kNotReady;
+  }
 };
 
 using RowSink = std::function<void(const Row&)>;
@@ -85,6 +95,11 @@ class StatementRunner {
   virtual void set_trace(TraceSink sink) = 0;
   // Where it lives, as errors and output show it: a file's path, or a URL without password.
   virtual const std::string& location() const = 0;
+  // Whether a statement found its link lost (StepResult::link_lost): it must not be used again.
+  virtual bool link_lost() const { return false; }
+  // Between statements: whether the server has since spoken or closed the link unasked, as one
+  // that goes away does (db/server/socket_wait.h). Such a link is not to be used.
+  virtual bool hung_up() const { return false; }
 
  protected:
   ~StatementRunner() = default;

@@ -20,6 +20,11 @@ Status NonBlocking::lock_wait(int64_t session, bool* waiting, std::vector<int64_
   return Status::ok();
 }
 
+bool is_link_loss(const Status& status) {
+  return status.reason() == "connection_lost" || status.reason() == "read_only" ||
+         status.reason() == "node_not_ready";
+}
+
 const std::string& Connection::location() const {
   return backend_ ? backend_->location() : kClosed;
 }
@@ -72,6 +77,16 @@ Status step_error(const StatementRunner& connection, const StepResult& result) {
       return Status::unavailable(
           "connection_lost",
           fmt::format("lost the connection to {}: {}", connection.location(), result.error));
+    case StepCode::kReadOnly:
+      return Status::unavailable(
+          "read_only", fmt::format("a read-only server answered ({}: {}): a failover may be "
+                                   "under way; nothing was written by it, retry",
+                                   connection.location(), result.error));
+    case StepCode::kNotReady:
+      return Status::unavailable("node_not_ready",
+                                 fmt::format("a cluster node that is not serving now answered ({}: "
+                                             "{}): nothing was written by it; retry",
+                                             connection.location(), result.error));
     default:
       // SQLITE_NOTADB: no ledger at all, like a file that is not SQLite's.
       if (result.error.find("not a database") != std::string::npos)

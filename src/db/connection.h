@@ -18,6 +18,9 @@ namespace idemlab {
 // statistics off); main() and bench_sim call it first, before SQLite initialises.
 void configure_sqlite();
 
+// Whether a Status says the link it came over is done for (StepResult::link_lost's reasons).
+bool is_link_loss(const Status& status);
+
 class Connection final : public StatementRunner {
  public:
   Connection() = default;
@@ -31,12 +34,16 @@ class Connection final : public StatementRunner {
   Engine engine() const { return backend_->engine(); }
 
   // Runs a named statement to completion; reads the first row.
-  StepResult run(Stmt id, const Binds& binds) override { return backend_->run(id, binds); }
+  StepResult run(Stmt id, const Binds& binds) override { return noted(backend_->run(id, binds)); }
   // Runs ad-hoc SQL (schema, audit queries); `on_row` sees every row. Not for strategy steps.
   StepResult query(std::string_view sql, const Binds& binds, const RowSink& on_row = {}) {
-    return backend_->query(sql, binds, on_row ? &on_row : nullptr);
+    return noted(backend_->query(sql, binds, on_row ? &on_row : nullptr));
   }
-  Status exec_script(const char* sql) { return backend_->exec_script(sql); }
+  Status exec_script(const char* sql) {
+    Status status = backend_->exec_script(sql);
+    lost_ |= is_link_loss(status);
+    return status;
+  }
   // The text a named statement runs as here, in this engine's dialect.
   std::string_view statement_text(Stmt id) const override { return backend_->statement_text(id); }
 
@@ -52,6 +59,8 @@ class Connection final : public StatementRunner {
   // The isolation level a server runs transactions at ("" on SQLite).
   std::string isolation() const { return backend_ ? backend_->isolation() : std::string(); }
   std::string node() const { return backend_ ? backend_->node() : std::string(); }
+  bool link_lost() const override { return lost_; }
+  bool hung_up() const override { return backend_ && backend_->hung_up(); }
   // Whether any statement found the file damaged (corrupt, or not a database).
   bool damaged() const { return backend_ && backend_->damaged(); }
   // A server's statements without blocking (backend.h); nullptr where the backend has none.
@@ -60,7 +69,13 @@ class Connection final : public StatementRunner {
   Backend& backend() { return *backend_; }
 
  private:
+  StepResult noted(StepResult result) {
+    lost_ |= result.link_lost();
+    return result;
+  }
+
   std::unique_ptr<Backend> backend_;
+  bool lost_ = false;  // a statement found the link lost: never used again
 };
 
 // Opens a connection to wherever `locator` says the ledger lives, through its engine's traits.

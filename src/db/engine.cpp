@@ -58,6 +58,17 @@ constexpr const char* kMariadbRoomSql =
     "(SELECT count(*) FROM information_schema.PROCESSLIST "
     "WHERE USER = SUBSTRING_INDEX(CURRENT_USER(), '@', 1))";
 
+// A standby's WAL replay, as read-your-writes asks it (db/replication.h).
+constexpr const char* kPostgresPositionSql = "SELECT CAST(pg_current_wal_lsn() AS TEXT)";
+constexpr const char* kPostgresReplayedSql =
+    "SELECT COALESCE(CAST(pg_last_wal_replay_lsn() AS TEXT), ''), "
+    "CASE WHEN pg_last_wal_replay_lsn() >= CAST(:position AS pg_lsn) THEN 1 ELSE 0 END";
+// pg_control_system() is readable by any role: the system identifier initdb drew, which a
+// standby made by pg_basebackup shares with its primary.
+constexpr const char* kPostgresIdentitySql =
+    "SELECT CASE WHEN pg_is_in_recovery() THEN 1 ELSE 0 END, CAST(system_identifier AS TEXT), "
+    "current_database() FROM pg_control_system()";
+
 constexpr std::array<EngineTraits, 3> kEngines{{
     {
         .engine = Engine::kSqlite,
@@ -76,6 +87,9 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_is_schema = false,
         .connection_room_sql = nullptr,
         .user_limit_name = "",
+        .commit_position_sql = nullptr,
+        .replayed_past_sql = nullptr,
+        .standby_identity_sql = nullptr,
         .statement_sql = statement_sql,
         .open = open_sqlite_backend,
     },
@@ -96,6 +110,9 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_is_schema = true,
         .connection_room_sql = kPostgresRoomSql,
         .user_limit_name = "the role's CONNECTION LIMIT",
+        .commit_position_sql = kPostgresPositionSql,
+        .replayed_past_sql = kPostgresReplayedSql,
+        .standby_identity_sql = kPostgresIdentitySql,
         .statement_sql = postgres_statement_sql,
         .open = open_postgres,
     },
@@ -116,6 +133,9 @@ constexpr std::array<EngineTraits, 3> kEngines{{
         .scratch_is_schema = false,
         .connection_room_sql = kMariadbRoomSql,
         .user_limit_name = "the account's max_user_connections",
+        .commit_position_sql = nullptr,
+        .replayed_past_sql = nullptr,
+        .standby_identity_sql = nullptr,
         .statement_sql = mariadb_statement_sql,
         .open = open_mariadb,
     },

@@ -60,6 +60,17 @@ struct EngineTraits {
   const char* connection_room_sql;
   // What the user's own limit is called on this server.
   std::string_view user_limit_name;
+  // Reading from a standby (--read-db), by the replication the engine has; nullptr where it
+  // has no readable standby idemlab can check (db/replication.h):
+  //   commit_position_sql   one row: how far the primary's log has reached now, past every
+  //                         commit made before it (a text, such as a WAL position)
+  //   replayed_past_sql     one row: how far a standby has replayed, and 1 when that is at or
+  //                         past :position (0 otherwise)
+  //   standby_identity_sql  one row: 1 when the server replays another's log (in recovery),
+  //                         the identity its log belongs to, and the database
+  const char* commit_position_sql;
+  const char* replayed_past_sql;
+  const char* standby_identity_sql;
   // Each named statement's text in this engine's dialect.
   std::string_view (*statement_sql)(Stmt id);
   // Opens a connection (a SQLite file at locator.path, or a server).

@@ -122,7 +122,7 @@ Status read_nodes(std::string_view authority, const std::string& shown, Locator*
     Locator node;
     RETURN_IF_ERROR(read_host_port(authority.substr(0, comma), shown, &node));
     if (node.host.empty() || node.port == 0)
-      return bad_url(shown, "each node of a cluster is HOST:PORT");
+      return bad_url(shown, "each of several hosts is HOST:PORT");
     out->nodes.emplace_back(node.host, node.port);
     if (comma == authority.size()) return Status::ok();
     authority = authority.substr(comma + 1);
@@ -137,24 +137,54 @@ struct SessionSetting {
 constexpr SessionSetting kSessionSettings[] = {{"wsrep_sync_wait", 15},
                                                {"wsrep_retry_autocommit", 10000}};
 
+// The servers several hosts name: a MariaDB URL's are a Galera cluster's nodes; a PostgreSQL
+// URL's (in the authority, or libpq's ?host=A,B) are failover candidates, one of which the
+// client library takes as target_session_attrs asks.
+void read_topology(Locator* out) {
+  Topology& topology = out->topology;
+  std::string session;
+  int hosts = std::max<int>(1, static_cast<int>(out->nodes.size()));
+  for (const auto& [key, value] : out->parameters) {
+    if (key == "target_session_attrs") session = value;
+    if (key == "host") hosts = static_cast<int>(std::count(value.begin(), value.end(), ',')) + 1;
+  }
+  topology.members = hosts;
+  if (hosts > 1)
+    topology.kind =
+        out->engine == Engine::kMariadb ? TopologyKind::kCluster : TopologyKind::kCandidates;
+  if (topology.kind == TopologyKind::kCandidates) topology.session = session;
+}
+
+// A key given twice is refused: which one would count is a guess.
+Status check_repeated_keys(const std::string& shown, const Locator& locator) {
+  const auto& all = locator.parameters;
+  for (auto at = all.begin(); at != all.end(); ++at)
+    if (std::any_of(all.begin(), at, [&](const auto& seen) { return seen.first == at->first; }))
+      return bad_url(shown, fmt::format("{}= is given twice", at->first));
+  return Status::ok();
+}
+
 // ?node=N picks the node of a cluster URL; the wsrep session settings are whole numbers.
 Status check_cluster_parameters(const std::string& shown, Locator* out) {
+  RETURN_IF_ERROR(check_repeated_keys(shown, *out));
+  read_topology(out);
   for (const auto& [key, value] : out->parameters) {
     int64_t number = 0;
     if (key == "node") {
-      const int64_t count = std::max<int64_t>(1, static_cast<int64_t>(out->nodes.size()));
-      if (!parse_whole(value, 1, count, &number))
-        return bad_url(shown, fmt::format("node= is a node's number, from 1 to {}", count));
-      out->node = static_cast<int>(number);
+      if (out->topology.kind != TopologyKind::kCluster)
+        return bad_url(shown,
+                       "node= picks a node of a Galera cluster's URL (mariadb://H1:P1,H2:P2/db)");
+      if (!parse_whole(value, 1, out->topology.members, &number))
+        return bad_url(
+            shown, fmt::format("node= is a node's number, from 1 to {}", out->topology.members));
+      out->topology.pinned = static_cast<int>(number);
     }
     for (const SessionSetting& setting : kSessionSettings)
       if (key == setting.key && !parse_whole(value, 0, setting.most, &number))
         return bad_url(shown, fmt::format("{}= is a whole number from 0 to {}", key, setting.most));
   }
-  if (!out->nodes.empty()) {
-    if (out->engine != Engine::kMariadb)
-      return bad_url(shown, "several hosts name a Galera cluster's nodes: mariadb:// only");
-    out->node = std::max(out->node, 1);
+  if (out->topology.kind == TopologyKind::kCluster) {
+    out->node = std::max(out->topology.pinned, 1);
     std::tie(out->host, out->port) = out->nodes[static_cast<size_t>(out->node - 1)];
   }
   return Status::ok();
@@ -238,23 +268,22 @@ Status parse_locator_of(std::string_view text, std::string_view scheme, std::str
   return Status::ok();
 }
 
-Locator on_node(const Locator& locator, int node) {
+Locator on_member(const Locator& locator, int member) {
+  if (member == 0 || locator.topology.kind != TopologyKind::kCluster) return locator;
   Locator out = locator;
-  out.node = node;
-  std::tie(out.host, out.port) = locator.nodes.at(static_cast<size_t>(node - 1));
+  out.node = member;
+  std::tie(out.host, out.port) = locator.nodes.at(static_cast<size_t>(member - 1));
   return out;
 }
 
-int nodes_to_spread_over(std::string_view db) {
-  Locator locator;
-  if (!parse_locator(db, &locator).is_ok() || locator.nodes.size() < 2) return 0;
-  for (const auto& [key, value] : locator.parameters)
-    if (key == "node") return 0;
-  return static_cast<int>(locator.nodes.size());
+std::string url_for_member(std::string_view db, const Locator& locator, int member) {
+  if (member == 0 || !spreads_connections(locator.topology)) return std::string(db);
+  return fmt::format("{}{}node={}", db, db.find('?') == std::string_view::npos ? '?' : '&', member);
 }
 
-std::string url_on_node(std::string_view db, int node) {
-  return fmt::format("{}{}node={}", db, db.find('?') == std::string_view::npos ? '?' : '&', node);
+bool is_ledger_scheme(std::string_view scheme) {
+  return std::any_of(kSchemes.begin(), kSchemes.end(),
+                     [&](const auto& entry) { return entry.first == scheme; });
 }
 
 bool names_embedded_engine(std::string_view text) {

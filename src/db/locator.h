@@ -12,6 +12,7 @@
 #include "core/limits.h"
 #include "core/status.h"
 #include "db/engine.h"
+#include "db/topology.h"
 
 namespace idemlab {
 
@@ -30,11 +31,13 @@ struct Locator {
   // How long a connection may take to open, and the server to answer after that (beyond a lock
   // wait's own limit), in seconds: ?connect_timeout=S, as libpq spells it, on both engines.
   int connect_timeout_s = defaults::kServerWaitS;
-  // MariaDB only: a URL may name several nodes of a Galera cluster, host:port joined by commas.
-  // `host` and `port` are then the node this connection uses: ?node=N (1 to their count), or
-  // the first when not told. Empty when the URL names one host.
+  // Several hosts, host:port joined by commas: a MariaDB URL's are a Galera cluster's nodes, a
+  // PostgreSQL URL's failover candidates (libpq's ?host=A,B names them too). On a cluster,
+  // `host` and `port` are the node this connection uses: ?node=N (1 to their count), or the
+  // first when not told (`node`, 1-based). Empty when the URL names one host.
   std::vector<std::pair<std::string, int>> nodes;
-  int node = 0;       // 1-based, with `nodes`
+  int node = 0;
+  Topology topology;  // what the hosts are to each other (db/topology.h)
   std::string shown;  // as given, with any password replaced by "***": for errors and output
 };
 
@@ -51,22 +54,21 @@ std::string redact_locator(std::string_view text);
 Status parse_locator_of(std::string_view text, std::string_view scheme, std::string_view option,
                         Locator* out);
 
+// Whether `scheme` ("postgresql", "mariadb", ...) names a ledger's server, as --db reads it.
+bool is_ledger_scheme(std::string_view scheme);
+
 // Whether `text` is the embedded engine's name ("sqlite"), as compare's and report's --backend
 // take it: a scratch ledger of the run's own rather than a file or a URL.
 bool names_embedded_engine(std::string_view text);
 
-// The cluster URL `locator` on its node `node` (1 to nodes.size()): how a run spreads its
-// connections over a Galera cluster's nodes.
-Locator on_node(const Locator& locator, int node);
+// `locator` on its member `member` (topology.h's member_for_turn): on a cluster, the same
+// ledger on that node; anything else, and member 0, as it is.
+Locator on_member(const Locator& locator, int member);
 
-// The rule a command that keeps several connections to one ledger follows (serve's pool,
-// consume): on a cluster URL that does not pick a node (no ?node=), it spreads them over every
-// node, each request or delivery on the next node in turn, and this is how many nodes there are;
-// 0 for any other ledger (every connection where the URL says). A one-attempt command uses node 1.
-int nodes_to_spread_over(std::string_view db);
-
-// `db`, a cluster URL, with ?node=N added: the same ledger on node N.
-std::string url_on_node(std::string_view db, int node);
+// `db` as given (password included), naming member `member` of `locator` (read from `db`): on a
+// cluster no ?node= pins, with node=N added; anything else as it is. For scripts that spread
+// processes as idemlab spreads connections (idemlab topology --url-for-turn).
+std::string url_for_member(std::string_view db, const Locator& locator, int member);
 
 // Reads connect_timeout=S's value (1 to limits::kMaxServerWaitS); a usage error naming `shown`.
 Status parse_connect_timeout(std::string_view value, const std::string& shown, int* out_s);

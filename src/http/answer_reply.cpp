@@ -37,9 +37,9 @@ HttpReply created(const TransferRequest& request, const AttemptReport& report, H
                               {"to", request.to},
                               {"amount", format_amount(request.amount_minor)},
                               {"outcome", "applied"}};
-  if (!report.commit_lsn.empty()) {
-    body["commit_lsn"] = report.commit_lsn;
-    headers.emplace_back("Idemlab-Commit-Lsn", report.commit_lsn);
+  if (const std::string& position = report.where.commit_position; !position.empty()) {
+    body["commit_lsn"] = position;
+    headers.emplace_back("Idemlab-Commit-Lsn", position);
   }
   HttpReply reply;
   reply.status = 201;
@@ -87,7 +87,7 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
   if (answer.replayed) headers.emplace_back("Idempotent-Replayed", "true");
   // On a Galera cluster, every answer names the node that served it, in a header only: a
   // replay's body stays the first answer's, whichever node serves the replay.
-  if (!report.node.empty()) headers.emplace_back("Idemlab-Node", report.node);
+  if (!report.where.node.empty()) headers.emplace_back("Idemlab-Node", report.where.node);
   switch (answer.outcome) {
     case Outcome::kApplied:
       return created(request, report, std::move(headers));

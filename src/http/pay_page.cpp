@@ -89,7 +89,7 @@ std::string pace_text(const TransferServer& server) {
 }
 
 HttpReply show(TransferServer& server, const HttpMessage& message, bool guarded) {
-  Result<LedgerPool::Lease> lease = server.pool().acquire();
+  Result<LinkPool::Lease> lease = server.pool().acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   Connection& ledger = (*lease)->ledger;
   const std::string form = "f" + secret_hex(12);

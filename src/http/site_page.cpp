@@ -14,7 +14,7 @@ namespace idemlab {
 namespace {
 
 std::string account_links(TransferServer& server) {
-  Result<LedgerPool::Lease> lease = server.pool().acquire();
+  Result<LinkPool::Lease> lease = server.pool().acquire();
   if (!lease.is_ok()) return "";
   std::vector<AccountBalance> accounts;
   if (!list_accounts((*lease)->ledger, &accounts).is_ok()) return "";

@@ -130,10 +130,12 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
                            const FaultSpec& fault, std::string_view where) {
       log_fault(log, number, request, fault, where);
     };
-  Result<LedgerPool::Lease> lease = pool_.acquire();
+  Result<LinkPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   setup.guard_store = (*lease)->guards.get();
-  setup.reads = (*lease)->reads.get();
+  std::optional<ReadSplit> reads;
+  if ((*lease)->standby.is_open())
+    setup.reads = &reads.emplace((*lease)->standby, (*lease)->ledger, settings_.read_your_writes);
   WallClock clock;
   run->request = setup.request;
   const std::string key = setup.request.source + ":" + setup.request.biz_seq;
@@ -144,7 +146,6 @@ std::optional<HttpReply> TransferServer::run_attempt(const Strategy& strategy,
   under_way.finished(clock.now_ms());
   if (!run->report.holder.by.empty())
     run->report.holder.retry_after_ms = expected_wait_ms(key, run->report.holder, clock.now_ms());
-  if (run->report.answer.reason == reason::kConnectionLost) lease->discard();
   if (lost_on_the_wire(run->report)) return HttpReply::dropped();
   return std::nullopt;
 }
@@ -173,7 +174,7 @@ HttpReply TransferServer::post_token(const HttpMessage& message) {
     return problem_reply(
         Problem::kInvalidField,
         fmt::format("count= takes a whole number from 1 to {}", limits::kMaxTokensAtOnce));
-  Result<LedgerPool::Lease> lease = pool_.acquire();
+  Result<LinkPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   StatementRunner& store = (*lease)->token_store();
   nlohmann::ordered_json tokens = nlohmann::ordered_json::array();
@@ -198,7 +199,7 @@ HttpReply TransferServer::post_token(const HttpMessage& message) {
 HttpReply TransferServer::ledger_resource(const HttpMessage& message, Faults faults) {
   const WireFaults wire = faults ? wire_faults(*faults) : WireFaults{};
   if (wire.request_lost && is_ledger_resource(message)) return HttpReply::dropped();
-  Result<LedgerPool::Lease> lease = pool_.acquire();
+  Result<LinkPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   WallClock clock;
   HttpReply reply = answer_resource((*lease)->ledger, clock, message);

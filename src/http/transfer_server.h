@@ -17,8 +17,8 @@
 
 #include "attempt/front_door.h"
 #include "attempt/request_faults.h"
+#include "db/link_pool.h"
 #include "http/in_flight.h"
-#include "http/ledger_pool.h"
 #include "http/listener.h"
 
 namespace idemlab {
@@ -35,6 +35,7 @@ struct ServeSettings {
   FaultLog fault_log = FaultLog::kText;  // where a fault that acts is told
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
   bool fence = false;  // lock-table: carry the lock grant's fence into the ledger (--fence)
+  bool read_your_writes = false;  // with a standby: its "not found" trusted once caught up
   int64_t token_ttl_ms = defaults::kTokenTtlMs;  // POST /tokens, and the payment page's tokens
   RequestFaults faults;
 };
@@ -47,14 +48,15 @@ struct AttemptRun {
 
 class TransferServer {
  public:
-  TransferServer(ServeSettings settings, LedgerPoolOptions pool)
-      : settings_(std::move(settings)), pool_(std::move(pool)) {}
+  // `pool_size`: the sets of links (db/link_pool.h) requests borrow at once.
+  TransferServer(ServeSettings settings, Deployment deployment, int pool_size)
+      : settings_(std::move(settings)), pool_(std::move(deployment), pool_size) {}
 
   // Answers one request. `faults`: those this request meets, whatever its resource (idemlab
   // http); null: the server's drawn faults, which meet transfers (serve).
   HttpReply handle(const HttpMessage& message, const std::vector<FaultSpec>* faults = nullptr);
   const ServeSettings& settings() const { return settings_; }
-  LedgerPool& pool() { return pool_; }
+  LinkPool& pool() { return pool_; }
 
   // One attempt of `strategy` for the request `text`, on a pooled ledger connection, with the
   // faults it meets; `run` gets its answer. Returns a reply to send instead when there is none
@@ -72,7 +74,7 @@ class TransferServer {
   int64_t expected_wait_ms(const std::string& key, const KeyHolder& holder, int64_t now_ms) const;
 
   ServeSettings settings_;
-  LedgerPool pool_;
+  LinkPool pool_;
   std::atomic<uint64_t> requests_{0};
   InFlight in_flight_;  // the attempts under way, for a refused twin's Retry-After
 };

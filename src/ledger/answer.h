@@ -42,6 +42,11 @@ inline constexpr std::string_view kCertificationFailed = "certification_failed";
 inline constexpr std::string_view kLockWaitTimeout = "lock_wait_timeout";
 // The connection broke mid-attempt (kTimeout): whether it committed is unknown.
 inline constexpr std::string_view kConnectionLost = "connection_lost";
+// A read-only server refused a write (kBusy): a standby, or a primary a failover demoted; the
+// statement wrote nothing, and a retry, on a connection resolved again, may reach the primary.
+inline constexpr std::string_view kReadOnly = "read_only";
+// A cluster node that is not serving now refused the statement (kBusy): nothing written by it.
+inline constexpr std::string_view kNodeNotReady = "node_not_ready";
 // The ledger's disk is full (kBusy): the write did not happen, nothing was committed.
 inline constexpr std::string_view kDiskFull = "disk_full";
 // The disk failed while the transfer committed (kTimeout): a failed sync leaves the commit

@@ -1,7 +1,7 @@
 // Read/write splitting with an optional read-your-writes rule.
 #include "ledger/read_split.h"
 
-#include "ledger/wal_position.h"
+#include "db/replication.h"
 
 namespace idemlab {
 
@@ -20,8 +20,8 @@ StepResult ReadSplit::caught_up(bool* past) {
   // The primary's position now is past every commit made before this read began: the
   // client's own, whether or not its answer arrived.
   std::string lsn;
-  Status status = wal_position(*primary_, &lsn);
-  if (status.is_ok()) status = replayed_past(standby_, lsn, past, &replayed_);
+  Status status = commit_position(*primary_, &lsn);
+  if (status.is_ok()) status = replayed_past(*standby_, lsn, past, &replayed_);
   if (status.is_ok()) return {};
   StepResult failed;
   failed.code = StepCode::kConnectionLost;
@@ -30,7 +30,7 @@ StepResult ReadSplit::caught_up(bool* past) {
 }
 
 StepResult ReadSplit::run(Stmt id, const Binds& binds) {
-  StepResult read = standby_.run(id, binds);
+  StepResult read = standby_->run(id, binds);
   // A row found is a past that happened; only "not found" can be a past not yet replayed.
   if (!read_your_writes_ || !read.ok() || read.row) {
     ++standby_reads_;

@@ -2,7 +2,8 @@
 // outside its write transaction go to a standby (--read-db), everything else to the primary.
 // A standby that has not replayed the first attempt answers "not found" for a request that was
 // applied; with read-your-writes such an answer is trusted only once the standby has replayed
-// past the primary's WAL position, and otherwise the primary is asked.
+// past the primary's log position (db/replication.h), and otherwise the primary is asked. Both
+// connections are a deployment's links (db/deployment.h), checked before the first read.
 #pragma once
 
 #include <string>
@@ -13,17 +14,18 @@ namespace idemlab {
 
 class ReadSplit final : public StatementRunner {
  public:
-  // `primary` outlives this.
-  ReadSplit(Connection standby, Connection& primary, bool read_your_writes)
-      : standby_(std::move(standby)), primary_(&primary), read_your_writes_(read_your_writes) {}
+  // Both outlive this.
+  ReadSplit(Connection& standby, Connection& primary, bool read_your_writes)
+      : standby_(&standby), primary_(&primary), read_your_writes_(read_your_writes) {}
 
   // The statements a split sends to the standby when no transaction is open: the reads.
   static bool routes(Stmt id);
 
   StepResult run(Stmt id, const Binds& binds) override;
-  std::string_view statement_text(Stmt id) const override { return standby_.statement_text(id); }
-  void set_trace(TraceSink sink) override { standby_.set_trace(std::move(sink)); }
-  const std::string& location() const override { return standby_.location(); }
+  std::string_view statement_text(Stmt id) const override { return standby_->statement_text(id); }
+  void set_trace(TraceSink sink) override { standby_->set_trace(std::move(sink)); }
+  const std::string& location() const override { return standby_->location(); }
+  bool link_lost() const override { return standby_->link_lost(); }
 
   // Which server answered the reads so far, and how far the standby had replayed when
   // read-your-writes last asked ("" if it never did).
@@ -36,7 +38,7 @@ class ReadSplit final : public StatementRunner {
   // An error is answered as the standby's own would be.
   StepResult caught_up(bool* past);
 
-  Connection standby_;
+  Connection* standby_;
   Connection* primary_;
   bool read_your_writes_;
   int standby_reads_ = 0;

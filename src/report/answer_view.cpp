@@ -26,7 +26,18 @@ std::string timeout_text(const AttemptReport& report) {
       report.fault);
 }
 
-std::string busy_text(const Answer& answer) {
+std::string busy_text(const AttemptReport& report) {
+  const Answer& answer = report.answer;
+  if (answer.reason == reason::kReadOnly)
+    return fmt::format(
+        "busy: a read-only server answered ({}): a failover may be under way, or the URL names "
+        "a standby; nothing was written by it (read_only): retry with the same --biz-seq",
+        report.lost_connection);
+  if (answer.reason == reason::kNodeNotReady)
+    return fmt::format(
+        "busy: a cluster node that is not serving now answered ({}): nothing was written by it "
+        "(node_not_ready): retry with the same --biz-seq",
+        report.lost_connection);
   if (answer.reason == reason::kDiskFull)
     return "busy: the ledger's disk is full (disk_full); nothing was written: free space, then "
            "retry with the same --biz-seq";
@@ -95,7 +106,7 @@ std::string answer_text(const AttemptReport& report, const TransferRequest& requ
     case Outcome::kTimeout:
       return timeout_text(report);
     case Outcome::kBusy:
-      return busy_text(answer);
+      return busy_text(report);
     case Outcome::kError:
       return fmt::format("internal: {}", answer.reason);
   }

@@ -115,7 +115,7 @@ Answer repeat_answer(const Session& session, const std::optional<FlowRow>& flow,
 
 Task<Answer> fail(Session& session, StepResult failed) {
   // Read before the rollback becomes the pending step.
-  if (failed.code == StepCode::kConnectionLost)
+  if (failed.link_lost())
     session.note_lost_connection(fmt::format("{}: {}", session.pending_location(), failed.error));
   // On a Galera node a statement outside a transaction commits by itself, and is certified
   // there: with wsrep_retry_autocommit=0 a refusal surfaces as its 1213.
@@ -138,6 +138,10 @@ Task<Answer> fail(Session& session, StepResult failed) {
       co_return Answer::of(Outcome::kInProgress, reason::kLockWaitTimeout);
     case StepCode::kConnectionLost:  // the COMMIT may or may not have reached the server
       co_return Answer::of(Outcome::kTimeout, reason::kConnectionLost);
+    case StepCode::kReadOnly:  // this statement wrote nothing; a failover may be under way
+      co_return Answer::of(Outcome::kBusy, reason::kReadOnly);
+    case StepCode::kNotReady:
+      co_return Answer::of(Outcome::kBusy, reason::kNodeNotReady);
     case StepCode::kDiskFull:  // the write did not happen, and the transaction rolled back
       co_return Answer::of(Outcome::kBusy, reason::kDiskFull);
     case StepCode::kIoError:

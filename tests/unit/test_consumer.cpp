@@ -29,10 +29,15 @@ ConsumeSettings settings_for(const char* strategy, int max_deliveries = 3) {
   return settings;
 }
 
-ConsumeTally consume(FakeQueue& queue, Connection& ledger, const ConsumeSettings& settings,
+ConsumeTally consume(FakeQueue& queue, const LedgerFile& ledger, const ConsumeSettings& settings,
                      Status* status = nullptr) {
+  DeploymentOptions options;
+  options.db = ledger.path();
+  Result<Deployment> deployment = Deployment::read(options);
+  REQUIRE(deployment.is_ok());
+  LinkPool pool(std::move(deployment).value(), 1);
   ConsumeTally tally;
-  const Status consumed = consume_transfers(queue, {&ledger, 1}, settings, &tally, [](auto&) {});
+  const Status consumed = consume_transfers(queue, pool, settings, &tally, [](auto&) {});
   if (status)
     *status = consumed;
   else
@@ -44,11 +49,10 @@ ConsumeTally consume(FakeQueue& queue, Connection& ledger, const ConsumeSettings
 
 TEST_CASE("a request and its copy: the first applied, the copy replayed, both acked") {
   LedgerFile ledger;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   queue.publish(message("r1"), "m2");
-  const ConsumeTally tally = consume(queue, connection, settings_for("dedup-table"));
+  const ConsumeTally tally = consume(queue, ledger, settings_for("dedup-table"));
   CHECK(queue.acked() == 2);
   CHECK(queue.dead().empty());
   CHECK(tally.answers.at("applied (replayed)") == 1);
@@ -57,7 +61,6 @@ TEST_CASE("a request and its copy: the first applied, the copy replayed, both ac
 
 TEST_CASE("what the command line refuses is dead-lettered with the same words, nothing moved") {
   LedgerFile ledger;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1", "1.00", "alice", std::string(40, 's')), "m1");
   queue.publish(message("r2", "1.234"), "m2");
@@ -65,7 +68,7 @@ TEST_CASE("what the command line refuses is dead-lettered with the same words, n
   queue.publish(R"({"source":"api","biz_seq":"r4","biz_seq":"r5","from":"alice","to":"bob",)"
                 R"("amount":"1"})",
                 "m4");
-  const ConsumeTally tally = consume(queue, connection, settings_for("direct-insert"));
+  const ConsumeTally tally = consume(queue, ledger, settings_for("direct-insert"));
   REQUIRE(queue.dead().size() == 4);
   CHECK(queue.dead()[0].second ==
         "refused: invalid source '" + std::string(40, 's') + "': 40 characters long; at most 32");
@@ -79,13 +82,12 @@ TEST_CASE("what the command line refuses is dead-lettered with the same words, n
 
 TEST_CASE("refusals the ledger cannot record are dead-lettered; a recorded one is acked") {
   LedgerFile ledger;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1", "1.00", "zed"), "m1");  // unknown account
   queue.publish(message("r2", "999999.00"), "m2");    // insufficient funds: recorded
   queue.publish(message("r3"), "m3");                 // applied
   queue.publish(message("r3", "2.00"), "m4");         // the same key, another payload
-  consume(queue, connection, settings_for("select-insert"));
+  consume(queue, ledger, settings_for("select-insert"));
   REQUIRE(queue.dead().size() == 2);
   CHECK(queue.dead()[0].second == "refused: rejected: unknown_account");
   CHECK(queue.dead()[1].second.starts_with("refused: mismatch"));
@@ -95,12 +97,11 @@ TEST_CASE("refusals the ledger cannot record are dead-lettered; a recorded one i
 
 TEST_CASE("ack on receipt acks before the work") {
   LedgerFile ledger;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   ConsumeSettings settings = settings_for("dedup-table");
   settings.ack_on_receipt = true;
-  consume(queue, connection, settings);
+  consume(queue, ledger, settings);
   CHECK(queue.acked() == 1);
   CHECK(ledger.scalar("SELECT count(*) FROM delivery WHERE ack = 'on-receipt'") == 1);
 }
@@ -110,10 +111,9 @@ TEST_CASE("a key held by another attempt goes back to the queue, then is dead-le
   ledger.scalar(
       "INSERT INTO lock VALUES ('transfer:api:r1', 9000000000000, 1, 'other') "
       "RETURNING 0");
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
-  const ConsumeTally tally = consume(queue, connection, settings_for("lock-table", 3));
+  const ConsumeTally tally = consume(queue, ledger, settings_for("lock-table", 3));
   CHECK(queue.requeued() == 2);
   REQUIRE(queue.dead().size() == 1);
   CHECK(queue.dead()[0].second.starts_with(
@@ -125,14 +125,13 @@ TEST_CASE("a key held by another attempt goes back to the queue, then is dead-le
 TEST_CASE("a failing disk before the commit: back to the queue, applied once it heals") {
   LedgerFile ledger;
   FaultVfs vfs;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   queue.on_requeue = [&](int requeued) {
     if (requeued == 2) vfs.disarm();  // the disk heals after two failed deliveries
   };
   vfs.arm(1, FaultVfs::Failure::kIoError, true);
-  const ConsumeTally tally = consume(queue, connection, settings_for("dedup-table", 5));
+  const ConsumeTally tally = consume(queue, ledger, settings_for("dedup-table", 5));
   CHECK(queue.requeued() == 2);
   CHECK(queue.dead().empty());
   CHECK(queue.acked() == 1);
@@ -143,11 +142,10 @@ TEST_CASE("a failing disk before the commit: back to the queue, applied once it 
 TEST_CASE("a request that fails on every delivery ends dead-lettered after the bound") {
   LedgerFile ledger;
   FaultVfs vfs;
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   vfs.arm(1, FaultVfs::Failure::kIoError, true);
-  consume(queue, connection, settings_for("dedup-table", 4));
+  consume(queue, ledger, settings_for("dedup-table", 4));
   vfs.disarm();
   CHECK(queue.requeued() == 3);
   REQUIRE(queue.dead().size() == 1);
@@ -161,12 +159,11 @@ TEST_CASE("a message another consumer had counts as delivered once already") {
   ledger.scalar(
       "INSERT INTO lock VALUES ('transfer:api:r1', 9000000000000, 1, 'other') "
       "RETURNING 0");
-  Connection connection = ledger.open();
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   Result<std::optional<Delivery>> first = queue.next(0);  // a consumer took it, and died
   REQUIRE(queue.requeue((*first)->tag).is_ok());
-  consume(queue, connection, settings_for("lock-table", 2));
+  consume(queue, ledger, settings_for("lock-table", 2));
   CHECK(queue.requeued() == 1);  // the dead consumer's only: the second delivery is the last
   CHECK(queue.dead().size() == 1);
 }

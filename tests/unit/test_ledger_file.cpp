@@ -1,6 +1,9 @@
 // Tests for db/ledger_file: creating and opening ledgers, and refusing what is not one.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -65,4 +68,41 @@ TEST_CASE("opening refuses a missing file, a non-ledger, a newer schema and a re
   REQUIRE(::chmod(read_only.path().c_str(), 0444) == 0);
   CHECK(open_ledger(read_only.path(), Access::kWrite, 0).status().code() == StatusCode::kLedger);
   CHECK(open_ledger(read_only.path(), Access::kRead, 0).is_ok());
+}
+
+namespace {
+
+// Whether another process could take the write lock SQLite's readers share on `path` (the
+// shared range after its pending byte): asked from a child, as fcntl locks of one's own process
+// never conflict.
+bool another_process_sees_shared_lock(const std::string& path) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    const int fd = ::open(path.c_str(), O_RDWR);
+    struct flock probe {};
+    probe.l_type = F_WRLCK;
+    probe.l_whence = SEEK_SET;
+    probe.l_start = 0x40000000 + 2;  // SQLite's SHARED_FIRST
+    probe.l_len = 510;               // SHARED_SIZE
+    const bool held = fd >= 0 && ::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+    ::_exit(held ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("opening a ledger again in one process keeps the locks its open connections hold") {
+  LedgerFile ledger;
+  Connection first = ledger.open();
+  REQUIRE(first.exec_script("BEGIN").is_ok());
+  REQUIRE(first.query("SELECT count(*) FROM account", {}).ok());  // a read holds a shared lock
+  REQUIRE(another_process_sees_shared_lock(ledger.path()));
+  // A second writer's open checks the file's header before SQLite opens it: never through a
+  // descriptor of its own, whose close would drop the first connection's locks.
+  Connection second = ledger.open();
+  CHECK(another_process_sees_shared_lock(ledger.path()));
+  first.rollback_if_open();
 }

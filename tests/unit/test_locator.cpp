@@ -167,7 +167,8 @@ TEST_CASE("a MariaDB URL may name a Galera cluster's nodes; ?node=N picks the on
         "mariadb://u:pw@10.0.0.1:3306,10.0.0.2/ledger", "mariadb://u:pw@h:1,,h:2/ledger",
         "mariadb://u:pw@h:1/ledger?wsrep_sync_wait=16",
         "mariadb://u:pw@h:1/ledger?wsrep_retry_autocommit=-1",
-        "postgresql://u:pw@h:1,h:2/ledger"}) {
+        "mariadb://u:pw@h:1,h:2/ledger?node=1&node=2", "postgresql://u:pw@h:1,h:2/ledger?node=1",
+        "mariadb://u:pw@h:1/ledger?node=1", "postgresql://u:pw@h:1,/ledger"}) {
     Locator out;
     const Status status = parse_locator(bad, &out);
     CHECK_MESSAGE(status.code() == StatusCode::kUsage, bad);
@@ -177,17 +178,44 @@ TEST_CASE("a MariaDB URL may name a Galera cluster's nodes; ?node=N picks the on
 
 TEST_CASE("serve's pool and consume spread over a cluster's nodes unless the URL picks one") {
   const std::string cluster = "mariadb://u:pw@10.0.0.1:3306,10.0.0.2:3307,10.0.0.3:3308/ledger";
-  CHECK(nodes_to_spread_over(cluster) == 3);
-  CHECK(nodes_to_spread_over(cluster + "?wsrep_sync_wait=1") == 3);
-  CHECK(nodes_to_spread_over(cluster + "?node=2") == 0);
-  CHECK(nodes_to_spread_over("mariadb://u:pw@10.0.0.1:3306/ledger") == 0);
-  CHECK(nodes_to_spread_over("ledger.db") == 0);
-  CHECK(nodes_to_spread_over("nonsense://x") == 0);
-  for (const std::string& url : {cluster, cluster + "?wsrep_sync_wait=1"}) {
-    Locator third;
-    REQUIRE(parse_locator(url_on_node(url, 3), &third).is_ok());
-    CHECK(third.node == 3);
-    CHECK(third.host == "10.0.0.3");
-    CHECK(third.port == 3308);
+  const auto topology = [](const std::string& url) {
+    Locator locator;
+    REQUIRE(parse_locator(url, &locator).is_ok());
+    return locator.topology;
+  };
+  CHECK(spreads_connections(topology(cluster)));
+  CHECK(spreads_connections(topology(cluster + "?wsrep_sync_wait=1")));
+  CHECK(!spreads_connections(topology(cluster + "?node=2")));
+  CHECK(!spreads_connections(topology("mariadb://u:pw@10.0.0.1:3306/ledger")));
+  CHECK(!spreads_connections(topology("ledger.db")));
+  CHECK(!spreads_connections(
+      topology("postgresql://u@/l?host=/a,/b&target_session_attrs=read-write")));
+  Locator locator;
+  REQUIRE(parse_locator(cluster, &locator).is_ok());
+  const Locator third = on_member(locator, member_for_turn(locator.topology, 2));
+  CHECK(third.node == 3);
+  CHECK(third.host == "10.0.0.3");
+  CHECK(third.port == 3308);
+  CHECK(on_member(locator, 0).host == "10.0.0.1");
+}
+
+TEST_CASE("several PostgreSQL hosts are failover candidates, the session asked kept") {
+  for (const char* url :
+       {"postgresql://u:pw@h1:5432,h2:5433/ledger?target_session_attrs=read-write",
+        "postgresql://u@/ledger?host=/run/a,/run/b&target_session_attrs=read-write"}) {
+    Locator locator;
+    REQUIRE_MESSAGE(parse_locator(url, &locator).is_ok(), url);
+    CHECK(locator.topology.kind == TopologyKind::kCandidates);
+    CHECK(locator.topology.members == 2);
+    CHECK(locator.topology.session == "read-write");
+    CHECK(session_takes_writes(locator.topology.session));
+    CHECK(topology_text(locator.topology) == "2 failover candidates, the read-write one taken");
   }
+  Locator any;
+  REQUIRE(parse_locator("postgresql://u@/ledger?host=/run/a,/run/b", &any).is_ok());
+  CHECK(any.topology.kind == TopologyKind::kCandidates);
+  CHECK(!session_takes_writes(any.topology.session));
+  Locator lone;
+  REQUIRE(parse_locator("postgresql://u@/ledger?host=/run/a", &lone).is_ok());
+  CHECK(lone.topology.kind == TopologyKind::kServer);
 }

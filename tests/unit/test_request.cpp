@@ -1,8 +1,8 @@
 // Tests for ledger/request.
 #include <doctest/doctest.h>
 
+#include "db/replication.h"
 #include "ledger/request.h"
-#include "ledger/wal_position.h"
 
 using namespace idemlab;
 
@@ -28,10 +28,11 @@ TEST_CASE("payload text names payer, payee and amount") {
   CHECK(payload_text({"r1", "alice", "bob", 150, ""}) == "alice>bob:150");
 }
 
-TEST_CASE("a WAL position is hexadecimal, a slash, hexadecimal, as PostgreSQL writes it") {
+TEST_CASE(
+    "a commit position is at most 8 hex digits, a slash, at most 8, as PostgreSQL writes it") {
   for (const char* good : {"0/3000060", "16/B374D848", "FFFFFFFF/FFFFFFFF"})
-    CHECK(is_wal_position(good));
-  for (const char* bad :
-       {"", "12", "/3000060", "0/", "0/30x0", "0/3000060 ", "-1/2", "1/2/3", "123456789/123456789"})
-    CHECK_MESSAGE(!is_wal_position(bad), bad);
+    CHECK(is_commit_position(good));
+  for (const char* bad : {"", "12", "/3000060", "0/", "0/30x0", "0/3000060 ", "-1/2", "1/2/3",
+                          "123456789/123456789", "0/FFFFFFFFF", "FFFFFFFFF/0"})
+    CHECK_MESSAGE(!is_commit_position(bad), bad);
 }

@@ -40,8 +40,10 @@ TEST_CASE("every answer kind is acked, requeued, dead-lettered or stops the cons
       {Answer::of(Outcome::kTimeout, reason::kIoErrorAtCommit), Settle::kRequeue,
        Settle::kDeadLetter},
       {Answer::of(Outcome::kError, "disk I/O error"), Settle::kRequeue, Settle::kDeadLetter},
-      {Answer::of(Outcome::kTimeout, reason::kConnectionLost), Settle::kRequeueAndStop,
-       Settle::kRequeueAndStop},
+      {Answer::of(Outcome::kTimeout, reason::kConnectionLost), Settle::kRequeue,
+       Settle::kDeadLetter},
+      {Answer::of(Outcome::kBusy, reason::kReadOnly), Settle::kRequeue, Settle::kDeadLetter},
+      {Answer::of(Outcome::kBusy, reason::kNodeNotReady), Settle::kRequeue, Settle::kDeadLetter},
   };
   for (const Row& row : rows) {
     CAPTURE(outcome_name(row.answer.outcome));

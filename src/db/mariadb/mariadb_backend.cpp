@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/interrupt.h"
+#include "db/connection.h"
 #include "db/mariadb/libmariadb.h"
 #include "db/mariadb/mariadb_connect.h"
 #include "db/server/connect_wait.h"
@@ -65,6 +66,7 @@ class MariadbBackend final : public Backend, public NonBlocking {
     return execute(split_named_values(text), binds, on_row);
   }
   Status exec_script(const char* sql) override;
+  bool hung_up() const override { return idemlab::hung_up(my_->get_socket(conn_)); }
   bool in_transaction() const override { return conn_->server_status & SERVER_STATUS_IN_TRANS; }
   void rollback_if_open() override {
     if (in_transaction()) (void)exec_script("ROLLBACK");
@@ -235,7 +237,7 @@ Result<NonBlocking*> MariadbBackend::node_asked(int64_t session) {
   if (node == locator_.node) return static_cast<NonBlocking*>(this);
   std::unique_ptr<Backend>& other = other_nodes_[node];
   if (!other) {
-    ASSIGN_OR_RETURN(other, open_mariadb(on_node(locator_, node), {}));
+    ASSIGN_OR_RETURN(other, open_mariadb(on_member(locator_, node), {}));
   }
   return other->nonblocking();
 }
@@ -281,9 +283,7 @@ Status MariadbBackend::exec_script(const char* sql) {
   }
   if (status < 0) return Status::ok();
   const StepResult failed = failure();
-  if (failed.code == StepCode::kConnectionLost)
-    return Status::unavailable("connection_lost",
-                               fmt::format("lost the connection to {}: {}", shown_, failed.error));
+  if (failed.link_lost()) return step_error(*this, failed);
   return Status::internal(fmt::format("{}: {}", shown_, failed.error));
 }
 
@@ -311,44 +311,6 @@ Status MariadbBackend::start(const ConnectionOptions& options) {
 }
 
 }  // namespace
-
-bool innodb_status_shows_lock_wait(std::string_view status, int64_t thread) {
-  const std::string thread_line = fmt::format(" thread id {},", thread);
-  size_t at = 0;
-  while ((at = status.find("---TRANSACTION ", at)) != std::string_view::npos) {
-    const size_t next = status.find("---TRANSACTION ", at + 1);
-    const std::string_view block = status.substr(at, next - at);
-    if (block.find(thread_line) != std::string_view::npos)
-      return block.find("\nLOCK WAIT ") != std::string_view::npos;
-    at = next;
-  }
-  return false;
-}
-
-StepCode mariadb_step_code(unsigned error_number) {
-  switch (error_number) {
-    case 1062:  // ER_DUP_ENTRY
-    case 1586:  // ER_DUP_ENTRY_WITH_KEY_NAME
-    case 1048:  // ER_BAD_NULL_ERROR
-    case 1451:  // ER_ROW_IS_REFERENCED_2
-    case 1452:  // ER_NO_REFERENCED_ROW_2
-    case 4025:  // ER_CONSTRAINT_FAILED (CHECK)
-      return StepCode::kConstraint;
-    case 1020:  // ER_CHECKREAD: the record changed since the snapshot read it
-      return StepCode::kSerialization;
-    case 1213:  // ER_LOCK_DEADLOCK
-      return StepCode::kDeadlock;
-    case 1205:  // ER_LOCK_WAIT_TIMEOUT
-      return StepCode::kLockTimeout;
-    case 2006:  // CR_SERVER_GONE_ERROR
-    case 2013:  // CR_SERVER_LOST
-    case 2055:  // CR_SERVER_LOST_EXTENDED
-    case 1927:  // ER_CONNECTION_KILLED
-      return StepCode::kConnectionLost;
-    default:
-      return StepCode::kError;
-  }
-}
 
 Result<std::unique_ptr<Backend>> open_mariadb(const Locator& locator,
                                               const ConnectionOptions& options) {

@@ -2,16 +2,19 @@
 #include "db/postgres/postgres_backend.h"
 
 #include <fmt/format.h>
-#include <libpq-fe.h>
 
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/client_library.h"
 #include "core/interrupt.h"
+#include "db/connection.h"
 #include "db/postgres/commit_notice.h"
+#include "db/postgres/libpq.h"
+#include "db/postgres/postgres_connect.h"
 #include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
@@ -21,76 +24,7 @@ namespace idemlab {
 
 namespace {
 
-// The libpq functions idemlab calls, resolved from libpq.so.5.
-struct LibPq {
-  decltype(&PQconnectStartParams) connect_start_params;
-  decltype(&PQconnectPoll) connect_poll;
-  decltype(&PQstatus) status;
-  decltype(&PQerrorMessage) error_message;
-  decltype(&PQfinish) finish;
-  decltype(&PQexecParams) exec_params;
-  decltype(&PQexec) exec;
-  decltype(&PQresultStatus) result_status;
-  decltype(&PQresultErrorField) result_error_field;
-  decltype(&PQresultErrorMessage) result_error_message;
-  decltype(&PQclear) clear;
-  decltype(&PQntuples) ntuples;
-  decltype(&PQnfields) nfields;
-  decltype(&PQgetvalue) getvalue;
-  decltype(&PQgetisnull) getisnull;
-  decltype(&PQgetlength) getlength;
-  decltype(&PQftype) ftype;
-  decltype(&PQcmdTuples) cmd_tuples;
-  decltype(&PQtransactionStatus) transaction_status;
-  decltype(&PQsetNoticeProcessor) set_notice_processor;
-  decltype(&PQsendQueryParams) send_query_params;
-  decltype(&PQconsumeInput) consume_input;
-  decltype(&PQisBusy) is_busy;
-  decltype(&PQgetResult) get_result;
-  decltype(&PQsocket) socket;
-  decltype(&PQbackendPID) backend_pid;
-};
-
-bool resolve_libpq(const ClientLibrary& library, LibPq* api) {
-  return resolve(library, "PQconnectStartParams", &api->connect_start_params) &&
-         resolve(library, "PQconnectPoll", &api->connect_poll) &&
-         resolve(library, "PQstatus", &api->status) &&
-         resolve(library, "PQerrorMessage", &api->error_message) &&
-         resolve(library, "PQfinish", &api->finish) &&
-         resolve(library, "PQexecParams", &api->exec_params) &&
-         resolve(library, "PQexec", &api->exec) &&
-         resolve(library, "PQresultStatus", &api->result_status) &&
-         resolve(library, "PQresultErrorField", &api->result_error_field) &&
-         resolve(library, "PQresultErrorMessage", &api->result_error_message) &&
-         resolve(library, "PQclear", &api->clear) && resolve(library, "PQntuples", &api->ntuples) &&
-         resolve(library, "PQnfields", &api->nfields) &&
-         resolve(library, "PQgetvalue", &api->getvalue) &&
-         resolve(library, "PQgetisnull", &api->getisnull) &&
-         resolve(library, "PQgetlength", &api->getlength) &&
-         resolve(library, "PQftype", &api->ftype) &&
-         resolve(library, "PQcmdTuples", &api->cmd_tuples) &&
-         resolve(library, "PQtransactionStatus", &api->transaction_status) &&
-         resolve(library, "PQsetNoticeProcessor", &api->set_notice_processor) &&
-         resolve(library, "PQsendQueryParams", &api->send_query_params) &&
-         resolve(library, "PQconsumeInput", &api->consume_input) &&
-         resolve(library, "PQisBusy", &api->is_busy) &&
-         resolve(library, "PQgetResult", &api->get_result) &&
-         resolve(library, "PQsocket", &api->socket) &&
-         resolve(library, "PQbackendPID", &api->backend_pid);
-}
-
-Status load_pq(const LibPq** out) {
-  return load_client("libpq.so.5", "libpq5", resolve_libpq, out);
-}
-
 constexpr Oid kBool = 16, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25, kNumeric = 1700;
-
-// The first line of a libpq message (they end in a newline, some carry a DETAIL line).
-std::string first_line(const char* message) {
-  std::string text = message ? message : "";
-  text = text.substr(0, text.find('\n'));
-  return text.starts_with("ERROR:  ") ? text.substr(8) : text;
-}
 
 struct Params {
   std::vector<Oid> types;
@@ -202,6 +136,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
     return step_error_status(result);
   }
 
+  bool hung_up() const override { return idemlab::hung_up(pq_->socket(conn_)); }
   bool in_transaction() const override { return pq_->transaction_status(conn_) != PQTRANS_IDLE; }
   void rollback_if_open() override {
     if (in_transaction() && pq_->status(conn_) == CONNECTION_OK)
@@ -226,9 +161,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
   }
   StepResult result_of(PGresult* result, const RowSink* on_row);
   Status step_error_status(const StepResult& result) const {
-    if (result.code == StepCode::kConnectionLost)
-      return Status::unavailable(
-          "connection_lost", fmt::format("lost the connection to {}: {}", shown_, result.error));
+    if (result.link_lost()) return step_error(*this, result);
     return Status::internal(fmt::format("{}: {}", shown_, result.error));
   }
 
@@ -327,46 +260,19 @@ Status PostgresBackend::start(const ConnectionOptions& options) {
 
 }  // namespace
 
+// 57P01 to 57P03: the server is shutting down (a failover stops the primary), crashed, or not
+// yet taking connections; 25006: a read-only transaction, which every transaction on a standby
+// is (what a client that reached a standby, or a primary a switchover demoted, meets).
 StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok) {
-  if (!connection_ok || sqlstate.starts_with("08") || sqlstate == "57P01")
+  if (!connection_ok || sqlstate.starts_with("08") || sqlstate.starts_with("57P"))
     return StepCode::kConnectionLost;
+  if (sqlstate == "25006") return StepCode::kReadOnly;
   if (sqlstate.starts_with("23")) return StepCode::kConstraint;
   if (sqlstate == "40001") return StepCode::kSerialization;
   if (sqlstate == "40P01") return StepCode::kDeadlock;
   if (sqlstate == "55P03") return StepCode::kLockTimeout;
   return StepCode::kError;
 }
-
-namespace {
-
-// libpq's connect, driven here: each wait on the socket is bounded by connect_timeout and
-// stopped by a signal (db/server/connect_wait.h), which PQconnectdb's own wait is not.
-Result<PGconn*> connect_within(const LibPq& pq, const Locator& locator, const char* const* keys,
-                               const char* const* values) {
-  PGconn* conn = pq.connect_start_params(keys, values, 0);
-  if (!conn) return Status::internal("PQconnectStartParams: out of memory");
-  const auto deadline = deadline_after(locator.connect_timeout_s);
-  PostgresPollingStatusType polled = PGRES_POLLING_WRITING;
-  while (pq.status(conn) != CONNECTION_BAD && polled != PGRES_POLLING_OK &&
-         polled != PGRES_POLLING_FAILED) {
-    const short events = polled == PGRES_POLLING_READING ? POLLIN : POLLOUT;
-    const SocketWait waited = wait_for_socket(pq.socket(conn), events, deadline);
-    if (waited != SocketWait::kReady) {
-      pq.finish(conn);
-      if (waited == SocketWait::kInterrupted) return check_interrupt();
-      return no_answer(locator.shown, locator.connect_timeout_s);
-    }
-    polled = pq.connect_poll(conn);
-  }
-  if (pq.status(conn) == CONNECTION_OK) return conn;
-  const std::string why = first_line(pq.error_message(conn));
-  pq.finish(conn);
-  if (const std::optional<std::string> limit = postgres_refusal(why, locator.connect_timeout_s))
-    return server_busy(locator.shown, *limit);
-  return Status::ledger(fmt::format("cannot connect to {}: {}", locator.shown, why));
-}
-
-}  // namespace
 
 Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
                                                const ConnectionOptions& options) {
@@ -376,8 +282,18 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
       {"dbname", locator.database},
       {"application_name", "idemlab"},
       {"connect_timeout", std::to_string(locator.connect_timeout_s)}};  // each host's try
-  if (!locator.host.empty()) settings.emplace_back("host", locator.host);
-  if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
+  if (!locator.nodes.empty()) {  // failover candidates: libpq tries each in turn
+    std::string hosts, ports;
+    for (const auto& [host, port] : locator.nodes) {
+      hosts += (hosts.empty() ? "" : ",") + host;
+      ports += (ports.empty() ? "" : ",") + std::to_string(port);
+    }
+    settings.emplace_back("host", hosts);
+    settings.emplace_back("port", ports);
+  } else {
+    if (!locator.host.empty()) settings.emplace_back("host", locator.host);
+    if (locator.port) settings.emplace_back("port", std::to_string(locator.port));
+  }
   if (!locator.user.empty()) settings.emplace_back("user", locator.user);
   if (!locator.password.empty()) settings.emplace_back("password", locator.password);
   for (const auto& parameter : locator.parameters) settings.push_back(parameter);

@@ -47,7 +47,12 @@ Status parse_sentinels(std::string_view rest, RedisLocator* locator) {
         "{}: name the primary the Sentinels monitor, e.g. redis-sentinel://127.0.0.1:26379/idemlab",
         locator->shown));
   locator->master_name = std::string(rest.substr(slash + 1));
-  for (std::string_view list = rest.substr(0, slash); !list.empty();) {
+  const std::string_view named = rest.substr(0, slash);
+  if (named.empty() || named.back() == ',' || named.front() == ',' ||
+      named.find(",,") != std::string_view::npos)
+    return Status::usage(
+        fmt::format("{}: each Sentinel is host:port, none left empty", locator->shown));
+  for (std::string_view list = named; !list.empty();) {
     const size_t comma = std::min(list.find(','), list.size());
     std::pair<std::string, int> sentinel;
     if (!parse_host_port(list.substr(0, comma), &sentinel))
@@ -106,6 +111,8 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
   if (sentinel) {
     locator.password = take_password(&rest);
     RETURN_IF_ERROR(parse_sentinels(rest, &locator));
+    locator.topology.kind = TopologyKind::kSentinels;
+    locator.topology.members = static_cast<int>(locator.sentinels.size());
     *out = std::move(locator);
     return Status::ok();
   }

@@ -9,6 +9,7 @@
 
 #include "core/limits.h"
 #include "core/status.h"
+#include "db/topology.h"
 
 namespace idemlab {
 
@@ -30,6 +31,7 @@ struct RedisLocator {
   // port are unused.
   std::vector<std::pair<std::string, int>> sentinels;
   std::string master_name;
+  Topology topology;  // one server, or the primary the Sentinels name
 };
 
 // Reads --redis: redis:///path/sock, redis://[:password@]host[:port][/N], or

@@ -14,18 +14,19 @@
 #include "db/connection.h"
 #include "db/redis/hiredis.h"
 #include "db/redis/redis_connect.h"
+#include "db/server/socket_wait.h"
 
 namespace idemlab {
 
 namespace {
 
 // What a Redis error answer means for the attempt. READONLY: this server is a replica now (a
-// failover moved the primary): the link is as good as lost, and a new connection asks the
-// Sentinels again. NOREPLICAS (min-replicas-to-write), MASTERDOWN, LOADING and BUSY: the server
-// cannot take the write now; retry later, like a full or busy server. Neither is a bug, nor a
-// server that cannot be used.
+// failover moved the primary): nothing was written, the link is done for, and a new connection
+// asks the Sentinels again. NOREPLICAS (min-replicas-to-write), MASTERDOWN, LOADING and BUSY: the
+// server cannot take the write now; retry later, like a full or busy server. Neither is a bug, nor
+// a server that cannot be used.
 StepCode error_code(std::string_view error) {
-  if (error.starts_with("READONLY")) return StepCode::kConnectionLost;
+  if (error.starts_with("READONLY")) return StepCode::kReadOnly;
   for (std::string_view busy : {"NOREPLICAS", "MASTERDOWN", "LOADING", "BUSY"})
     if (error.starts_with(busy)) return StepCode::kBusy;
   return StepCode::kError;
@@ -93,6 +94,10 @@ RedisStore::~RedisStore() {
   api_->free(context_);
 }
 
+bool RedisStore::hung_up() const {
+  return idemlab::hung_up(context_->fd);
+}
+
 void RedisStore::free_reply(redisReply* reply) const {
   api_->free_reply(reply);
 }
@@ -132,6 +137,12 @@ Status RedisStore::clear_scratch() {
 }
 
 StepResult RedisStore::command(const std::vector<std::string>& words, redisReply** reply) {
+  StepResult result = send(words, reply);
+  lost_ |= result.link_lost();
+  return result;
+}
+
+StepResult RedisStore::send(const std::vector<std::string>& words, redisReply** reply) {
   if (trace_) {
     std::string line;
     for (const std::string& word : words) line += (line.empty() ? "" : " ") + word;
@@ -157,7 +168,9 @@ StepResult RedisStore::command(const std::vector<std::string>& words, redisReply
                    : std::string(context_->errstr)};
   }
   if ((*reply)->type == REDIS_REPLY_ERROR) {
-    StepResult failed{error_code((*reply)->str), 0, std::nullopt, (*reply)->str};
+    // Redis repeats the start of an unknown command's words: a token among them is not shown.
+    const std::string said = (*reply)->str;
+    StepResult failed{error_code(said), 0, std::nullopt, said.substr(0, said.find(", with args"))};
     api_->free_reply(*reply);
     *reply = nullptr;
     return failed;
@@ -308,11 +321,20 @@ Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator
   std::vector<std::vector<std::string>> setup;
   if (!locator.password.empty()) setup.push_back({"AUTH", locator.password});
   if (locator.database != 0) setup.push_back({"SELECT", std::to_string(locator.database)});
-  setup.push_back({"PING"});
+  setup.push_back({"ROLE"});
   for (const auto& words : setup) {
     redisReply* reply = nullptr;
     StepResult result = store->command(words, &reply);
+    // A Sentinel answers ROLE too, as "sentinel": it keeps no tokens.
+    const bool sentinel = reply && reply->type == REDIS_REPLY_ARRAY && reply->elements > 0 &&
+                          reply->element[0]->str &&
+                          std::string_view(reply->element[0]->str) == "sentinel";
     if (reply) api->free_reply(reply);
+    if (sentinel)
+      return Status::ledger(fmt::format(
+          "{} is a Redis Sentinel, which keeps no tokens or locks: name the primary it watches "
+          "as redis-sentinel://HOST:PORT[,HOST:PORT...]/MASTER",
+          locator.shown));
     if (!result.ok()) RETURN_IF_ERROR(check_interrupt());  // a signal cut the wait short
     if (result.code == StepCode::kConnectionLost)
       return Status::unavailable("no_answer", result.error);

@@ -45,6 +45,8 @@ class RedisStore final : public GuardStore {
     trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
   }
   const std::string& location() const override { return shown_; }
+  bool link_lost() const override { return lost_; }
+  bool hung_up() const override;
 
   // Scratch mode (open_redis_scratch): every key under `prefix`, expiring on the virtual clock.
   void use_scratch(std::string prefix) {
@@ -58,6 +60,7 @@ class RedisStore final : public GuardStore {
   void free_reply(redisReply* reply) const;
 
  private:
+  StepResult send(const std::vector<std::string>& words, redisReply** reply);
   StepResult eval(const char* script, std::vector<std::string> keys_then_args, int keys,
                   redisReply** reply);
   StepResult token_statement(Stmt id, const Binds& binds);
@@ -80,6 +83,7 @@ class RedisStore final : public GuardStore {
   std::unique_ptr<TraceSink> trace_;
   std::string prefix_;
   bool scratch_ = false;
+  bool lost_ = false;  // a command found the link lost: never used again
 };
 
 // Connects (hiredis, loaded on first use); an unreachable server or a refused password is a

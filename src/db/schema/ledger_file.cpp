@@ -13,8 +13,10 @@
 #include <filesystem>
 
 #include "core/limits.h"
+#include "db/schema/ledger_header.h"
 #include "db/schema/migrate.h"
 #include "db/schema/server_ledger.h"
+#include "db/sqlite/open_files.h"
 #include "db/sqlite/sqlite_backend.h"
 
 namespace idemlab {
@@ -43,19 +45,6 @@ bool is_write_protected(const std::string& path) {
   return ::access(path.c_str(), W_OK) != 0;
 }
 
-uint32_t big_endian(const unsigned char* bytes, int size) {
-  uint32_t value = 0;
-  for (int i = 0; i < size; ++i) value = (value << 8) | bytes[i];
-  return value;
-}
-
-Status damaged(const std::string& path, const std::string& why) {
-  return Status::damaged(
-      fmt::format("{} is damaged: {}; nothing was written (idemlab audit --db "
-                  "{} lists what SQLite finds)",
-                  path, why, path));
-}
-
 // Opening balances must fit the ledger's limits, so that every sum the audit computes fits.
 Status check_opening_balances(const std::vector<OpeningBalance>& accounts) {
   if (static_cast<int64_t>(accounts.size()) > limits::kMaxAccounts)
@@ -77,42 +66,7 @@ Status check_parent_folder(const std::string& path) {
   return Status::ledger(fmt::format("cannot create {}: no folder {}", path, parent.string()));
 }
 
-// Header fields whose values SQLite's file format fixes: a flipped bit there makes SQLite
-// refuse the file ("unsupported file format") or open it read-only.
-Status check_fixed_fields(const unsigned char* header, const std::string& path) {
-  auto in = [](unsigned value, unsigned low, unsigned high) {
-    return value >= low && value <= high;
-  };
-  if (!in(header[18], 1, 2) || !in(header[19], 1, 2))
-    return damaged(path, fmt::format("the header's format versions {} and {} are not 1 or 2",
-                                     header[18], header[19]));
-  if (header[21] != 64 || header[22] != 32 || header[23] != 32)
-    return damaged(path, "the header's payload fractions are not 64, 32, 32");
-  if (!in(big_endian(header + 44, 4), 1, 4))
-    return damaged(path, fmt::format("the header's schema format {} is not 1 to 4",
-                                     big_endian(header + 44, 4)));
-  if (!in(big_endian(header + 56, 4), 1, 3))
-    return damaged(path, fmt::format("the header's text encoding {} is not 1 to 3",
-                                     big_endian(header + 56, 4)));
-  for (int i = 72; i < 92; ++i)
-    if (header[i] != 0) return damaged(path, "the header's reserved bytes are not zero");
-  return Status::ok();
-}
-
 }  // namespace
-
-// Whether `path`'s -wal file holds frames (more than its 32-byte header): then the newest pages
-// of the ledger may live there, and the main file can be shorter than its header says (a
-// checkpoint that could not grow it, the disk being full) without any damage.
-bool wal_holds_frames(const std::string& path) {
-  struct stat wal {};
-  return ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 32;
-}
-
-bool is_folder(const std::string& path) {
-  struct stat kind {};
-  return ::stat(path.c_str(), &kind) == 0 && S_ISDIR(kind.st_mode);
-}
 
 // A reader leaves the ledger's folder as it found it. SQLite makes a -wal and a -shm file
 // beside a WAL ledger for any connection, and removes them when the last one closes, unless
@@ -126,45 +80,6 @@ bool reads_as_query_only(const std::string& path, ConnectionOptions* options) {
     return false;
   options->read_only = false;
   return true;
-}
-
-Status check_ledger_header(const std::string& path, bool* size_left_to_sqlite) {
-  if (size_left_to_sqlite) *size_left_to_sqlite = false;
-  if (is_folder(path))
-    return Status::ledger(fmt::format("{} is a folder, not a ledger file", path));
-  unsigned char header[100] = {};
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) return Status::ledger(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  const size_t read = std::fread(header, 1, sizeof header, file);
-  std::fclose(file);
-  if (read < sizeof header || std::memcmp(header, "SQLite format 3", 16) != 0)
-    return Status::ledger(fmt::format("{} is not an idemlab ledger (not a SQLite database)", path));
-  uint32_t page_size = big_endian(header + 16, 2);
-  if (page_size == 1) page_size = 65536;
-  if (page_size < 512 || (page_size & (page_size - 1)) != 0)
-    return damaged(path, fmt::format("the header's page size {} is impossible", page_size));
-  if (big_endian(header + 68, 4) != static_cast<uint32_t>(kApplicationId))
-    return Status::ledger(fmt::format("{} is not an idemlab ledger", path));
-  RETURN_IF_ERROR(check_fixed_fields(header, path));
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) return damaged(path, "it cannot be measured");
-  const uint64_t size = static_cast<uint64_t>(info.st_size);
-  const uint64_t pages = big_endian(header + 28, 4);
-  const bool size_disagrees =
-      size % page_size != 0 ||
-      (big_endian(header + 92, 4) == big_endian(header + 24, 4) && size < pages * page_size);
-  if (size_disagrees && wal_holds_frames(path)) {
-    if (size_left_to_sqlite) *size_left_to_sqlite = true;  // SQLite reads it with its WAL
-    return Status::ok();
-  }
-  if (size % page_size != 0)
-    return damaged(path, fmt::format("its size, {} bytes, is not a whole number of {}-byte pages",
-                                     size, page_size));
-  // The page count is valid when the "version valid for" field matches the change counter.
-  if (big_endian(header + 92, 4) == big_endian(header + 24, 4) && size < pages * page_size)
-    return damaged(path, fmt::format("the header counts {} pages, the file holds {}", pages,
-                                     size / page_size));
-  return Status::ok();
 }
 
 namespace {
@@ -327,10 +242,22 @@ Status read_only_filesystem_options(const std::string& path, ConnectionOptions* 
       path));
 }
 
-Result<Connection> open_ledger(const std::string& path, Access access, int busy_timeout_ms,
+Result<Connection> open_ledger(const std::string& db, Access access, int busy_timeout_ms,
                                Isolation isolation, bool wait_in_process) {
   Locator locator;
-  RETURN_IF_ERROR(parse_locator(path, &locator));
+  RETURN_IF_ERROR(parse_locator(db, &locator));
+  return open_ledger(locator, access, busy_timeout_ms, isolation, wait_in_process);
+}
+
+Result<Connection> open_ledger(const Locator& locator, Access access, int busy_timeout_ms,
+                               Isolation isolation, bool wait_in_process) {
+  const std::string& path = locator.path;
+  if (access == Access::kWrite && locator.topology.kind == TopologyKind::kCandidates &&
+      !session_takes_writes(locator.topology.session))
+    return Status::usage(fmt::format(
+        "{} names {} hosts: add target_session_attrs=read-write, so that writes reach the one "
+        "that is the primary now",
+        locator.shown, locator.topology.members));
   if (is_server(locator.engine)) {
     ConnectionOptions options;
     options.busy_timeout_ms = busy_timeout_ms;

@@ -38,14 +38,10 @@ enum class Access { kRead, kWrite };
 Result<Connection> open_ledger(const std::string& db, Access access, int busy_timeout_ms,
                                Isolation isolation = Isolation::kDefault,
                                bool wait_in_process = false);
-
-// Reads the file's header without SQLite: the magic string, a possible page size, the
-// application id, and a size that holds every page the header counts. Cheap; run before any
-// write, so that a truncated or foreign file is refused rather than written to.
-// A main file shorter than its header says is not damage while the -wal file holds frames (the
-// newest pages are there, e.g. after a checkpoint a full disk cut short): then the check leaves
-// the size to SQLite, and says so in `size_left_to_sqlite`.
-Status check_ledger_header(const std::string& path, bool* size_left_to_sqlite = nullptr);
+// The same, for a URL already read (a deployment's member: db/deployment.h).
+Result<Connection> open_ledger(const Locator& locator, Access access, int busy_timeout_ms,
+                               Isolation isolation = Isolation::kDefault,
+                               bool wait_in_process = false);
 
 // Checks application_id and user_version of an open database.
 Status check_ledger(Connection& connection, const std::string& path);

@@ -15,4 +15,14 @@ inline bool socket_ready(pollfd* ready, int wait_us) {
   return ::ppoll(ready, 1, &timeout, nullptr) > 0;
 }
 
+// Whether the server has said something, or closed, on a connection nobody is waiting on: an
+// idle client connection gets nothing unless the server is going away (PostgreSQL's FATAL
+// before a shutdown, a closed socket, Sentinel's CLIENT KILL of a demoted Redis primary's
+// clients). Such a connection is done for.
+inline bool hung_up(int socket) {
+  if (socket < 0) return false;
+  pollfd ready{socket, POLLIN | POLLRDHUP, 0};
+  return ::poll(&ready, 1, 0) > 0;
+}
+
 }  // namespace idemlab

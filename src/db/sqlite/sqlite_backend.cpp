@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "db/sqlite/open_files.h"
+
 namespace idemlab {
 
 namespace {
@@ -109,6 +111,10 @@ Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& pa
   flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (options.create) flags |= SQLITE_OPEN_CREATE;
   std::unique_ptr<SqliteBackend> connection(new SqliteBackend());
+  // A file is opened, and its first locks taken, while no raw read of it runs (open_files.h).
+  // Declared after `connection`: released before a failed one closes.
+  std::unique_lock<std::mutex> opening;
+  if (!options.uri) opening = hold_file_opens();
   // Debian's SQLite reads every name that starts with "file:" as a URI, whatever the flags;
   // "./file:..." is the same file, read as a plain name.
   std::string name = !options.uri && path.starts_with("file:") ? "./" + path : path;
@@ -123,6 +129,7 @@ Result<std::unique_ptr<SqliteBackend>> SqliteBackend::open(const std::string& pa
                     connection->db_ ? sqlite3_errmsg(connection->db_) : sqlite3_errstr(rc)));
   }
   connection->path_ = path;
+  if (!options.uri) connection->file_.emplace(path);
   sqlite3_extended_result_codes(connection->db_, 1);
   if (options.wait_in_process) {
     connection->writer_turn_ = std::make_unique<WriterTurn>(options.busy_timeout_ms);

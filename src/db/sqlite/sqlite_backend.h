@@ -4,12 +4,14 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "db/backend.h"
 #include "db/connection.h"
+#include "db/sqlite/open_files.h"
 #include "db/sqlite/writer_turns.h"
 
 struct sqlite3;
@@ -58,6 +60,7 @@ class SqliteBackend final : public Backend {
 
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::optional<FileInUse> file_;  // closed after db_: noted in open_files.h while it lives
   bool damaged_ = false;
   std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> statements_{};
   // query()'s statements by their text, the first kQueriesKept of them: serve's resources read

@@ -6,6 +6,7 @@
 
 #include "core/limits.h"
 #include "core/status.h"
+#include "db/topology.h"
 
 namespace idemlab {
 
@@ -17,6 +18,7 @@ struct ZooKeeperLocator {
   int session_ms = 10000;
   int connect_timeout_s = defaults::kServerWaitS;  // ?connect_timeout=S
   std::string shown;                               // the URL as given
+  Topology topology;                               // one server, or an ensemble
 };
 
 // Reads zookeeper://host:port[,host:port...][?session_ms=N&connect_timeout=S]; anything else

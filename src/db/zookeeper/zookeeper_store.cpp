@@ -136,6 +136,12 @@ StepResult ZooKeeperStore::release_all(const std::string& parent) {
 }
 
 StepResult ZooKeeperStore::run(Stmt id, const Binds& binds) {
+  StepResult result = run_lock_statement(id, binds);
+  lost_ |= result.link_lost();  // an expired session's locks are gone: a new one is opened
+  return result;
+}
+
+StepResult ZooKeeperStore::run_lock_statement(Stmt id, const Binds& binds) {
   const std::string parent = parent_of(binds);
   switch (id) {
     case Stmt::kAcquireLock:

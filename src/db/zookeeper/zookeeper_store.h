@@ -39,8 +39,10 @@ class ZooKeeperStore final : public GuardStore {
     trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
   }
   const std::string& location() const override { return shown_; }
+  bool link_lost() const override { return lost_; }
 
  private:
+  StepResult run_lock_statement(Stmt id, const Binds& binds);
   StepResult acquire(const std::string& parent, const std::string& owner);
   StepResult held(const std::string& parent);
   StepResult release(const std::string& parent);
@@ -54,6 +56,7 @@ class ZooKeeperStore final : public GuardStore {
   std::string shown_;
   std::map<std::string, std::string> mine_;  // a lock's parent path -> this holder's node
   std::unique_ptr<TraceSink> trace_;
+  bool lost_ = false;
 };
 
 // Connects, waiting at most the locator's connect_timeout for the session.

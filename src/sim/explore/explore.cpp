@@ -25,8 +25,8 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.duplicates = config.duplicates;
   result.engine = config.server ? config.server->engine : kEmbeddedEngine;
   result.isolation = explorer.isolation();
-  if (config.server && config.server->nodes.size() > 1)
-    result.nodes = static_cast<int>(config.server->nodes.size());
+  if (config.server && spreads_connections(config.server->topology))
+    result.nodes = config.server->topology.members;
   const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
   if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
   result.fails_over = config.failover && keeps_guards;

@@ -12,10 +12,10 @@
 #include "attempt/step_values.h"
 #include "core/interrupt.h"
 #include "db/engine.h"
+#include "db/mariadb/cluster_settle.h"
 #include "ledger/ledger.h"
 #include "sim/explore/commuting_steps.h"
 #include "sim/explore/server_run_state.h"
-#include "sim/shared/cluster_settle.h"
 #include "sim/shared/scratch_server.h"
 
 namespace idemlab {

@@ -22,7 +22,7 @@ std::string scratch_name() {
 
 Locator with_causal_reads(const Locator& server) {
   Locator out = server;
-  if (server.nodes.size() < 2) return out;
+  if (server.topology.kind != TopologyKind::kCluster) return out;
   const auto given = [&](const auto& parameter) { return parameter.first == "wsrep_sync_wait"; };
   if (std::none_of(out.parameters.begin(), out.parameters.end(), given))
     out.parameters.emplace_back("wsrep_sync_wait", "15");
@@ -85,9 +85,8 @@ ScratchServer::~ScratchServer() {
 // On a cluster each connection goes to the next node in turn, so that twins run on different
 // nodes; the control connection stays on the node the URL picks.
 Result<Connection> ScratchServer::connect(const ConnectionOptions& options) const {
-  if (scratch_.nodes.size() < 2) return open_connection(scratch_, options);
-  const int node = static_cast<int>(connected_++ % scratch_.nodes.size()) + 1;
-  return open_connection(on_node(scratch_, node), options);
+  return open_connection(on_member(scratch_, member_for_turn(scratch_.topology, connected_++)),
+                         options);
 }
 
 // Uncut too: a reset cut half way would go on emptying table after table on the server, and the

@@ -278,6 +278,13 @@ expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=4"
 expect_contains "$err" "node= is a node's number, from 1 to 3"
 expect_exit 2 "$IDEMLAB" audit --db "$cluster?wsrep_sync_wait=16"
 expect_one_error_line
-expect_exit 2 "$IDEMLAB" audit --db "postgresql://u@127.0.0.1:1,127.0.0.1:2/idemlab"
-expect_contains "$err" "mariadb:// only"
+# Several PostgreSQL hosts are failover candidates, not a cluster: none of them answering is a
+# failover under way as far as a client can tell (75), and a write needs a read-write session.
+expect_exit 75 "$IDEMLAB" audit --db "postgresql://u@127.0.0.1:1,127.0.0.1:2/idemlab"
+expect_contains "$err" "no server there gave a usable session"
+expect_exit 2 "$IDEMLAB" select-insert --db "postgresql://u@127.0.0.1:1,127.0.0.1:2/idemlab" \
+  --biz-seq c1 --from alice --to bob --amount 1
+expect_contains "$err" "add target_session_attrs=read-write"
+expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=1&node=2"
+expect_contains "$err" "node= is given twice"
 finish

@@ -36,7 +36,7 @@ declare -A adds=(
   [limit]="3 8 75" [http]="3 4 5 6 8 9 75" [serve]="8 75" [publish]="8 75"
   [consume]="8 10 75 130/143" [simulate]="7 8 75 130/143" [compare]="7 8 75 130/143"
   [explore]="7 8 75 130/143" [faults]="" [scenarios]="" [explain]="" [lesson]="11 130/143"
-  [report]="7 8 75 130/143" [completion]="" [manual]=""
+  [report]="7 8 75 130/143" [completion]="" [manual]="" [topology]=""
 )
 strategy_adds="3 4 5 6 8 75"
 codes_of() {  # the codes an Exit codes: section lists, one line
@@ -52,7 +52,7 @@ for command in $commands; do
   expect_equal "$(codes_of "$out")" "$want" "exit codes in '$command --help'"
   walked=$((walked + 1))
 done
-expect_equal "$walked" 29 "commands walked"
+expect_equal "$walked" 30 "commands walked"
 expect_exit 0 "$IDEMLAB" token issue --help
 expect_equal "$(codes_of "$out")" "0 1 2 8 75" "exit codes in 'token issue --help'"
 expect_exit 0 "$IDEMLAB" token --help  # the token strategy's attempt

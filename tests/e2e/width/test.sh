@@ -18,7 +18,7 @@ fits() {  # EXIT ARGS...: runs idemlab ARGS --width 80, expects EXIT and at most
 }
 fits 0 --help
 for command in init accounts audit history query explain simulate compare explore faults \
-  scenarios lesson report limit http token; do
+  scenarios lesson report limit http token topology; do
   fits 0 "$command" --help
 done
 for strategy in naive select-insert direct-insert state-machine dedup-table token \
@@ -28,6 +28,7 @@ for strategy in naive select-insert direct-insert state-machine dedup-table toke
 done
 fits 0 explain optimistic-lock --pitfall
 fits 0 accounts --db "$db"
+fits 0 topology --db 'mariadb://idemlab:pw@node-one.example:3307,node-two.example:3308/idem'
 fits 7 audit --db "$db"
 fits 0 history --db "$db"
 fits 0 query --db "$db" --biz-seq w1

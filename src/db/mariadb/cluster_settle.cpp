@@ -1,6 +1,6 @@
 // Waiting for every node of a Galera cluster to apply what was committed, on the nodes' word
 // (wsrep_last_committed), never a timer's.
-#include "sim/shared/cluster_settle.h"
+#include "db/mariadb/cluster_settle.h"
 
 #include <fmt/format.h>
 
@@ -33,10 +33,10 @@ Result<int64_t> last_committed(Connection& node) {
 
 Status ClusterSettle::open(const Locator& server) {
   nodes_.clear();
-  if (server.nodes.size() < 2) return Status::ok();
+  if (server.topology.kind != TopologyKind::kCluster) return Status::ok();
   for (size_t node = 1; node <= server.nodes.size(); ++node) {
     ASSIGN_OR_RETURN(Connection connection,
-                     open_connection(on_node(server, static_cast<int>(node)), {}));
+                     open_connection(on_member(server, static_cast<int>(node)), {}));
     nodes_.push_back(std::move(connection));
   }
   return Status::ok();
