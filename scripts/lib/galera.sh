@@ -1,20 +1,22 @@
 # A MariaDB Galera cluster of three nodes on this machine, from Debian's mariadb-server and
-# galera-4: each node a direct child of the script that sources this (scripts/servers), as the
-# mysql user, its SQL on 127.0.0.1 and a free port (and a unix socket), its group
-# communication, IST and rsync state transfer on free ports too. Small buffers. Facts and traps:
-# ../shared/REPLICATION.md.
+# galera-4: each node a direct child of the script that started it, as the mysql user, its SQL
+# on 127.0.0.1 and a free port (and a unix socket), its group communication, IST and rsync
+# state transfer on free ports too. Small buffers. The facts behind the moves:
+# docs/replication.md.
 #
-# start_galera DIR: node 1 bootstraps the cluster (--wsrep-new-cluster) and gets the database
+# gl_start DIR: node 1 bootstraps the cluster (--wsrep-new-cluster) and gets the database
 #   and the user idemlab; nodes 2 and 3 join on empty data folders (a full rsync transfer each).
-#   Appends their pids to `pids`, sets gl_dir and gl_sql (three ports). Ready once node 1 counts
-#   three nodes and each says Synced.
-# The moves, each returning once it has happened:
+#   Appends their pids to `pids`. Ready once node 1 counts three nodes and each says Synced.
+# The moves (gl_move), each returning once it has happened:
 #   galera_hold_applier N: node N applies nothing from the others until released: it leaves
 #     flow control (wsrep_desync) and a session of ours holds FLUSH TABLES WITH READ LOCK there.
 #     Writes sent to node N itself wait too.
 #   galera_release_applier N: the session ends, node N rejoins flow control; returns once it
 #     has applied everything it had received and says Synced.
-gl_dir="" gl_sql=()
+#   kill N: node N dies (SIGKILL); returns once the others count two nodes. restart N: it
+#     starts again and rejoins (a state transfer); returns once the cluster counts three,
+#     each Synced.
+gl_dir="" gl_sql=() gl_gcomm=() gl_ist=() gl_sst=() gl_pid=()
 
 gl_sql_on() {  # N SQL: one value, as root over the node's socket
   mariadb --no-defaults -S "$gl_dir/node$1/mariadb.sock" -u root -N -B -e "$2"
@@ -40,6 +42,7 @@ gl_start_node() {  # N ARGS...: mariadbd for node N, its pid in pids
     --wsrep-provider-options="gmcast.listen_addr=tcp://127.0.0.1:${gl_gcomm[$((n - 1))]};ist.recv_addr=127.0.0.1:${gl_ist[$((n - 1))]};gcache.size=16M" \
     "$@" >>"$(dirname "$gl_dir")/galera-node$n.log" 2>&1 &
   pids+=($!)
+  gl_pid[$n]=$!
 }
 
 gl_synced() {  # N
@@ -50,7 +53,7 @@ gl_ready() {
   [ "$(gl_status 1 wsrep_cluster_size)" = 3 ] && gl_synced 1 && gl_synced 2 && gl_synced 3
 }
 
-start_galera() {  # DIR
+gl_start() {  # DIR
   gl_dir=$1
   gl_sql=() gl_gcomm=() gl_ist=() gl_sst=()
   local n
@@ -76,7 +79,7 @@ start_galera() {  # DIR
   wait_until 60 galera-node1 gl_ready
 }
 
-galera_url() {  # [N]: the URL naming every node, or node N alone
+gl_url() {  # [N]: the URL naming every node, or node N alone
   local n list=""
   if [ -n "${1:-}" ]; then
     echo "mariadb://idemlab:idemlab@127.0.0.1:${gl_sql[$(($1 - 1))]}/idemlab"
@@ -89,7 +92,7 @@ galera_url() {  # [N]: the URL naming every node, or node N alone
 gl_node_number() {  # N: a node's number, checked
   case ${1:-} in
     1|2|3) ;;
-    *) echo "usage: scripts/servers galera hold-applier|release-applier 1|2|3" >&2; exit 2 ;;
+    *) echo "usage: scripts/servers galera $(gl_moves) 1|2|3" >&2; exit 2 ;;
   esac
 }
 
@@ -126,4 +129,44 @@ galera_release_applier() {  # N
   wait_until 30 "galera-node$1" gl_released "$1"
   gl_sql_on "$1" "SET GLOBAL wsrep_desync = OFF"
   wait_until 60 "galera-node$1" gl_caught_up "$1"
+}
+
+gl_urls() {
+  echo "export IDEMLAB_TEST_GALERA='$(gl_url)'"
+  local n
+  for n in 1 2 3; do echo "export IDEMLAB_TEST_GALERA_NODE$n='$(gl_url "$n")'"; done
+}
+gl_env() { echo "export IDEMLAB_DB='$(gl_url)'"; }
+gl_state() { declare -p gl_dir gl_sql gl_gcomm gl_ist gl_sst gl_pid; }
+
+gl_size_is() {  # N SIZE: node N counts SIZE nodes in its primary component
+  [ "$(gl_status "$1" wsrep_cluster_size)" = "$2" ] && gl_synced "$1"
+}
+
+gl_kill() {  # N
+  gl_node_number "$1"
+  kill -KILL "${gl_pid[$1]}" 2>/dev/null || true
+  local other
+  for other in 1 2 3; do
+    [ "$other" = "$1" ] || { wait_until 60 "galera-node$other" gl_size_is "$other" 2; return; }
+  done
+}
+
+gl_restart() {  # N
+  gl_node_number "$1"
+  kill -0 "${gl_pid[$1]}" 2>/dev/null && { echo "error: node $1 is running" >&2; exit 2; }
+  gl_start_node "$1"
+  wait_until 120 "galera-node$1" gl_synced "$1"
+  wait_until 60 "galera-node$1" gl_size_is "$1" 3
+}
+
+gl_moves() { echo "hold-applier|release-applier|kill|restart"; }
+gl_move() {  # MOVE N
+  case ${1:-} in
+    hold-applier) galera_hold_applier "${2:-}" ;;
+    release-applier) galera_release_applier "${2:-}" ;;
+    kill) gl_kill "${2:-}" ;;
+    restart) gl_restart "${2:-}" ;;
+    *) return 2 ;;
+  esac
 }

@@ -1,17 +1,22 @@
 # Redis as the references deploy it: a primary, one replica and three Sentinels, from Debian's
-# redis-server, on 127.0.0.1 and free ports, each a direct child of the script that sources
-# this (scripts/servers). Facts and traps: ../shared/REPLICATION.md.
+# redis-server, on 127.0.0.1 and free ports, each a direct child of the script that started it.
+# The facts behind the moves: docs/replication.md. Failover settings fast enough for a lesson:
+# down after 1 s, a failover may take 3 s.
 #
-# start_redis_sentinel DIR: starts the five servers, appends their pids to `pids`, and sets
-# rs_primary, rs_replica (ports), rs_sentinels (three ports), rs_primary_pid. Ready once the
-# replica's link is up and every Sentinel sees the replica and the two other Sentinels.
-# redis_cut: from now on the replica receives nothing the primary acknowledges: replication has
-#   a user of its own, switched off and its connection killed; every reconnect then fails.
-# redis_failover: the primary is killed (SIGKILL); returns once every Sentinel names the replica
-#   as the primary and it takes a write.
-# Failover settings fast enough for a lesson: down after 1 s, a failover may take 3 s.
+# rs_start DIR: starts the five servers, appends their pids to `pids`. Ready once the replica's
+#   link is up and every Sentinel sees the replica and the two other Sentinels.
+# The moves (rs_move), each returning once it has certainly happened:
+#   cut: from now on the replica receives nothing the primary acknowledges: replication has a
+#     user of its own, switched off and its connection killed; every reconnect then fails.
+#   failover: the primary is killed (SIGKILL); returns once every Sentinel names the replica as
+#     the primary and it takes a write. The killed node is down until `rejoin`.
+#   rejoin: the killed node comes back as the new primary's replica, once the Sentinels have
+#     settled on the new primary; returns once every Sentinel lists it as a healthy replica,
+#     one the next failover can promote.
 rs_master=idemlab
 rs_repl_password=idemlab-repl
+rs_dir="" rs_primary="" rs_replica="" rs_down="" rs_sentinels=() rs_switched_at=0
+declare -A rs_pid=()
 
 # Bounded: a server that accepts and never answers (a port another took) does not hang a wait.
 rs_cli() { timeout 5 redis-cli -h 127.0.0.1 -p "$@"; }
@@ -44,36 +49,39 @@ rs_ready() {
   done
 }
 
-start_redis_sentinel() {
-  local base=$1 port i
-  mkdir -p "$base"
-  rs_primary=$(free_port) rs_replica=$(free_port)
+rs_start_node() {  # PORT ARGS...: a data node, its pid in pids and rs_pid
+  local port=$1; shift
+  setpriv --reuid=redis --regid=redis --init-groups -- redis-server "$rs_dir/$port.conf" "$@" \
+    >>"$rs_dir/node-$port.log" 2>&1 &
+  pids+=($!)
+  rs_pid[$port]=$!
+}
+
+rs_start() {  # DIR
+  rs_dir=$1
+  local port i
+  mkdir -p "$rs_dir"
+  rs_primary=$(free_port) rs_replica=$(free_port) rs_down=""
   rs_sentinels=("$(free_port)" "$(free_port)" "$(free_port)")
   for port in "$rs_primary" "$rs_replica"; do
-    mkdir -p "$base/$port"
-    rs_node_conf "$port" "$base/$port" >"$base/$port.conf"
+    mkdir -p "$rs_dir/$port"
+    rs_node_conf "$port" "$rs_dir/$port" >"$rs_dir/$port.conf"
   done
-  echo "replicaof 127.0.0.1 $rs_primary" >>"$base/$rs_replica.conf"
   for i in 0 1 2; do
     port=${rs_sentinels[$i]}
-    mkdir -p "$base/s$port"
-    printf '%s\n' "port $port" "bind 127.0.0.1" "dir $base/s$port" \
+    mkdir -p "$rs_dir/s$port"
+    printf '%s\n' "port $port" "bind 127.0.0.1" "dir $rs_dir/s$port" \
       "sentinel monitor $rs_master 127.0.0.1 $rs_primary 2" \
       "sentinel down-after-milliseconds $rs_master 1000" \
       "sentinel failover-timeout $rs_master 3000" \
-      "sentinel parallel-syncs $rs_master 1" >"$base/s$port.conf"
+      "sentinel parallel-syncs $rs_master 1" >"$rs_dir/s$port.conf"
   done
-  chown -R redis: "$base"
-  setpriv --reuid=redis --regid=redis --init-groups -- redis-server "$base/$rs_primary.conf" \
-    >"$base/primary.log" 2>&1 &
-  rs_primary_pid=$!
-  pids+=($!)
-  setpriv --reuid=redis --regid=redis --init-groups -- redis-server "$base/$rs_replica.conf" \
-    >"$base/replica.log" 2>&1 &
-  pids+=($!)
+  chown -R redis: "$rs_dir"
+  rs_start_node "$rs_primary"
+  rs_start_node "$rs_replica" --replicaof 127.0.0.1 "$rs_primary"
   for port in "${rs_sentinels[@]}"; do
-    setpriv --reuid=redis --regid=redis --init-groups -- redis-server "$base/s$port.conf" \
-      --sentinel >"$base/sentinel-$port.log" 2>&1 &
+    setpriv --reuid=redis --regid=redis --init-groups -- redis-server "$rs_dir/s$port.conf" \
+      --sentinel >"$rs_dir/sentinel-$port.log" 2>&1 &
     pids+=($!)
   done
   # Sentinel asks the primary for its replicas every 10 s and hears the others every 2 s: ready
@@ -91,7 +99,26 @@ rs_report() {  # what rs_ready waits for, as each server sees it now
   done
 }
 
-redis_cut() {
+rs_url() {
+  local list="" port
+  for port in "${rs_sentinels[@]}"; do list+="${list:+,}127.0.0.1:$port"; done
+  echo "redis-sentinel://$list/$rs_master"
+}
+rs_urls() {
+  echo "export IDEMLAB_TEST_REDIS_SENTINEL='$(rs_url)'"
+  echo "export IDEMLAB_TEST_REDIS_PRIMARY='redis://127.0.0.1:$rs_primary'"
+  echo "export IDEMLAB_TEST_REDIS_REPLICA='redis://127.0.0.1:${rs_replica:-$rs_down}'"
+}
+rs_env() { echo "export IDEMLAB_REDIS='$(rs_url)'"; }
+rs_state() { declare -p rs_dir rs_primary rs_replica rs_down rs_sentinels rs_switched_at rs_pid; }
+
+rs_need_replica() {
+  [ -n "$rs_replica" ] ||
+    { echo "error: $rs_down is down and there is no replica: scripts/servers redis rejoin" >&2; exit 2; }
+}
+
+rs_cut() {
+  rs_need_replica
   rs_cli "$rs_primary" ACL SETUSER repl off >/dev/null
   rs_cli "$rs_primary" CLIENT KILL USER repl >/dev/null
   wait_until 10 redis-sentinel bash -c \
@@ -107,7 +134,52 @@ rs_switched() {  # every Sentinel names the replica, and it takes a write
   [ "$(rs_cli "$rs_replica" SET idemlab:failover-check 1)" = OK ]
 }
 
-redis_failover() {
-  kill -KILL "$rs_primary_pid" 2>/dev/null || true
+rs_failover() {
+  rs_need_replica
+  kill -KILL "${rs_pid[$rs_primary]}" 2>/dev/null || true
   wait_until 30 redis-sentinel rs_switched
+  rs_down=$rs_primary rs_primary=$rs_replica rs_replica="" rs_switched_at=$(date +%s)
+}
+
+# Settled: every Sentinel names the new primary, with flags "master" alone (a Sentinel may mark a
+# new primary down a second after the switch, and fail back to a replica that rejoined too soon).
+rs_settled() {
+  local port
+  for port in "${rs_sentinels[@]}"; do
+    [ "$(rs_sentinel_field "$port" flags)" = master ] || return 1
+    [ "$(rs_sentinel_field "$port" port)" = "$rs_primary" ] || return 1
+  done
+}
+
+# Every Sentinel lists PORT as a replica whose flags are "slave" alone (not down), linked up.
+rs_replica_listed() {  # PORT
+  local sentinel
+  for sentinel in "${rs_sentinels[@]}"; do
+    rs_cli "$sentinel" SENTINEL replicas "$rs_master" 2>/dev/null | awk -v p="$1" '
+      prev == "port" { port = $0 } prev == "flags" { flags = $0 }
+      prev == "master-link-status" { if (port == p && flags == "slave" && $0 == "ok") found = 1 }
+      { prev = $0 } END { exit !found }' || return 1
+  done
+}
+
+rs_rejoin() {
+  [ -n "$rs_down" ] || { echo "error: no node is down: scripts/servers redis failover first" >&2; exit 2; }
+  # Six seconds after the switch, and settled, before the old primary comes back.
+  local wait=$((rs_switched_at + 6 - $(date +%s)))
+  [ "$wait" -le 0 ] || sleep "$wait"
+  wait_until 30 redis-sentinel rs_settled
+  local port=$rs_down
+  rs_start_node "$port" --replicaof 127.0.0.1 "$rs_primary"
+  rs_replica=$port rs_down=""
+  wait_until 60 redis-sentinel rs_replica_listed "$port"
+}
+
+rs_moves() { echo "cut|failover|rejoin"; }
+rs_move() {  # MOVE
+  case ${1:-} in
+    cut) rs_cut ;;
+    failover) rs_failover ;;
+    rejoin) rs_rejoin ;;
+    *) return 2 ;;
+  esac
 }

@@ -1,8 +1,8 @@
 # ZooKeeper, the lock service of --locks, standalone from Debian's zookeeperd, on 127.0.0.1 and
-# a free port, a direct child of the script that sources this (scripts/servers), as root. Facts
-# and traps: ../shared/REPLICATION.md.
+# a free port, a direct child of the script that sources this (scripts/servers), as root. The
+# facts behind it: docs/replication.md.
 #
-# start_zookeeper DIR: starts it, appends its pid to `pids`, sets zk_port. Ready once `srvr`
+# zk_start DIR: starts it, appends its pid to `pids`, sets zk_port. Ready once `srvr`
 # answers "Mode: standalone" (`ruok` answers before sessions are served).
 # tickTime 200 ms: sessions may then last 400 ms to 4 s (2 and 20 ticks), short enough for a
 # lesson to outlive one; a lock's lease is its holder's session (?session_ms=N).
@@ -20,7 +20,7 @@ zk_word() {  # WORD: a four-letter command's answer (bounded: a port that anothe
 
 zk_ready() { zk_word srvr 2>/dev/null | grep -q '^Mode: standalone'; }
 
-start_zookeeper() {  # DIR
+zk_start() {  # DIR
   local dir=$1
   mkdir -p "$dir/data"
   zk_port=$(free_port)
@@ -39,3 +39,6 @@ CONF
   pids+=($!)
   wait_until 30 zookeeper zk_ready
 }
+zk_urls() { echo "export IDEMLAB_TEST_ZOOKEEPER='zookeeper://127.0.0.1:$zk_port'"; }
+zk_env() { echo "export IDEMLAB_LOCKS='zookeeper://127.0.0.1:$zk_port'"; }
+zk_state() { declare -p zk_port; }
