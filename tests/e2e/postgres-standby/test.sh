@@ -15,9 +15,9 @@ source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
-"$ROOT/scripts/servers" up postgres-standby redis >/dev/null || { fail "the topology did not start"; finish; }
+"$ROOT/scripts/servers" up postgres-standby redis postgres >/dev/null || { fail "the topology did not start"; finish; }
 eval "$("$ROOT/scripts/servers" env)"
-unset IDEMLAB_REDIS  # a token goes to Redis only where --redis says
+unset IDEMLAB_REDIS IDEMLAB_DB IDEMLAB_READ_DB  # each command names its servers
 primary=$IDEMLAB_TEST_PG_PRIMARY standby=$IDEMLAB_TEST_PG_STANDBY
 servers() { "$ROOT/scripts/servers" postgres "$@"; }
 pay() {  # STRATEGY BIZ_SEQ: alice pays bob 1.00 on the primary
@@ -35,6 +35,32 @@ caught_up() {
 expect_exit 0 "$IDEMLAB" init --db "$primary"
 caught_up
 expect_exit 0 "$IDEMLAB" accounts --db "$standby"  # a hot standby answers reads
+
+# A standby is checked before anything is read from it (--read-db): it must be in recovery, and
+# replay this ledger's log and database. Otherwise one line, exit 2 (8 for a database that
+# holds no ledger), and nothing written.
+other=$IDEMLAB_TEST_POSTGRES  # another server, with its own ledger
+expect_exit 0 "$IDEMLAB" init --db "$other"
+other_db=${standby/\/idemlab/\/postgres}  # the standby, another database on it
+for refused in "$primary $primary 2 not in recovery" "$primary $other 2 not in recovery" \
+  "$other $standby 2 a standby of another ledger" "$primary $other_db 8 not an idemlab ledger"; do
+  read -r db read_db code why <<<"$refused"
+  expect_exit "$code" "$IDEMLAB" select-insert --db "$db" --read-db "$read_db" \
+    --biz-seq checked-1 --from alice --to bob --amount 1.00
+  expect_one_error_line
+  expect_contains "$err" "$why"
+  expect_equal "$(pairs "$db" checked-1)" 0 "nothing written when --read-db $read_db is refused"
+  expect_exit "$code" "$IDEMLAB" query --db "$db" --read-db "$read_db" --biz-seq checked-1
+  expect_contains "$err" "$why"
+done
+expect_exit 2 "$IDEMLAB" serve --db "$other" --strategy select-insert --read-db "$standby"
+expect_contains "$err" "a standby of another ledger"
+# A write that reaches a read-only server (a standby; a demoted primary in a switchover) is an
+# unknown the client retries: 75, naming the condition. It changed nothing.
+expect_exit 75 "$IDEMLAB" select-insert --db "$standby" --biz-seq readonly-1 --from alice \
+  --to bob --amount 1.00
+expect_contains "$err" "a read-only server answered"
+expect_equal "$(pairs "$primary" readonly-1)" 0 "a write refused by the standby"
 
 # Replay paused: applied and answered on the primary, not_found on the standby.
 expect_exit 0 servers pause-replay
@@ -110,7 +136,7 @@ split() {  # STRATEGY BIZ_SEQ ARGS...: alice pays bob 1.00, reads on the standby
 expect_exit 75 split select-insert rw-1 --pitfall=no-unique-index --fault response-lost
 expect_exit 0 split select-insert rw-1 --pitfall=no-unique-index --json
 expect_equal "$(json_field "$out" outcome)" applied "the retry read not found on the standby"
-expect_contains "$out" '"reads":{"standby":1,"primary":0,"standby_replayed":null}'
+expect_contains "$out" '"reads":{"standby":1,"primary":0,"standby_server":"'"$standby"'","standby_replayed":null}'
 expect_equal "$(pairs "$primary" rw-1)" 2 "select-insert without its unique index, stale read"
 expect_exit 7 "$IDEMLAB" audit --db "$primary"
 expect_contains "$out" "applied_more_than_once  api     rw-1"

@@ -24,6 +24,22 @@ expect_exit 0 "$IDEMLAB" init --db "$sqlite"
 expect_exit 0 "$IDEMLAB" init --db "$pg" --force
 expect_exit 0 "$IDEMLAB" init --db "$maria" --force
 expect_exit 0 "$IDEMLAB" init --db "$work/served.db"
+# A definite configuration error is answered at once, exit 8, named: a master no Sentinel
+# monitors, a Sentinel's port given as a plain redis://, a port that is no Sentinel. Nothing is
+# written, and no token is shown.
+sentinel_port=${redis#redis-sentinel://127.0.0.1:}; sentinel_port=${sentinel_port%%[,/]*}
+misnamed=(token issue --db "$work/served.db" --json)
+for wrong in "${redis%/*}/no-such-master monitor no master named 'no-such-master'" \
+  "redis://127.0.0.1:$sentinel_port is a Redis Sentinel, which keeps no tokens" \
+  "redis-sentinel://${IDEMLAB_TEST_REDIS_PRIMARY#redis://}/${redis##*/} no Sentinel answers"; do
+  read -r url why <<<"$wrong"
+  started=$(date +%s%N)
+  expect_exit 8 "$IDEMLAB" "${misnamed[@]}" --redis "$url"
+  took_ms=$((($(date +%s%N) - started) / 1000000))
+  [ "$took_ms" -lt 1000 ] || fail "--redis $url took $took_ms ms to be refused"
+  expect_one_error_line
+  expect_contains "$err" "$why"
+done
 pay() {  # LEDGER TOKEN FAULT...: one attempt of request t1 (alice pays bob 5.00)
   local db=$1 token=$2; shift 2
   "$IDEMLAB" token --db "$db" --redis "$redis" --token "$token" --biz-seq t1 --from alice \
