@@ -47,9 +47,13 @@ Status ScratchServer::create(const Locator& server, const std::vector<OpeningBal
   ASSIGN_OR_RETURN(out->admin_, open_connection(server, {}));
   out->name_ = scratch_name();  // named before it is made: the destructor drops it if it is
   const std::string create = fmt::format(fmt::runtime(traits.scratch_create_sql), out->name_);
-  if (Status status = out->admin_.exec_script(create.c_str()); !status.is_ok())
+  if (Status status = out->admin_.exec_script(create.c_str()); !status.is_ok()) {
+    // A server gone or busy (a failover under way) is for later: 75, as the status says.
+    if (status.code() == StatusCode::kUnavailable || status.code() == StatusCode::kBusy)
+      return status;
     return Status::ledger(
         fmt::format("{}: cannot make a scratch ledger: {}", server.shown, status.message()));
+  }
   out->scratch_ = with_causal_reads(server);
   if (traits.scratch_is_schema)
     out->scratch_.parameters.emplace_back("options", "-csearch_path=" + out->name_);

@@ -4,7 +4,8 @@
 # then reports the COMMIT as a success, with only a WARNING notice saying it "might not have
 # been replicated": idemlab answers unknown (75), never applied. The transfer is on the primary
 # (a query there answers succeeded) and, after a failover to the standby, gone; the retry then
-# moves the money once. A commit acknowledged while the standby was linked survives.
+# moves the money once. A commit acknowledged while the standby was linked survives. A
+# simulation on the server when it fails over stops with 75, and runs again on the new primary.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -39,7 +40,27 @@ expect_equal "$(cat "$work/s1.out")" "" "nothing says applied"
 expect_equal "$(pairs "$primary" s1)" 1 "the primary has the transfer (committed locally)"
 expect_exit 0 "$IDEMLAB" query --db "$primary" --biz-seq s1  # the query settles the unknown
 
+# A simulation on the ledger's server through the candidates URL, its scratch ledger's first
+# commit waiting for the cut standby (found waiting, so certain): the failover ends it with one
+# line, 75, safe to run again; run again, it finds the new primary.
+candidates=$IDEMLAB_TEST_PG_CANDIDATES
+"$IDEMLAB" simulate --db "$candidates" --strategy dedup-table --requests 20 >"$work/sim.out" \
+  2>"$work/sim.err" &
+sim=$!
+for _ in $(seq 1 6000); do
+  [ "$(psql -qAtX "$primary" -c "SELECT count(*) FROM pg_stat_activity
+    WHERE wait_event = 'SyncRep'")" -gt 0 ] && break
+  kill -0 "$sim" 2>/dev/null || break
+  sleep 0.01
+done
+kill -0 "$sim" 2>/dev/null || fail "the simulation ended before the failover: $(cat "$work/sim.err")"
 expect_exit 0 "$ROOT/scripts/servers" postgres failover
+wait "$sim"
+expect_equal "$?" 75 "a simulation whose server failed over"
+err=$(cat "$work/sim.err")
+expect_one_error_line
+expect_contains "$err" "lost the connection"
+expect_exit 0 "$IDEMLAB" simulate --db "$candidates" --strategy dedup-table --requests 20
 expect_exit 0 "$IDEMLAB" query --db "$standby" --biz-seq kept-1
 expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq s1
 expect_exit 0 "$IDEMLAB" naive --db "$standby" --biz-seq s1 --from alice --to bob --amount 1.00
