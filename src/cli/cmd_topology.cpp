@@ -21,19 +21,11 @@ struct TopologyOptions {
   bool json = false;
 };
 
-// The servers a ledger URL names, as HOST:PORT or a socket folder.
-std::vector<std::string> members_of(const Locator& locator) {
-  std::vector<std::string> out;
-  for (const auto& [host, port] : locator.nodes) out.push_back(fmt::format("{}:{}", host, port));
-  for (const auto& [key, value] : locator.parameters)
-    if (key == "host" && out.empty())
-      for (size_t at = 0; at <= value.size();) {
-        const size_t comma = std::min(value.find(',', at), value.size());
-        out.push_back(value.substr(at, comma - at));
-        at = comma + 1;
-      }
-  if (out.empty()) out.push_back(locator.path.empty() ? locator.host : locator.path);
-  return out;
+// The servers a URL names, as HOST:PORT or a socket: a SQLite ledger is its file; a server URL
+// that names no host, the client library's default.
+std::vector<std::string> members_of(const Topology& topology, const std::string& file) {
+  if (!topology.names.empty()) return topology.names;
+  return {file.empty() ? "the client library's default socket" : file};
 }
 
 // What a connection does on this topology, in a sentence.
@@ -89,16 +81,17 @@ ExitCode run_topology(const TopologyOptions& options) {
   if (!options.guards.empty())
     throw_if_error(read_guard_store_url(options.guards, &guards).status());
   if (options.json) {
-    nlohmann::ordered_json out{
-        {"ledger", topology_json(ledger.shown, ledger.topology, members_of(ledger))}};
+    nlohmann::ordered_json out{{"ledger", topology_json(ledger.shown, ledger.topology,
+                                                        members_of(ledger.topology, ledger.path))}};
     if (!options.guards.empty())
-      out["guards"] = topology_json(redact_locator(options.guards), guards, {});
+      out["guards"] = topology_json(redact_locator(options.guards), guards, members_of(guards, ""));
     print_json(out);
     return ExitCode::kOk;
   }
-  print_topology("ledger", ledger.shown, ledger.topology, members_of(ledger));
+  print_topology("ledger", ledger.shown, ledger.topology, members_of(ledger.topology, ledger.path));
   if (!options.guards.empty())
-    print_topology("tokens and locks", redact_locator(options.guards), guards, {});
+    print_topology("tokens and locks", redact_locator(options.guards), guards,
+                   members_of(guards, ""));
   return ExitCode::kOk;
 }
 

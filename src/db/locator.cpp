@@ -144,10 +144,18 @@ void read_topology(Locator* out) {
   Topology& topology = out->topology;
   std::string session;
   int hosts = std::max<int>(1, static_cast<int>(out->nodes.size()));
+  for (const auto& [host, port] : out->nodes)
+    topology.names.push_back(fmt::format("{}:{}", host, port));
   for (const auto& [key, value] : out->parameters) {
     if (key == "target_session_attrs") session = value;
-    if (key == "host") hosts = static_cast<int>(std::count(value.begin(), value.end(), ',')) + 1;
+    if (key == "host") {
+      hosts = static_cast<int>(std::count(value.begin(), value.end(), ',')) + 1;
+      if (topology.names.empty()) topology.names = split_members(value);
+    }
   }
+  if (topology.names.empty() && !out->host.empty())
+    topology.names.push_back(out->port > 0 ? fmt::format("{}:{}", out->host, out->port)
+                                           : out->host);
   topology.members = hosts;
   if (hosts > 1)
     topology.kind =

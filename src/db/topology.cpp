@@ -5,6 +5,16 @@
 
 namespace idemlab {
 
+std::vector<std::string> split_members(std::string_view list) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    out.emplace_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
 std::string_view topology_kind_name(TopologyKind kind) {
   switch (kind) {
     case TopologyKind::kServer:

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace idemlab {
 
@@ -25,7 +26,12 @@ struct Topology {
   int members = 1;      // the servers the URL names
   int pinned = 0;       // a cluster: the node ?node=N picks, 1-based; 0: none
   std::string session;  // candidates: the session asked for (target_session_attrs)
+  // Each member as the URL names it (HOST:PORT, a socket's folder or path), in its order.
+  std::vector<std::string> names;
 };
+
+// "a:1,b:2" -> {"a:1", "b:2"}: the members of a comma-separated list, in its order.
+std::vector<std::string> split_members(std::string_view list);
 
 // "server", "candidates", "cluster", "sentinels", "ensemble": the word JSON and tests use.
 std::string_view topology_kind_name(TopologyKind kind);

@@ -113,11 +113,14 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
     RETURN_IF_ERROR(parse_sentinels(rest, &locator));
     locator.topology.kind = TopologyKind::kSentinels;
     locator.topology.members = static_cast<int>(locator.sentinels.size());
+    for (const auto& [host, port] : locator.sentinels)
+      locator.topology.names.push_back(fmt::format("{}:{}", host, port));
     *out = std::move(locator);
     return Status::ok();
   }
   if (rest.starts_with("/")) {
     locator.socket = std::string(rest);
+    locator.topology.names = {locator.socket};
     *out = std::move(locator);
     return Status::ok();
   }
@@ -136,6 +139,7 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
   }
   if (host_port.empty()) return bad("no host");
   locator.host = std::string(host_port);
+  locator.topology.names = {fmt::format("{}:{}", locator.host, locator.port)};
   *out = std::move(locator);
   return Status::ok();
 }

@@ -64,6 +64,7 @@ Status parse_zookeeper_locator(std::string_view text, ZooKeeperLocator* out) {
   const int servers = static_cast<int>(std::count(rest.begin(), rest.end(), ',')) + 1;
   locator.topology.kind = servers > 1 ? TopologyKind::kEnsemble : TopologyKind::kServer;
   locator.topology.members = servers;
+  locator.topology.names = split_members(rest);
   while (!query.empty()) {
     const size_t amp = query.find('&');
     RETURN_IF_ERROR(parse_setting(text, query.substr(0, amp), &locator));

@@ -31,6 +31,10 @@ expect_equal "$out" "$galera?node=2" "a pinned node"
 
 expect_exit 0 "$IDEMLAB" topology --db "$work/t.db" --guards 'redis-sentinel://s:26379,s:26380/ledger'
 expect_contains "$out" "2 Sentinels"
+expect_contains "$out" "2. s:26380"
+expect_exit 0 "$IDEMLAB" topology --db "$pg" --guards 'zookeeper://z:2181,z:2182' --json
+expect_contains "$out" '"members":["a:5432","b:5433"]'
+expect_contains "$out" '"members":["z:2181","z:2182"]'
 expect_exit 0 "$IDEMLAB" topology --db "$work/t.db" --guards 'zookeeper://z:2181,z:2182'
 expect_contains "$out" "tokens and locks"
 
