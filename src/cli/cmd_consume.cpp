@@ -154,7 +154,7 @@ ExitCode consume_exit(const ConsumeTally& tally) {
 // on each node, taken in turn (db/topology.h's rule). Checked before the first delivery.
 int consume_pool_size(const Deployment& deployment) {
   const Topology& topology = deployment.ledger().topology;
-  return spreads_connections(topology) ? topology.members : 1;
+  return spreads_connections(topology) ? topology.members() : 1;
 }
 
 ExitCode run_consume(const ConsumeOptions& options) {

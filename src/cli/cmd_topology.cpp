@@ -40,7 +40,7 @@ std::string rule_text(const Topology& topology) {
           "connection N uses node (N mod {}) + 1: serve's requests and consume's deliveries "
           "take the nodes in turn, a one-attempt command uses node 1; a node that cannot be "
           "reached gives its turn to the next",
-          topology.members);
+          topology.members());
     case TopologyKind::kSentinels:
       return "each connection asks the Sentinels for the primary and checks it answers as one";
     case TopologyKind::kEnsemble:

@@ -46,7 +46,7 @@ Result<Links> Deployment::open_on(int member) const {
 }
 
 Result<Links> Deployment::open(uint64_t turn) const {
-  const int tries = spreads_connections(ledger_.topology) ? ledger_.topology.members : 1;
+  const int tries = spreads_connections(ledger_.topology) ? ledger_.topology.members() : 1;
   Result<Links> first = open_on(member_for_turn(ledger_.topology, turn));
   for (int tried = 1; tried < tries && !first.is_ok(); ++tried) {
     if (first.status().code() == StatusCode::kUsage ||

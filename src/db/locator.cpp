@@ -143,21 +143,16 @@ constexpr SessionSetting kSessionSettings[] = {{"wsrep_sync_wait", 15},
 void read_topology(Locator* out) {
   Topology& topology = out->topology;
   std::string session;
-  int hosts = std::max<int>(1, static_cast<int>(out->nodes.size()));
   for (const auto& [host, port] : out->nodes)
     topology.names.push_back(fmt::format("{}:{}", host, port));
   for (const auto& [key, value] : out->parameters) {
     if (key == "target_session_attrs") session = value;
-    if (key == "host") {
-      hosts = static_cast<int>(std::count(value.begin(), value.end(), ',')) + 1;
-      if (topology.names.empty()) topology.names = split_members(value);
-    }
+    if (key == "host") topology.names = split_members(value);  // libpq's list wins
   }
   if (topology.names.empty() && !out->host.empty())
     topology.names.push_back(out->port > 0 ? fmt::format("{}:{}", out->host, out->port)
                                            : out->host);
-  topology.members = hosts;
-  if (hosts > 1)
+  if (topology.members() > 1)
     topology.kind =
         out->engine == Engine::kMariadb ? TopologyKind::kCluster : TopologyKind::kCandidates;
   if (topology.kind == TopologyKind::kCandidates) topology.session = session;
@@ -182,9 +177,9 @@ Status check_cluster_parameters(const std::string& shown, Locator* out) {
       if (out->topology.kind != TopologyKind::kCluster)
         return bad_url(shown,
                        "node= picks a node of a Galera cluster's URL (mariadb://H1:P1,H2:P2/db)");
-      if (!parse_whole(value, 1, out->topology.members, &number))
+      if (!parse_whole(value, 1, out->topology.members(), &number))
         return bad_url(
-            shown, fmt::format("node= is a node's number, from 1 to {}", out->topology.members));
+            shown, fmt::format("node= is a node's number, from 1 to {}", out->topology.members()));
       out->topology.pinned = static_cast<int>(number);
     }
     for (const SessionSetting& setting : kSessionSettings)

@@ -36,18 +36,18 @@ std::string topology_text(const Topology& topology) {
     case TopologyKind::kServer:
       return "one server";
     case TopologyKind::kCandidates:
-      return fmt::format("{} failover candidates, the {} one taken", topology.members,
+      return fmt::format("{} failover candidates, the {} one taken", topology.members(),
                          topology.session.empty() ? "first reachable" : topology.session);
     case TopologyKind::kCluster:
       return topology.pinned > 0 ? fmt::format("node {} of a Galera cluster of {} nodes",
-                                               topology.pinned, topology.members)
-                                 : fmt::format("a Galera cluster of {} nodes", topology.members);
+                                               topology.pinned, topology.members())
+                                 : fmt::format("a Galera cluster of {} nodes", topology.members());
     case TopologyKind::kSentinels:
-      return fmt::format("the primary {} Sentinel{} name", topology.members,
-                         topology.members == 1 ? "" : "s");
+      return fmt::format("the primary {} Sentinel{} name", topology.members(),
+                         topology.members() == 1 ? "" : "s");
     case TopologyKind::kEnsemble:
-      return topology.members == 1 ? "one server"
-                                   : fmt::format("an ensemble of {} servers", topology.members);
+      return topology.members() == 1 ? "one server"
+                                     : fmt::format("an ensemble of {} servers", topology.members());
   }
   return "one server";
 }
@@ -55,11 +55,11 @@ std::string topology_text(const Topology& topology) {
 int member_for_turn(const Topology& topology, uint64_t turn) {
   if (topology.kind != TopologyKind::kCluster) return 0;
   if (topology.pinned > 0) return topology.pinned;
-  return static_cast<int>(turn % static_cast<uint64_t>(topology.members)) + 1;
+  return static_cast<int>(turn % static_cast<uint64_t>(topology.members())) + 1;
 }
 
 bool spreads_connections(const Topology& topology) {
-  return topology.kind == TopologyKind::kCluster && topology.pinned == 0 && topology.members > 1;
+  return topology.kind == TopologyKind::kCluster && topology.pinned == 0 && topology.members() > 1;
 }
 
 bool session_takes_writes(std::string_view session) {

@@ -12,6 +12,7 @@
 // through the topology again (db/deployment.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,11 +24,14 @@ enum class TopologyKind : uint8_t { kServer, kCandidates, kCluster, kSentinels, 
 
 struct Topology {
   TopologyKind kind = TopologyKind::kServer;
-  int members = 1;      // the servers the URL names
   int pinned = 0;       // a cluster: the node ?node=N picks, 1-based; 0: none
   std::string session;  // candidates: the session asked for (target_session_attrs)
-  // Each member as the URL names it (HOST:PORT, a socket's folder or path), in its order.
+  // Each member as the URL names it (HOST:PORT, a socket's folder or path), in its order; none
+  // for a SQLite file or the client library's default socket.
   std::vector<std::string> names;
+
+  // The servers the URL names: at least one.
+  int members() const { return std::max(1, static_cast<int>(names.size())); }
 };
 
 // "a:1,b:2" -> {"a:1", "b:2"}: the members of a comma-separated list, in its order.

@@ -206,7 +206,7 @@ TEST_CASE("several PostgreSQL hosts are failover candidates, the session asked k
     Locator locator;
     REQUIRE_MESSAGE(parse_locator(url, &locator).is_ok(), url);
     CHECK(locator.topology.kind == TopologyKind::kCandidates);
-    CHECK(locator.topology.members == 2);
+    CHECK(locator.topology.members() == 2);
     CHECK(locator.topology.session == "read-write");
     CHECK(session_takes_writes(locator.topology.session));
     CHECK(topology_text(locator.topology) == "2 failover candidates, the read-write one taken");

@@ -112,7 +112,6 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
     locator.password = take_password(&rest);
     RETURN_IF_ERROR(parse_sentinels(rest, &locator));
     locator.topology.kind = TopologyKind::kSentinels;
-    locator.topology.members = static_cast<int>(locator.sentinels.size());
     for (const auto& [host, port] : locator.sentinels)
       locator.topology.names.push_back(fmt::format("{}:{}", host, port));
     *out = std::move(locator);

@@ -257,7 +257,7 @@ Result<Connection> open_ledger(const Locator& locator, Access access, int busy_t
     return Status::usage(fmt::format(
         "{} names {} hosts: add target_session_attrs=read-write, so that writes reach the one "
         "that is the primary now",
-        locator.shown, locator.topology.members));
+        locator.shown, locator.topology.members()));
   if (is_server(locator.engine)) {
     ConnectionOptions options;
     options.busy_timeout_ms = busy_timeout_ms;

@@ -61,10 +61,9 @@ Status parse_zookeeper_locator(std::string_view text, ZooKeeperLocator* out) {
     begin = comma + 1;
   }
   locator.hosts = std::string(rest);
-  const int servers = static_cast<int>(std::count(rest.begin(), rest.end(), ',')) + 1;
-  locator.topology.kind = servers > 1 ? TopologyKind::kEnsemble : TopologyKind::kServer;
-  locator.topology.members = servers;
   locator.topology.names = split_members(rest);
+  locator.topology.kind =
+      locator.topology.members() > 1 ? TopologyKind::kEnsemble : TopologyKind::kServer;
   while (!query.empty()) {
     const size_t amp = query.find('&');
     RETURN_IF_ERROR(parse_setting(text, query.substr(0, amp), &locator));

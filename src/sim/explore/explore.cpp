@@ -26,7 +26,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.engine = config.server ? config.server->engine : kEmbeddedEngine;
   result.isolation = explorer.isolation();
   if (config.server && spreads_connections(config.server->topology))
-    result.nodes = config.server->topology.members;
+    result.nodes = config.server->topology.members();
   const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
   if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
   result.fails_over = config.failover && keeps_guards;

@@ -82,7 +82,7 @@ Status Simulation::run(SimResult* out) {
   out->engine = runner_->engine();
   out->isolation = ledger_.client.isolation();
   if (settings_.options.server && spreads_connections(settings_.options.server->topology))
-    out->nodes = settings_.options.server->topology.members;
+    out->nodes = settings_.options.server->topology.members();
   if (ledger_.guard_store && !ledger_.replicated) out->guard_store = settings_.options.redis->shown;
   out->failovers = stats_.failovers;
   out->guard_writes_lost = stats_.guard_writes_lost;
