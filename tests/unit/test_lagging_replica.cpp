@@ -50,14 +50,14 @@ TEST_CASE("a replica applies a commit a lag after it, and read-your-writes waits
   CHECK_FALSE(replica.caught_up());
 
   ManualClock clock(500);
-  ReplicaReads reads(replica, primary, clock, false);
-  CHECK_FALSE(has_token(reads));  // 500 ms: the commit made at 12 has not arrived
-  CHECK(reads.last_on_replica());
-  ReplicaReads own(replica, primary, clock, true);
-  CHECK(has_token(own));  // read-your-writes: the replica is behind, the primary answers
-  CHECK_FALSE(own.last_on_replica());
+  std::unique_ptr<ReadSplit> reads = replica_reads(replica, primary, clock, false);
+  CHECK_FALSE(has_token(*reads));  // 500 ms: the commit made at 12 has not arrived
+  CHECK(reads->last_on_standby());
+  std::unique_ptr<ReadSplit> own = replica_reads(replica, primary, clock, true);
+  CHECK(has_token(*own));  // read-your-writes: the replica is behind, the primary answers
+  CHECK_FALSE(own->last_on_standby());
   clock.advance_ms(512);  // 1012: applied
-  CHECK(has_token(reads));
+  CHECK(has_token(*reads));
   CHECK(replica.caught_up());
 }
 

@@ -19,7 +19,7 @@ namespace {
 // none after, and each attempt's reads outside its write transaction, sent there.
 struct RunReplica {
   LaggingReplica replica;
-  std::vector<std::unique_ptr<ReplicaReads>> reads;  // by attempt
+  std::vector<std::unique_ptr<ReadSplit>> reads;  // by attempt
   int applies = -1;
   int commits = 0;  // commits the run made so far
   bool missed = false;
@@ -92,8 +92,8 @@ Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>*
   if (replica->applies >= 0) {
     RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, false, &replica->replica));
     for (int i = 0; i < config_.duplicates; ++i)
-      replica->reads.push_back(std::make_unique<ReplicaReads>(
-          replica->replica, (*connections)[static_cast<size_t>(i)], clock, false));
+      replica->reads.push_back(
+          replica_reads(replica->replica, (*connections)[static_cast<size_t>(i)], clock, false));
     stepper->on_run = [this, replica, &clock](const Connection& connection,
                                               const PendingStep& step) {
       if (!guards_.in_store(step.stmt)) replica->follow(connection, step, clock.now_ms());

@@ -6,7 +6,6 @@
 #include "core/check.h"
 #include "db/sqlite/sqlite_backend.h"
 #include "db/statement_tables.h"
-#include "ledger/read_split.h"
 
 namespace idemlab {
 
@@ -91,11 +90,34 @@ Result<int64_t> LaggingReplica::promote(int64_t now_ms, int64_t lag_ms, Connecti
   return lost;
 }
 
-StepResult ReplicaReads::run(Stmt id, const Binds& binds) {
-  const Status status = replica_->catch_up(clock_->now_ms());
-  IDEMLAB_CHECK(status.is_ok(), "the replica applies what the primary committed");
-  last_on_replica_ = !read_your_writes_ || replica_->caught_up();
-  return last_on_replica_ ? replica_->connection().run(id, binds) : primary_->run(id, binds);
+namespace {
+
+// The replica, as a read split sees it: it applies what is due before each read, and is caught
+// up when it has applied every commit shipped.
+class ReplicaState final : public StandbyState {
+ public:
+  ReplicaState(LaggingReplica& replica, const Clock& clock) : replica_(&replica), clock_(&clock) {}
+  StepResult before_read(bool ask, bool* caught_up) override {
+    const Status status = replica_->catch_up(clock_->now_ms());
+    IDEMLAB_CHECK(status.is_ok(), "the replica applies what the primary committed");
+    if (ask) *caught_up = replica_->caught_up();
+    return {};
+  }
+  const std::string& replayed() const override { return replayed_; }
+
+ private:
+  LaggingReplica* replica_;
+  const Clock* clock_;
+  std::string replayed_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReadSplit> replica_reads(LaggingReplica& replica, Connection& primary,
+                                         const Clock& clock, bool read_your_writes) {
+  return std::make_unique<ReadSplit>(replica.connection(), primary, read_your_writes,
+                                     std::make_unique<ReplicaState>(replica, clock),
+                                     "the ledger's replica (in the simulator)");
 }
 
 }  // namespace idemlab

@@ -6,9 +6,8 @@
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
 // are never read there, and leaving them out halves its cost; a replica that can be promoted
-// (a failover of the ledger) applies every write. ReplicaReads sends an attempt's reads outside
-// its write transaction there (read/write splitting), or, with read-your-writes, to the
-// primary while the replica has not applied every commit.
+// (a failover of the ledger) applies every write. replica_reads() sends an attempt's reads
+// outside its write transaction there by the live read split's rule.
 #pragma once
 
 #include <deque>
@@ -19,6 +18,7 @@
 
 #include "core/clock.h"
 #include "db/connection.h"
+#include "ledger/read_split.h"
 #include "sim/shared/scratch_ledger.h"
 #include "strategies/session.h"
 
@@ -70,31 +70,10 @@ class LaggingReplica {
   std::deque<Commit> shipped_;                                      // not applied yet
 };
 
-// Where an attempt's reads outside its write transaction go (Session::use_reads).
-class ReplicaReads final : public StatementRunner {
- public:
-  // `replica`, `primary` (the attempt's connection) and `clock` outlive this.
-  ReplicaReads(LaggingReplica& replica, Connection& primary, const Clock& clock,
-               bool read_your_writes)
-      : replica_(&replica),
-        primary_(&primary),
-        clock_(&clock),
-        read_your_writes_(read_your_writes) {}
-
-  StepResult run(Stmt id, const Binds& binds) override;
-  std::string_view statement_text(Stmt id) const override { return primary_->statement_text(id); }
-  void set_trace(TraceSink sink) override { replica_->connection().set_trace(std::move(sink)); }
-  const std::string& location() const override { return location_; }
-  // Whether the last read went to the replica (else, with read-your-writes, to the primary).
-  bool last_on_replica() const { return last_on_replica_; }
-
- private:
-  LaggingReplica* replica_;
-  Connection* primary_;
-  const Clock* clock_;
-  bool read_your_writes_;
-  bool last_on_replica_ = true;
-  std::string location_ = "the ledger's replica (in the simulator)";
-};
+// Where an attempt's reads outside its write transaction go (Session::use_reads): a read split
+// by the live client's own rule (ledger/read_policy.h), the replica standing as the standby.
+// `replica`, `primary` (the attempt's connection) and `clock` outlive it.
+std::unique_ptr<ReadSplit> replica_reads(LaggingReplica& replica, Connection& primary,
+                                         const Clock& clock, bool read_your_writes);
 
 }  // namespace idemlab

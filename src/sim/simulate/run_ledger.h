@@ -40,9 +40,8 @@ class RunLedger {
   // With a replica: where the attempt on `connection` sends its reads outside a transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
     if (!split_reads) return nullptr;
-    std::unique_ptr<ReplicaReads>& reads = reads_[connection];
-    if (!reads)
-      reads = std::make_unique<ReplicaReads>(*replica, *connection, clock, read_your_writes);
+    std::unique_ptr<ReadSplit>& reads = reads_[connection];
+    if (!reads) reads = replica_reads(*replica, *connection, clock, read_your_writes);
     return reads.get();
   }
 
@@ -71,7 +70,7 @@ class RunLedger {
     if (!split_reads || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
     const auto reads = reads_.find(&connection);
     if (reads == reads_.end()) return "";
-    return reads->second->last_on_replica() ? " (on the replica)"
+    return reads->second->last_on_standby() ? " (on the replica)"
                                             : " (on the primary: the replica is behind)";
   }
   // Where a statement runs: the guard store (Redis) for tokens and locks, if in use.
@@ -95,7 +94,7 @@ class RunLedger {
   std::vector<std::unique_ptr<Connection>> pool_;  // the attempts' connections
   std::vector<std::vector<Connection*>> free_;     // by node
   std::unordered_map<const Connection*, int> node_of_;
-  std::unordered_map<const Connection*, std::unique_ptr<ReplicaReads>> reads_;
+  std::unordered_map<const Connection*, std::unique_ptr<ReadSplit>> reads_;
 };
 
 }  // namespace idemlab::sim
