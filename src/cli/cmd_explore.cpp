@@ -44,6 +44,13 @@ void choose_server(ExploreOptions* options) {
     throw_if_error(Status::usage(
         "--failover fails over the simulator's own guard store beside a SQLite ledger; it takes "
         "neither --db nor --redis"));
+  const StrategyInfo& info = find_strategy(options->strategy)->info();
+  if (options->config.failover && !info.needs_token && !info.uses_lock_ttl)
+    throw_if_error(Status::usage(fmt::format(
+        "--failover fails over the store that keeps tokens and locks apart from the ledger; {} "
+        "keeps its guard in the ledger's transaction, so every interleaving would run as without "
+        "it: explore token or lock-table with --failover",
+        options->strategy)));
 }
 
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.

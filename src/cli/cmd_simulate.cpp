@@ -134,7 +134,8 @@ void register_simulate(CLI::App& app, CommandResult& result) {
   command->footer(
       "Verdicts are counted from the journal: moved_once, moved_twice_or_more and not_moved "
       "partition the requests; never_moved (told success, nothing moved), stuck, "
-      "unknown_to_client, refused and inconsistent_answers count problems.\n"
+      "refused and gave_up (no final answer) partition not_moved; unknown_to_client and "
+      "inconsistent_answers count problems.\n"
       "Costs: attempts_per_request (what the clients sent), deliveries_per_request (copies "
       "that reached the server: double submits, redeliveries), statements_per_request "
       "(statements the ledger ran per request, the clients' own queries included), lock_waits, "

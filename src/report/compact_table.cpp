@@ -53,10 +53,10 @@ std::vector<std::string> compact_cells(const SimResult& r) {
   return {moved_cell(r),
           alarm(r.never_moved),
           alarm(r.stuck),
+          alarm(r.gave_up),
           std::to_string(r.unknown_to_client),
           std::to_string(r.refused),
           alarm(r.inconsistent_answers),
-          fmt::format("{:.2f}", r.attempts_per_request),
           std::to_string(r.latency_ms_p99),
           paint_outcome(r.audit_ok ? "ok" : "FAIL")};
 }
@@ -91,16 +91,17 @@ size_t widest_line(const std::string& text) {
 }
 
 // The table that fits 100 columns: a pitfall row is its strategy's "+NAME" line, the three
-// moved counts share a column, the audit says ok or FAIL (compare's legend says the rest).
-// Under 100 columns it narrows further: one space between columns, shorter headers, pitfall
-// rows indented by their "+" alone. Nothing is left out.
+// moved counts share a column, every verdict has its own, the audit says ok or FAIL (compare's
+// legend says the rest); of the costs only p99 (--wide shows attempts per request). Under 100
+// columns it narrows further: one space between columns, shorter headers, pitfall rows
+// indented by their "+" alone.
 }  // namespace
 
 std::string compact_table(const std::vector<SimResult>& results) {
   const bool narrow = output_width() < kDefaultWidth;
   const TextTable empty{
-      {"strategy", "moved 1/2+/0", "lied", "stuck", narrow ? "unkn" : "unknown",
-       narrow ? "refus" : "refused", narrow ? "incon" : "incons", "att", "p99", "audit"},
+      {"strategy", "moved 1/2+/0", "lied", "stuck", narrow ? "gave" : "gave up",
+       narrow ? "unkn" : "unknown", narrow ? "refus" : "refused", "incon", "p99", "audit"},
       {false, true, true, true, true, true, true, true, true, false},
       {},
       narrow ? size_t{1} : size_t{2}};
@@ -136,9 +137,9 @@ std::string compact_table_legend() {
   return wrap(
       "moved 1/2+/0: requests whose money the journal moved once, twice or more, or not at "
       "all. lied: told success, nothing moved. stuck: not moved, the client gave up on "
-      "in_progress. unknown (unkn): moved, the client never heard. refused (refus): not moved, "
-      "a definitive refusal. incons (incon): two answers to one request disagree. att: "
-      "attempts per request. "
+      "in_progress. gave up (gave): not moved, the client gave up with no final answer (busy, "
+      "timeouts). unknown (unkn): moved, the client never heard. refused (refus): not moved, "
+      "a definitive refusal. incon: two answers to one request disagree. "
       "p99: virtual ms to a final answer. audit: idemlab audit on the ledger. A +NAME row "
       "is the strategy above it run with --pitfall=NAME. --wide shows every column.",
       0);

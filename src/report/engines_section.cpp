@@ -33,6 +33,7 @@ std::vector<std::string> problems_of(const SimResult& r, bool with_counts) {
   add(r.moved_twice_or_more, "2x");
   add(r.never_moved, "lied");
   add(r.stuck, "stuck");
+  add(r.gave_up, "gave up");
   add(r.inconsistent_answers, "incons");
   if (!r.audit_ok) out.emplace_back("audit");
   return out;
@@ -129,8 +130,9 @@ std::string engine_matrix(const ReportInput& input, const ReportData& data,
           "requests each, seed "
           "{}, on the identical schedule in every column. A cell names each scenario "
           "where the strategy moved money twice (2x), lied, left a request stuck, "
-          "answered inconsistently or failed its audit; \u2260 marks a strategy whose "
-          "engines disagree. Reproduce a scenario: <code>{}</code></p>\n",
+          "gave up with nothing moved, answered inconsistently or failed its audit; "
+          "\u2260 marks a strategy whose engines disagree. Reproduce a scenario: "
+          "<code>{}</code></p>\n",
           markup_text(fmt::format("{}", fmt::join(matrix_scenarios, ", "))), input.requests,
           input.seed,
           markup_text(fmt::format("idemlab compare --scenario NAME --requests {} "

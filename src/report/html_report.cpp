@@ -96,6 +96,7 @@ std::string matrix_cell(const SimResult& r) {
   if (r.moved_twice_or_more) bad.push_back(fmt::format("2x {}", r.moved_twice_or_more));
   if (r.never_moved) bad.push_back(fmt::format("lied {}", r.never_moved));
   if (r.stuck) bad.push_back(fmt::format("stuck {}", r.stuck));
+  if (r.gave_up) bad.push_back(fmt::format("gave up {}", r.gave_up));
   if (r.inconsistent_answers) bad.push_back(fmt::format("incons {}", r.inconsistent_answers));
   if (!bad.empty()) return fmt::format("<td class=\"bad\">{}</td>", fmt::join(bad, "<br>"));
   if (r.unknown_to_client)
@@ -134,7 +135,9 @@ constexpr std::string_view kMatrixLegend =
     "<tr><td class=\"bad\">2x N</td><td>money moved twice or more for N requests</td></tr>\n"
     "<tr><td class=\"bad\">lied N</td><td>N clients told success while nothing moved</td>"
     "</tr>\n<tr><td class=\"bad\">stuck N</td><td>nothing moved for N requests: every retry "
-    "was answered in_progress</td></tr>\n<tr><td class=\"bad\">incons N</td><td>two answers "
+    "was answered in_progress</td></tr>\n<tr><td class=\"bad\">gave up N</td><td>nothing moved "
+    "for N requests, whose clients gave up with no final answer (busy, timeouts): payments "
+    "that never happened</td></tr>\n<tr><td class=\"bad\">incons N</td><td>two answers "
     "to one request disagreed, N times</td></tr></table>\n";
 
 // Horizontal bars, one per strategy: `value` picks the figure, scaled to the largest.

@@ -47,6 +47,7 @@ const std::vector<Column>& columns() {
       {"stuck", [](const SimResult& r) { return std::to_string(r.stuck); }},
       {"unknown_to_client", [](const SimResult& r) { return std::to_string(r.unknown_to_client); }},
       {"refused", [](const SimResult& r) { return std::to_string(r.refused); }},
+      {"gave_up", [](const SimResult& r) { return std::to_string(r.gave_up); }},
       {"inconsistent_answers",
        [](const SimResult& r) { return std::to_string(r.inconsistent_answers); }},
       {"attempts_per_request",
@@ -132,6 +133,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
       {"stuck", r.stuck},
       {"unknown_to_client", r.unknown_to_client},
       {"refused", r.refused},
+      {"gave_up", r.gave_up},
       {"inconsistent_answers", r.inconsistent_answers},
       {"attempts_per_request", std::round(r.attempts_per_request * 100) / 100},
       {"deliveries_per_request", std::round(r.deliveries_per_request * 100) / 100},
@@ -261,6 +263,7 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("stuck", std::to_string(r.stuck), "not moved; every retry answered in_progress");
   line("unknown_to_client", std::to_string(r.unknown_to_client), "moved, but the client gave up");
   line("refused", std::to_string(r.refused), "not moved; a definitive refusal");
+  line("gave_up", std::to_string(r.gave_up), "not moved; the client gave up with no final answer");
   line("inconsistent_answers", std::to_string(r.inconsistent_answers),
        "answers to one request disagree");
   line("attempts_per_request", fmt::format("{:.2f}", r.attempts_per_request),

@@ -196,3 +196,16 @@ explored_moved() {  # EXPLORE ARGS... -> 2 if some interleaving moved money twic
   "$IDEMLAB" explore "$@" --json | python3 -c \
     'import json,sys; print(2 if "moved_twice_or_more" in json.load(sys.stdin)["by_invariant"] else 1)'
 }
+
+# columns_add_up JSON WHAT: every row of compare's JSON puts each request in exactly one column.
+columns_add_up() {
+  checks=$((checks + 1))
+  python3 - "$1" <<'PY' || fail "$2: the columns add up to the requests"
+import json, sys
+for r in json.loads(sys.argv[1])["rows"]:
+    total = sum(r[k] for k in ("moved_once", "moved_twice_or_more", "never_moved", "stuck",
+                               "refused", "gave_up"))
+    assert total == r["requests"], (r["strategy"], r["pitfall"], total, r["requests"])
+    assert r["not_moved"] == total - r["moved_once"] - r["moved_twice_or_more"], r
+PY
+}

@@ -6,10 +6,12 @@ namespace idemlab {
 RequestVerdicts judge(const RequestFacts& facts) {
   RequestVerdicts out;
   out.moved_twice_or_more = facts.pairs >= 2;
-  out.never_moved = facts.pairs == 0 && facts.told_success;
-  out.stuck = facts.pairs == 0 && !facts.definitive && facts.gave_up_on_in_progress;
+  const bool none = facts.pairs == 0;
+  out.never_moved = none && facts.told_success;
+  out.stuck = none && !facts.told_success && !facts.definitive && facts.gave_up_on_in_progress;
   out.unknown_to_client = facts.pairs >= 1 && !facts.definitive;
-  out.refused = facts.pairs == 0 && facts.definitive && !facts.told_success;
+  out.refused = none && !facts.told_success && facts.definitive;
+  out.gave_up = none && !facts.told_success && !facts.definitive && !facts.gave_up_on_in_progress;
   out.inconsistent_answers = facts.inconsistent;
   return out;
 }
@@ -18,7 +20,7 @@ bool has_verdict(const RequestVerdicts& verdicts, std::string_view name) {
   return (name == "moved_twice_or_more" && verdicts.moved_twice_or_more) ||
          (name == "never_moved" && verdicts.never_moved) || (name == "stuck" && verdicts.stuck) ||
          (name == "unknown_to_client" && verdicts.unknown_to_client) ||
-         (name == "refused" && verdicts.refused) ||
+         (name == "refused" && verdicts.refused) || (name == "gave_up" && verdicts.gave_up) ||
          (name == "inconsistent_answers" && verdicts.inconsistent_answers);
 }
 

@@ -16,12 +16,14 @@ struct RequestFacts {
   bool gave_up_on_in_progress = false;  // the client's last answer was in_progress
 };
 
+// A request that moved no money is in exactly one of never_moved, stuck, refused and gave_up.
 struct RequestVerdicts {
   bool moved_twice_or_more = false;
   bool never_moved = false;        // told success, nothing moved
   bool stuck = false;              // nothing moved; the client gave up on in_progress
   bool unknown_to_client = false;  // moved; the client never got a final answer
   bool refused = false;            // nothing moved; a definitive refusal
+  bool gave_up = false;            // nothing moved; the client gave up with no final answer
   bool inconsistent_answers = false;
 };
 

@@ -31,6 +31,9 @@ struct SimResult {
   int64_t stuck = 0;                  // never moved; the client gave up on in_progress answers
   int64_t unknown_to_client = 0;      // moved, but the client gave up without an answer
   int64_t refused = 0;                // never moved; a definitive refusal (rejected, token_*, ...)
+  int64_t gave_up = 0;                // never moved; the client gave up with no final answer
+                                      // (busy, timeouts): with never_moved, stuck and refused,
+                                      // every request of not_moved in exactly one
   int64_t inconsistent_answers = 0;   // two definitive answers to one request disagree
   double attempts_per_request = 0;    // attempts each client sent
   double deliveries_per_request = 0;  // copies that reached the server: every attempt that was

@@ -61,6 +61,7 @@ Status Simulation::verdicts(SimResult* out) {
     result.stuck += verdict.stuck;
     result.unknown_to_client += verdict.unknown_to_client;
     result.refused += verdict.refused;
+    result.gave_up += verdict.gave_up;
     result.inconsistent_answers += verdict.inconsistent_answers;
     if (result.first_found == 0 && !settings_.options.find_first.empty() &&
         has_verdict(verdict, settings_.options.find_first))

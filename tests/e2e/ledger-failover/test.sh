@@ -65,6 +65,7 @@ PY
 run=(compare --scenario ledger-failover --with-pitfalls --json)
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
 first=$out
+columns_add_up "$first" "ledger-failover"
 python3 - "$first" <<'PY' || fail "ledger-failover: the rows"
 import json, sys
 rows = {(r["strategy"], r["pitfall"]): r for r in json.loads(sys.argv[1])["rows"]}

@@ -88,9 +88,13 @@ expect_contains "$out" "failover"
 expect_exit 0 "$IDEMLAB" --width 200 explore --strategy token --failover
 expect_contains "$out" "the guard store fails over right after guard write 1"
 expect_contains "$out" "tokens and locks in a store that fails over"
-for strategy in lock-table select-for-update dedup-table; do
-  expect_exit 0 "$IDEMLAB" explore --strategy "$strategy" --failover --json
-  expect_equal "$(json_field "$out" breaking)" 0 "explore $strategy --failover"
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --failover --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore lock-table --failover"
+# A guard in the ledger's transaction: nothing apart from it to fail over, and so refused.
+for strategy in select-insert naive select-for-update dedup-table; do
+  expect_exit 2 "$IDEMLAB" explore --strategy "$strategy" --failover
+  expect_one_error_line
+  expect_contains "$err" "keeps its guard in the ledger's transaction"
 done
 # Two holders of one lock: a lock whose holder trusts it alone (ttl-too-short: no flow check
 # in the money's transaction) moves the money twice, as on the real servers.
@@ -159,7 +163,23 @@ for r in rows:  # a guard in the money's transaction: never twice, with or witho
     if r["pitfall"] is None and r["strategy"] != "naive":
         assert r["moved_twice_or_more"] == 0 and r["audit_ok"], r
 PY
+  columns_add_up "$out" "replica-reads $ryw"
 done
+# The clients that gave up on busy answers are counted, and the report's cell says so.
+expect_exit 0 "$IDEMLAB" compare --scenario replica-reads --strategies state-machine --json
+gave_up=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"][0]["gave_up"])')
+[ "$gave_up" -gt 0 ] || fail "replica-reads: state-machine's clients that gave up, counted ($gave_up)"
+expect_exit 0 "$IDEMLAB" report --out "$work/r.html" --requests 60 --scenarios replica-reads
+python3 - "$work/r.html" <<'PY' || fail "report: state-machine under replica-reads is not safe"
+import re, sys
+page = open(sys.argv[1]).read()
+table = re.search(r'<table class="matrix">(.*?)</table>', page, re.S).group(1)
+rows = re.findall(r'<tr>(.*?)</tr>', table, re.S)
+names = re.findall(r'<th>(.*?)</th>', rows[0])[1:]
+row = next(r for r in rows if r.startswith("<th>replica-reads</th>"))
+cell = re.findall(r'<td[^>]*>.*?</td>', row)[names.index("state-machine")]
+assert 'class="bad"' in cell and "gave up" in cell, cell
+PY
 expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --read-your-writes
 expect_one_error_line
 expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault replica-lag \
