@@ -100,8 +100,8 @@ size_t widest_line(const std::string& text) {
 std::string compact_table(const std::vector<SimResult>& results) {
   const bool narrow = output_width() < kDefaultWidth;
   const TextTable empty{
-      {"strategy", "moved 1/2+/0", "lied", "stuck", narrow ? "gave" : "gave up",
-       narrow ? "unkn" : "unknown", narrow ? "refus" : "refused", "incon", "p99", "audit"},
+      {"strategy", "moved 1/2+/0", "lied", "stuck", "gave", narrow ? "unkn" : "unknown",
+       narrow ? "refus" : "refused", "incon", "p99", "audit"},
       {false, true, true, true, true, true, true, true, true, false},
       {},
       narrow ? size_t{1} : size_t{2}};
@@ -137,7 +137,7 @@ std::string compact_table_legend() {
   return wrap(
       "moved 1/2+/0: requests whose money the journal moved once, twice or more, or not at "
       "all. lied: told success, nothing moved. stuck: not moved, the client gave up on "
-      "in_progress. gave up (gave): not moved, the client gave up with no final answer (busy, "
+      "in_progress. gave: not moved, the client gave up with no final answer (busy, "
       "timeouts). unknown (unkn): moved, the client never heard. refused (refus): not moved, "
       "a definitive refusal. incon: two answers to one request disagree. "
       "p99: virtual ms to a final answer. audit: idemlab audit on the ledger. A +NAME row "
