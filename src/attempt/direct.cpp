@@ -25,12 +25,60 @@ const FaultSpec* armed(const AttemptSetup& setup, FaultKind kind) {
   return nullptr;
 }
 
+// The fault an attempt's history row names: the lost answer's, or the first fault given.
+std::string fault_text(const AttemptSetup& setup) {
+  if (const FaultSpec* lost = wire_faults(setup.faults).response_lost) return lost->text;
+  return setup.faults.empty() ? std::string() : setup.faults.front().text;
+}
+
+// Whether the server rolled the attempt's transaction back and stays writable (a certification
+// failure, a deadlock, a serialization failure): such an attempt leaves its row like any other.
+// The other busy answers (the ledger locked, the connection lost, a read-only server) do not:
+// the row's write would wait or fail too.
+bool rolled_back_by_server(const Answer& answer) {
+  return answer.outcome == Outcome::kBusy &&
+         (answer.reason == reason::kCertificationFailed || answer.reason == reason::kDeadlock ||
+          answer.reason == reason::kSerializationFailure);
+}
+
+// The attempts log is a record for people. Written alone after the answer, a row that cannot be
+// written (the ledger went busy) changes nothing: the answer given stands. Written in the
+// transaction that commits the answer (DirectDriver::committing), its failure fails the attempt.
+StepResult log_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
+                       const AttemptReport& report) {
+  const Answer& logged = report.server_answer;
+  if (!setup.log_attempt || is_input_rejection(logged)) return {};
+  if (logged.outcome == Outcome::kBusy && !rolled_back_by_server(logged)) return {};
+  const std::string isolation = connection.isolation();
+  const std::string node = connection.node();
+  const StrategyInfo& info = setup.strategy->info();
+  const bool guards_elsewhere = setup.guard_store && (info.needs_token || info.uses_lock_ttl);
+  return connection.run(
+      Stmt::kLogAttempt,
+      {{":source", setup.request.source},
+       {":biz_seq", setup.request.biz_seq},
+       {":strategy", std::string(setup.strategy->info().name)},
+       {":pitfall", setup.options.pitfall == Pitfall::kNone
+                        ? Value{}
+                        : Value{std::string(pitfall_name(setup.options.pitfall))}},
+       {":outcome", std::string(outcome_name(logged.outcome))},
+       {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
+       {":replayed", int64_t{logged.replayed ? 1 : 0}},
+       {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
+       {":now", clock.now_ms()},
+       {":isolation", isolation.empty() ? Value{} : Value{isolation}},
+       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}},
+       {":node", node.empty() ? Value{} : Value{node}}});
+}
+
 class DirectDriver final : public Driver {
  public:
   // `last_words` runs just before a crash fault kills the process, told whether the money
   // moved and is committed.
-  DirectDriver(const AttemptSetup& setup, std::function<void(bool committed)> last_words)
+  DirectDriver(const AttemptSetup& setup, const Clock& clock,
+               std::function<void(bool committed)> last_words)
       : setup_(setup),
+        clock_(clock),
         sites_(slow_default_step(setup.strategy->info(), setup.options.pitfall), Phase::kNone),
         last_words_(std::move(last_words)) {
     for (const FaultSpec& fault : setup.faults) sites_.arm(fault);
@@ -42,6 +90,7 @@ class DirectDriver final : public Driver {
       pause_for(pause, fmt::format("before step '{}'", step.step));
     if (sites_.crash_before(step)) crash(fmt::format("before step '{}'", step.step));
     session.run_pending();
+    if (step.stmt == Stmt::kCommit) logged_ = logging_ && step.result.ok();
     // A step runs inline: the attempt is finished only when the coroutine returns.
     sites_.ran(step.stmt, step.result, session.connection().in_transaction(), false);
     if (setup_.observer) setup_.observer(step);
@@ -49,6 +98,21 @@ class DirectDriver final : public Driver {
     if (const int64_t pause = sites_.pause_after_commit()) pause_for(pause, "after its commit");
     return false;  // ran: the attempt goes on
   }
+
+  // The history row goes into the transaction that commits the answer: one commit, one
+  // fdatasync, for an applied attempt. A COMMIT that fails takes the row with it, and the row
+  // of the answer given instead is written alone afterwards.
+  StepResult committing(Session& session, const Answer& answer) override {
+    if (!setup_.log_attempt) return {};
+    AttemptReport committed;
+    committed.server_answer = answer;
+    committed.fault = fault_text(setup_);
+    StepResult written = log_attempt(session.connection(), clock_, setup_, committed);
+    logging_ = written.ok();
+    return written;
+  }
+  // Whether the attempt's history row is committed already, with the money.
+  bool logged() const { return logged_; }
 
  private:
   // A slow fault sleeps, or with gate= waits at its gate (at most `ms`); a pause fault stops
@@ -75,15 +139,18 @@ class DirectDriver final : public Driver {
                  fault.text.c_str(), where.c_str(),
                  committed ? "the transfer is committed, its answer never sent"
                            : "nothing it began is committed");
-    last_words_(committed);
+    last_words_(committed && !logged_);
     std::fflush(nullptr);
     ::raise(SIGKILL);
     ::_exit(137);
   }
 
   const AttemptSetup& setup_;
+  const Clock& clock_;
   FaultSites sites_;
   std::function<void(bool)> last_words_;
+  bool logging_ = false;  // the history row is in the open transaction
+  bool logged_ = false;   // and that transaction committed
 };
 
 // The strategy that served the request first on this ledger, or "" if none did.
@@ -123,38 +190,8 @@ void apply_answer_faults(const AttemptSetup& setup, AttemptReport* report) {
   if (const FaultSpec* lost = wire_faults(setup.faults).response_lost) {
     if (setup.fault_acts) setup.fault_acts(*lost, "after the server answered");
     report->answer = Answer::of(Outcome::kTimeout, reason::kResponseLost);
-    report->fault = lost->text;
-  } else if (!setup.faults.empty()) {
-    report->fault = setup.faults.front().text;
   }
-}
-
-// The attempts log is a record for people: if it cannot be written (the ledger went busy), the
-// answer already given stands.
-void log_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
-                 const AttemptReport& report) {
-  const Answer& logged = report.server_answer;
-  if (!setup.log_attempt || is_input_rejection(logged) || logged.outcome == Outcome::kBusy) return;
-  const std::string isolation = connection.isolation();
-  const std::string node = connection.node();
-  const StrategyInfo& info = setup.strategy->info();
-  const bool guards_elsewhere = setup.guard_store && (info.needs_token || info.uses_lock_ttl);
-  (void)connection.run(
-      Stmt::kLogAttempt,
-      {{":source", setup.request.source},
-       {":biz_seq", setup.request.biz_seq},
-       {":strategy", std::string(setup.strategy->info().name)},
-       {":pitfall", setup.options.pitfall == Pitfall::kNone
-                        ? Value{}
-                        : Value{std::string(pitfall_name(setup.options.pitfall))}},
-       {":outcome", std::string(outcome_name(logged.outcome))},
-       {":reason", logged.reason.empty() ? Value{} : Value{logged.reason}},
-       {":replayed", int64_t{logged.replayed ? 1 : 0}},
-       {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
-       {":now", clock.now_ms()},
-       {":isolation", isolation.empty() ? Value{} : Value{isolation}},
-       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}},
-       {":node", node.empty() ? Value{} : Value{node}}});
+  report->fault = fault_text(setup);
 }
 
 // A crash after the money's commit leaves the attempt in the log, as applied by a server that
@@ -165,7 +202,7 @@ void log_crashed_attempt(Connection& connection, const Clock& clock, const Attem
   AttemptReport crashed;
   crashed.server_answer = Answer::of(Outcome::kApplied);
   crashed.fault = armed(setup, FaultKind::kCrash)->text;
-  log_attempt(connection, clock, setup, crashed);
+  (void)log_attempt(connection, clock, setup, crashed);
 }
 
 }  // namespace
@@ -179,7 +216,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
     if (status.is_ok()) *out = std::move(report);
     return status;
   }
-  DirectDriver driver(setup, [&](bool committed) {
+  DirectDriver driver(setup, clock, [&](bool committed) {
     if (committed) log_crashed_attempt(connection, clock, setup);
   });
   Session session(connection, clock, driver, setup.options);
@@ -198,7 +235,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   if (report.answer.outcome == Outcome::kInProgress)
     (void)find_key_holder(connection, setup.request.source, setup.request.biz_seq, clock.now_ms(),
                           &report.holder);  // a hint: without it the answer still stands
-  log_attempt(connection, clock, setup, report);
+  if (!driver.logged()) (void)log_attempt(connection, clock, setup, report);
   report.where = where_ran(connection, report.server_answer.outcome == Outcome::kApplied);
   *out = std::move(report);
   return Status::ok();

@@ -22,8 +22,8 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
       return "damaged file: " + result.error;
     case StepCode::kSerialization:
       return "serialization failure: rolled back";
-    case StepCode::kDeadlock:
-      return "deadlock: rolled back";
+    case StepCode::kDeadlock:  // a lone server takes no lock at COMMIT: a cluster certified
+      return stmt == Stmt::kCommit ? "certification failed: rolled back" : "deadlock: rolled back";
     case StepCode::kLockTimeout:
       return "lock wait timeout";
     case StepCode::kConnectionLost:

@@ -172,6 +172,8 @@ Task<Answer> work_and_commit(Session& session, const TransferRequest& request, i
   if (answer.outcome != Outcome::kApplied && answer.outcome != Outcome::kRejected) co_return answer;
   StepResult stored = co_await session.exec("finish_flow", finish, finish_binds(flow_id, answer));
   if (!stored.ok()) co_return co_await fail(session, stored);
+  StepResult logged = session.committing(answer);
+  if (!logged.ok()) co_return co_await fail(session, logged);
   StepResult committed = co_await session.exec("commit", Stmt::kCommit, {});
   if (!committed.ok()) co_return co_await fail(session, committed);
   co_return answer;

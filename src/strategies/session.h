@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
+#include "ledger/answer.h"
 #include "strategies/pitfall.h"
 
 namespace idemlab {
@@ -47,6 +48,12 @@ class Driver {
   // Either runs session.pending() now (filling in its result) and returns false, or keeps
   // `resume` to continue the attempt once the result is filled in and returns true.
   virtual bool park(Session& session, std::coroutine_handle<> resume) = 0;
+  // Just before the COMMIT that stores `answer` with the money (work_and_commit), inside that
+  // transaction: the one-attempt driver writes the attempt's history row there, so that an
+  // applied attempt commits once. A failed write fails the attempt as a failed step does: the
+  // server may have rolled the whole transaction back (a Galera node's 1213), and a COMMIT
+  // after it would then succeed on nothing.
+  virtual StepResult committing(Session& /*session*/, const Answer& /*answer*/) { return {}; }
 };
 
 class Session {
@@ -95,6 +102,9 @@ class Session {
   bool in_own_transaction() const { return began_; }
   bool has(Pitfall pitfall) const { return options_.pitfall == pitfall; }
   int64_t now_ms() const { return clock_->now_ms(); }
+
+  // Tells the driver that the open transaction is about to commit `answer` (Driver::committing).
+  StepResult committing(const Answer& answer) { return driver_->committing(*this, answer); }
 
   // For drivers.
   PendingStep& pending() { return pending_; }
