@@ -83,25 +83,6 @@ constexpr std::array kFaults{
               "the replica is synchronous, and has every write its primary acknowledged. The "
               "strategies with a token or a lock keep them in that store for the run",
               kSimulated},
-    FaultInfo{FaultKind::kReplicaLag, "replica-lag", "replica-lag[:ms=MS]", "ms (default 1000)",
-              "read/write splitting: the reads a strategy makes outside its write transaction "
-              "(flow, dedup and token lookups) go to a replica of the ledger that applies each "
-              "commit ms after the primary made it; with --read-your-writes a read goes to the "
-              "primary while the replica has not applied every commit",
-              kSimulated},
-    FaultInfo{FaultKind::kGalera, "galera",
-              "galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1]",
-              "nodes (2 to 9, default 3), apply-ms (default 0), sync-wait (0 or 1, default 0), "
-              "retry-autocommit (0 or 1, default 1)",
-              "the ledger is a Galera cluster: each attempt runs on a node of its own (request, "
-              "copy and attempt pick the next), its locks stop at its node, and at COMMIT the "
-              "cluster refuses it (1213, busy) if another node committed a write to one of its "
-              "rows since it began; the other nodes apply a commit apply-ms later, so a read "
-              "there is stale unless sync-wait=1 (wsrep_sync_wait) makes it wait; an autocommit "
-              "write waits for its node to catch up (the end of wsrep_retry_autocommit=1), or "
-              "with retry-autocommit=0 an autocommit INSERT of a row another node committed and "
-              "its node has not applied is refused (1213, busy)",
-              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -143,46 +124,45 @@ Status parse_failover_of(std::string_view fault, std::string_view value, Failove
       fmt::format("fault {}: of={} is not one of guards, ledger, both", fault, value));
 }
 
-// The keys of the replication faults (failover, galera): whether `key` is one of `spec`'s, and
-// if so, what reading it gave in `status`.
-bool parse_replication_key(std::string_view name, std::string_view key, std::string_view value,
-                           FaultSpec* spec, Status* status) {
-  if (spec->kind == FaultKind::kFailover) {
-    if (key == "lag-ms")
-      *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->lag_ms);
-    else if (key == "at-ms")
-      *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->at_ms);
-    else if (key == "of")
-      *status = parse_failover_of(name, value, &spec->of);
-    else if (key == "sync")
-      *status = parse_on_off(name, key, value, &spec->sync);
-    else
-      return false;
-    return true;
-  }
-  if (spec->kind != FaultKind::kGalera) return false;
-  int64_t wait = 0, retry = 1;
-  if (key == "nodes")
-    *status = parse_int(name, key, value, 2, 9, &spec->nodes);
-  else if (key == "apply-ms")
-    *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->ms);
-  else if (key == "sync-wait")
-    *status = parse_int(name, key, value, 0, 1, &wait);
-  else if (key == "retry-autocommit")
-    *status = parse_int(name, key, value, 0, 1, &retry);
-  else
+// The keys of the failover fault: whether `key` is one of `spec`'s, and if so, what reading it
+// gave in `status`.
+bool parse_failover_key(std::string_view name, std::string_view key, std::string_view value,
+                        FaultSpec* spec, Status* status) {
+  if (spec->kind != FaultKind::kFailover) return false;
+  if (key == "lag-ms") {
+    *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->lag_ms);
+    spec->lag_given = true;
+  } else if (key == "at-ms") {
+    *status = parse_int(name, key, value, 0, limits::kMaxDurationMs, &spec->at_ms);
+  } else if (key == "of") {
+    *status = parse_failover_of(name, value, &spec->of);
+  } else if (key == "sync") {
+    *status = parse_on_off(name, key, value, &spec->sync);
+  } else {
     return false;
-  spec->sync = spec->sync || wait == 1;
-  spec->retry_autocommit = spec->retry_autocommit && retry == 1;
+  }
   return true;
+}
+
+// The --topology that replaces a fault that was a topology (sim/shared/sim_topology.h), with
+// its values carried over; "" for any other name.
+std::string topology_for_retired(std::string_view name, std::string_view rest) {
+  if (name == "galera")
+    return rest.empty() ? "ledger=galera" : fmt::format("ledger=galera:{}", rest);
+  if (name != "replica-lag") return "";
+  std::string_view lag = "1000";
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  std::string_view bad;
+  if (split_pairs(rest, &pairs, &bad))
+    for (const auto& [key, value] : pairs)
+      if (key == "ms") lag = value;
+  return fmt::format("ledger=standby:lag-ms={},reads=standby", lag);
 }
 
 // After its key=value pairs: the defaults a spec leaves out, and what its pairs cannot say
 // together.
 Status complete_fault(std::string_view name, bool pauses, FaultSpec* spec) {
   if (pauses && spec->ms == 0) spec->ms = spec->gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
-  if (spec->kind == FaultKind::kReplicaLag && spec->ms == 0) spec->ms = kDefaultReplicaLagMs;
-  if (spec->kind == FaultKind::kGalera && spec->nodes == 0) spec->nodes = 3;
   const bool aimed = !spec->step.empty() || spec->phase != Phase::kNone || spec->nth != 0 ||
                      spec->probability != 1.0;
   if (spec->at_ms >= 0 && aimed)
@@ -218,6 +198,13 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
   const FaultInfo* info = nullptr;
   for (const auto& row : kFaults)
     if (row.name == name) info = &row;
+  if (const std::string topology =
+          topology_for_retired(name, colon == std::string_view::npos ? "" : text.substr(colon + 1));
+      !topology.empty())
+    return Status::usage(
+        fmt::format("fault {} is a topology, not a fault: give --topology {} (in a scenario file, "
+                    "topology = [\"{}\"])",
+                    name, topology, topology));
   if (!info) return Status::usage(fmt::format("unknown fault '{}' (see: idemlab faults)", name));
   spec.kind = info->kind;
   // slow and pause take the same parameters: one sleeps, the other stops the whole process.
@@ -234,8 +221,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if (key == "nth") {
       status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
     } else if (key == "ms" &&
-               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy ||
-                spec.kind == FaultKind::kReplicaLag)) {
+               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
     } else if ((key == "at" && pauses) || (key == "after" && (spec.kind == FaultKind::kCrash ||
                                                               spec.kind == FaultKind::kFailover))) {
@@ -245,7 +231,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
         spec.phase = *phase;
       else if (!(spec.at_given && value == kCriticalSite))
         spec.step = std::string(value);
-    } else if (parse_replication_key(name, key, value, &spec, &status)) {
+    } else if (parse_failover_key(name, key, value, &spec, &status)) {
     } else if (key == "gate" && pauses) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);

@@ -25,8 +25,6 @@ enum class FaultKind {
   kNoKey,         // the client sends the request without its idempotency key
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
   kFailover,      // a primary dies (the guard store's, the ledger's); its replica takes over
-  kReplicaLag,    // reads outside the write transaction go to a replica ms behind the primary
-  kGalera,        // the ledger is a Galera cluster: attempts spread over its nodes
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -56,8 +54,6 @@ const FaultInfo& fault_info(FaultKind kind);
 
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;
-// How far behind its primary a replica-lag fault's replica is, when it names no ms=.
-constexpr int64_t kDefaultReplicaLagMs = 1000;
 // How long a slow:gate= waits for its gate at most, unless ms= says.
 constexpr int64_t kDefaultGateCapMs = 60000;
 
@@ -91,13 +87,11 @@ struct FaultSpec {
   std::string gate;            // slow, pause, one attempt: wait at a gate in this folder (gate.h)
   int64_t count = 0;           // k=: redeliver, double-submit
   int64_t lag_ms = 0;          // lag-ms=: failover, how far the replica is behind its primary
+  bool lag_given = false;      // lag-ms= was written (else the topology's replica's lag)
   int64_t at_ms = -1;          // at-ms=: failover, once at this virtual time (-1: at an attempt)
   FailoverOf of = FailoverOf::kGuards;  // of=: failover, what fails over
-  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1);
-                      // sync-wait=1: galera, causal reads
-  int64_t nodes = 0;  // nodes=: galera, how many (apply-ms= goes to ms)
-  bool retry_autocommit = true;  // retry-autocommit=: galera, wsrep_retry_autocommit 1 or 0
-  std::string text;              // as written, for reports and the attempts log
+  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1)
+  std::string text;   // as written, for reports and the attempts log
 
   std::string_view name() const;
 };

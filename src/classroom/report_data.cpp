@@ -76,12 +76,13 @@ Status engine_figure(const ReportInput& input, const ReportEngine& engine, Engin
 }  // namespace
 
 Status run_scenarios(const ReportInput& input, const std::vector<CompareRow>& rows,
-                     std::vector<ScenarioRun>* out) {
+                     bool on_topology, std::vector<ScenarioRun>* out) {
   out->clear();
   for (const std::string& name : input.scenarios) {
     ScenarioRun run;
     run.scenario = name;
     RETURN_IF_ERROR(load_scenario(name, &run.config, nullptr));
+    if (on_topology && input.topology) run.config.topology = *input.topology;
     run.config.requests = input.requests;
     run.config.seed = input.seed;
     RETURN_IF_ERROR(compare(run.config, rows, input.jobs, {}, &run.results));
@@ -97,9 +98,9 @@ Status gather_report(const ReportInput& input, ReportData* out) {
     RETURN_IF_ERROR(strategy_card(*strategy, &card));
     out->cards.push_back(std::move(card));
   }
-  RETURN_IF_ERROR(run_scenarios(input, strategy_rows(input), &out->matrix));
+  RETURN_IF_ERROR(run_scenarios(input, strategy_rows(input), true, &out->matrix));
   if (input.engines.empty()) return Status::ok();
-  RETURN_IF_ERROR(run_scenarios(input, engine_rows(input), &out->engine_runs));
+  RETURN_IF_ERROR(run_scenarios(input, engine_rows(input), false, &out->engine_runs));
   for (const ReportEngine& engine : input.engines) {
     EngineFigure figure;
     RETURN_IF_ERROR(engine_figure(input, engine, &figure));

@@ -34,6 +34,8 @@ struct ReportInput {
   uint64_t seed = 1;
   int jobs = 1;
   std::string command;  // the command that reproduces the report
+  // report --topology: the matrix's every scenario runs on it (its own topology replaced)
+  std::optional<SimTopology> topology;
   // report --backend: the engines section's columns, the strategy its twins explore, and
   // " --backend ... --isolation ..." for its reproduce lines. No engines: no section.
   std::vector<ReportEngine> engines;
@@ -93,8 +95,10 @@ struct ReportData {
 
 Status gather_report(const ReportInput& input, ReportData* out);
 
-// The one scenario loop: each of `input`'s scenarios, at its requests and seed, against `rows`.
+// The one scenario loop: each of `input`'s scenarios, at its requests and seed, against `rows`;
+// `on_topology`: on input.topology, when given (the matrix; the engines section runs each
+// scenario as written).
 Status run_scenarios(const ReportInput& input, const std::vector<CompareRow>& rows,
-                     std::vector<ScenarioRun>* out);
+                     bool on_topology, std::vector<ScenarioRun>* out);
 
 }  // namespace idemlab

@@ -10,9 +10,9 @@
 #include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "report/compare_notes.h"
+#include "report/sim_view.h"
 #include "sim/shared/budget.h"
 #include "sim/simulate/compare.h"
-#include "term/command_text.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -153,10 +153,10 @@ ExitCode run_compare(const CompareOptions& options) {
   for (const Strategy* strategy : chosen(options.strategies))
     names.emplace_back(strategy->info().name);
   const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, names);
-  check_replication_faults(
+  check_topology(
       config,
       std::any_of(backends.begin(), backends.end(), [](const Backend& b) { return b.server; }),
-      redis.has_value());
+      redis.has_value(), names, !options.sim.topology.empty());
   const std::vector<CompareRow> plan = plan_rows(options, backends, redis ? &*redis : nullptr);
   std::vector<SimResult> rows;
   throw_if_error(check_sim_budget_for_jobs(config, options.jobs));
@@ -180,7 +180,7 @@ ExitCode run_compare(const CompareOptions& options) {
   if (format == Format::kTable) {
     std::string under = options.wide ? "" : compact_table_legend();
     for (const std::string& note : notes.brief) under += wrap(note, 0);
-    fmt::print("{}{}", under, command_text("reproduce: " + command));
+    fmt::print("{}{}", under, reproduce_text(command));
   }
   if (options.sim.fail_on_violation && std::any_of(rows.begin(), rows.end(), breaks_guarantee))
     return ExitCode::kAuditFailed;

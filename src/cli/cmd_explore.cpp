@@ -8,8 +8,8 @@
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/explore_view.h"
+#include "report/sim_view.h"
 #include "sim/explore/explore.h"
-#include "term/command_text.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -24,22 +24,52 @@ struct ExploreOptions {
   std::string diagram;  // "mermaid" or "svg"
   bool sql = false;
   bool fail_on_violation = false;
-  std::string db;         // a server URL, or "" for SQLite
-  std::string isolation;  // with db
-  std::string redis;      // token and lock-table: where tokens and locks go, or ""
+  std::string db;                     // a server URL, or "" for SQLite
+  std::string isolation;              // with db
+  std::string redis;                  // token and lock-table: where tokens and locks go, or ""
+  std::vector<std::string> topology;  // --topology, each part as written
+  bool replica_lag = false;           // --replica-lag: refused, naming --topology
 };
+
+// --topology into the config: explore reads a lagging standby at every lag in turn, and keeps
+// tokens and locks in a replicated store when --failover fails it over; each part that would
+// change nothing, or that explore does not enumerate, is refused with its reason.
+void choose_topology(ExploreOptions* options) {
+  if (options->replica_lag)
+    throw_if_error(Status::usage(
+        "--replica-lag is a topology now: give --topology ledger=standby:reads=standby"));
+  SimTopology topology;
+  throw_if_error(parse_topologies(options->topology, &topology));
+  if (topology.galera())
+    throw_if_error(Status::usage(
+        "explore does not enumerate a Galera cluster's certification: run simulate or compare "
+        "--topology ledger=galera, or explore --db on a real cluster's URL"));
+  if (topology.standby() && !topology.reads_on_standby)
+    throw_if_error(Status::usage(
+        "--topology ledger=standby changes nothing in explore without reads=standby: explore "
+        "fails no ledger over"));
+  if (topology.ledger_lag_given || topology.guards_lag_given)
+    throw_if_error(Status::usage(
+        "explore tries every lag (a standby that applied none of the run's commits, then 1, "
+        "2, ...; a failover that loses the write before it): drop lag-ms="));
+  if (topology.guards_replica && !options->config.failover)
+    throw_if_error(Status::usage(
+        "--topology guards=replica changes nothing in explore without --failover: add it"));
+  options->config.replica_lag = topology.reads_on_standby;
+}
 
 // --db and --isolation into the config: explore's own ledger is a scratch one, so --db takes
 // only a server, where explore makes a scratch ledger of its own.
 void choose_server(ExploreOptions* options) {
+  choose_topology(options);
   ScratchServerChoice choice = scratch_server_choice("explore", options->db, options->isolation);
   options->config.isolation = choice.isolation;
   options->config.server = std::move(choice.server);
   options->config.redis = scratch_redis_choice(options->redis, {options->strategy});
   if (options->config.replica_lag && options->config.server)
     throw_if_error(Status::usage(
-        "--replica-lag reads from a replica of the simulator's own SQLite ledger; on a server, "
-        "read from a real standby: idemlab STRATEGY --read-db URL"));
+        "ledger=standby reads from a standby of the simulator's own SQLite ledger; on a "
+        "server, read from a real standby: idemlab STRATEGY --read-db URL"));
   if (options->config.failover && (options->config.server || options->config.redis))
     throw_if_error(Status::usage(
         "--failover fails over the simulator's own guard store beside a SQLite ledger; it takes "
@@ -75,7 +105,7 @@ std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
                                  {c.unique_index, " --unique-index"},
                                  {c.all_orders, " --all-orders"},
                                  {c.failover, " --failover"},
-                                 {c.replica_lag, " --replica-lag"},
+                                 {c.replica_lag, " --topology ledger=standby:reads=standby"},
                                  {options.sql, " --sql"}})
     if (on) out += flag;
   if (c.pick > 0) out += fmt::format(" --interleaving {}", c.pick);
@@ -110,7 +140,7 @@ ExitCode run_explore(ExploreOptions& options) {
     print_json(explore_json(view, result));
   else
     fmt::print("{}{}", explore_text(view, result),
-               command_text("reproduce: " + explore_command(options, pitfall)));
+               reproduce_text(explore_command(options, pitfall)));
   return explore_exit(options, result);
 }
 
@@ -159,10 +189,12 @@ void register_explore(CLI::App& app, CommandResult& result) {
                     "token and lock-table: keep tokens and locks in a store with a replica, and "
                     "fail it over right after each guard write in turn, in every interleaving "
                     "(the replica never received that write)");
-  command->add_flag("--replica-lag", options->config.replica_lag,
-                    "send the lookups outside the write transaction to a read replica, and try "
-                    "every interleaving with it applying none of the run's commits, then the "
-                    "first, and so on (SQLite)");
+  command->add_option("--topology", options->topology,
+                      "ledger=standby:reads=standby: send the lookups outside the write "
+                      "transaction to the ledger's standby, and try every interleaving with it "
+                      "applying none of the run's commits, then the first, and so on (SQLite); "
+                      "guards=replica: with --failover, as --failover alone");
+  command->add_flag("--replica-lag", options->replica_lag)->group("");  // refused, named
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   command->add_flag("--unique-index", options->config.unique_index,
                     "select-for-update: insert the flow row under the unique index on (source, "

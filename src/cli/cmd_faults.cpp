@@ -41,7 +41,10 @@ ExitCode run_faults(const ListOptions& options) {
   }
   out += "\n" + wrap(
                     "Syntax: --fault NAME[:key=value,...]. In simulations every fault also takes "
-                    "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt).",
+                    "p=PROBABILITY (per attempt) or nth=N (only the Nth request's first attempt). "
+                    "How the servers stand (a standby, a Galera cluster, a replicated guard "
+                    "store) is not a fault: simulate, compare, explore and report take it as "
+                    "--topology (see their --help).",
                     0);
   fmt::print("{}", out);
   return ExitCode::kOk;

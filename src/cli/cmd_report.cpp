@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cli/errors.h"
 #include "cli/output_file.h"
+#include "cli/sim_options.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "report/html_report.h"
@@ -27,7 +28,8 @@ struct ReportOptions {
   std::vector<std::string> isolations;  // ... each server at these levels
   bool json = false;                    // the summary as JSON: the file, and the matrix's verdicts
   std::string engine_strategy = "select-for-update";
-  int64_t max_interleavings = 0;  // ... of its twins per engine; 0: not given, the default
+  int64_t max_interleavings = 0;      // ... of its twins per engine; 0: not given, the default
+  std::vector<std::string> topology;  // --topology: the matrix's every scenario on it
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -89,6 +91,26 @@ void add_engines(const ReportOptions& options, ReportInput* input) {
   if (options.max_interleavings > 0) input->engine_interleavings = options.max_interleavings;
 }
 
+// --topology: every scenario of the matrix runs on it; one whose faults it cannot carry (a ledger
+// failover on a Galera cluster) is named in the refusal.
+void choose_topology(const ReportOptions& options, const std::vector<std::string>& strategies,
+                     ReportInput* input) {
+  if (options.topology.empty()) return;
+  SimTopology topology;
+  throw_if_error(parse_topologies(options.topology, &topology));
+  for (const std::string& name : input->scenarios) {
+    SimConfig config;
+    throw_if_error(load_scenario(name, &config, nullptr));
+    config.topology = topology;
+    const Status status = resolve_topology(&config.topology, &config.faults, false);
+    if (!status.is_ok())
+      throw_if_error(Status::usage(
+          fmt::format("scenario {}: {} (leave it out with --scenarios)", name, status.message())));
+    check_topology(config, false, false, strategies, true);
+  }
+  input->topology = topology;
+}
+
 ReportInput report_input(const ReportOptions& options) {
   ReportInput input;
   input.requests = options.requests;
@@ -112,9 +134,11 @@ ReportInput report_input(const ReportOptions& options) {
       throw_if_error(Status::usage(fmt::format("--strategies: unknown strategy '{}'", name)));
     input.strategies.push_back(strategy);
   }
+  choose_topology(options, names, &input);
   input.command = fmt::format(
       "idemlab report --out {} --scenarios {} --strategies {} --requests {} --seed {}", options.out,
       options.scenarios, options.strategies, options.requests, options.seed);
+  for (const std::string& text : options.topology) input.command += " --topology " + text;
   add_engines(options, &input);
   if (!input.engines.empty())
     input.command += input.backend_arguments + " --engine-strategy " + options.engine_strategy;
@@ -177,6 +201,8 @@ void register_report(CLI::App& app, CommandResult& result) {
   command->add_option("--jobs", options->jobs, "strategies simulated at once")
       ->check(whole_number(1, limits::kMaxJobs))
       ->capture_default_str();
+  command->add_option("--topology", options->topology,
+                      std::string(kTopologyHelp) + "; the matrix's every scenario runs on it");
   command->add_option("--backend", options->backends,
                       "add a section comparing engines, a column per backend: sqlite, or a "
                       "postgresql:// or mariadb:// URL, where each run gets a scratch schema "

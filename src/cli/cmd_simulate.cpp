@@ -71,7 +71,8 @@ ExitCode run_simulate(const SimulateOptions& options) {
   const std::optional<RedisLocator> redis = scratch_redis_choice(options.redis, {options.strategy});
   install_interrupt_handlers();
   SimConfig config = build_config(options.sim);
-  check_replication_faults(config, server.server.has_value(), redis.has_value());
+  check_topology(config, server.server.has_value(), redis.has_value(), {options.strategy},
+                 !options.sim.topology.empty());
   check_views(options, config);
   const Strategy& strategy = *find_strategy(options.strategy);
   const Pitfall pitfall = pitfall_option(strategy.info(), options.pitfall);

@@ -13,6 +13,19 @@
 
 namespace idemlab {
 
+namespace {
+
+// Whether any of `strategies` keeps tokens or locks (token, lock-table): what --redis and
+// guards=replica change.
+bool keeps_guards(const std::vector<std::string>& strategies) {
+  return std::any_of(strategies.begin(), strategies.end(), [](const auto& name) {
+    const StrategyInfo& info = find_strategy(name)->info();
+    return info.needs_token || info.uses_lock_ttl;
+  });
+}
+
+}  // namespace
+
 void add_sim_options(CLI::App* command, SimCliOptions* options) {
   command->add_option("--scenario", options->scenario,
                       "a built-in scenario (idemlab scenarios) or a scenario file");
@@ -27,9 +40,11 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
         ->check(whole_number(settings[i].low, settings[i].high));
   command->add_option("--fault", options->faults,
                       fault_help(Surface::kSimulate) + "; replaces the scenario's faults");
+  command->add_option("--topology", options->topology,
+                      std::string(kTopologyHelp) + "; replaces the scenario's topology");
   command->add_flag("--read-your-writes", options->read_your_writes,
-                    "with fault replica-lag: a read goes to the primary while the replica has "
-                    "not applied every commit");
+                    "with reads on the ledger's standby: a read goes to the primary while the "
+                    "standby has not applied every commit");
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
@@ -67,8 +82,12 @@ SimConfig build_config(const SimCliOptions& options) {
   }
   if (options.sources) throw_if_error(parse_sources(*options.sources, &config.sources));
   if (!options.faults.empty()) throw_if_error(parse_faults(options.faults, &config.faults));
+  if (!options.topology.empty())
+    throw_if_error(parse_topologies(options.topology, &config.topology));
   config.read_your_writes = options.read_your_writes;
   throw_if_error(check_faults(Surface::kSimulate, config.faults, nullptr, Pitfall::kNone));
+  SimConfig resolved = config;  // what the run will make of it: refused here, before a run
+  throw_if_error(resolve_topology(&resolved.topology, &resolved.faults, resolved.read_your_writes));
   return config;
 }
 
@@ -94,6 +113,7 @@ std::string config_arguments(const SimConfig& config) {
     out += fmt::format(" --token-ttl-ms {}", config.token_ttl_ms);
   if (config.sources != SimConfig{}.sources)
     out += fmt::format(" --sources {}", fmt::join(config.sources, ","));
+  for (const std::string& text : config.topology.texts) out += fmt::format(" --topology {}", text);
   for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
   if (config.read_your_writes) out += " --read-your-writes";
   return out;
@@ -164,52 +184,41 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
   if (redis.empty()) return std::nullopt;
   RedisLocator locator;
   throw_if_error(parse_redis_locator(redis, &locator));
-  const bool keeps_guards = std::any_of(strategies.begin(), strategies.end(), [](const auto& name) {
-    const StrategyInfo& info = find_strategy(name)->info();
-    return info.needs_token || info.uses_lock_ttl;
-  });
-  if (!keeps_guards)
+  if (!keeps_guards(strategies))
     throw_if_error(Status::usage(
         fmt::format("--redis keeps tokens and locks: {} {} neither (token and lock-table do)",
                     fmt::join(strategies, ", "), strategies.size() == 1 ? "keeps" : "keep")));
   return locator;
 }
 
-void check_replication_faults(const SimConfig& config, bool on_server, bool redis) {
-  for (const FaultSpec& fault : config.faults) {
-    if (fault.kind == FaultKind::kFailover && redis)
-      throw_if_error(Status::usage(
-          "fault failover fails over the simulator's own replicated guard store; --redis names "
-          "a real Redis: leave one out"));
-    if (fault.kind == FaultKind::kFailover && fails_over_ledger(fault.of) && on_server)
-      throw_if_error(Status::usage(
-          "fault failover:of=ledger|both promotes a replica of the simulator's own SQLite "
-          "ledger; on a server, fail over a real standby: scripts/servers postgres failover"));
-    if (fault.kind == FaultKind::kGalera && on_server)
-      throw_if_error(Status::usage(
-          "fault galera models a cluster of the simulator's own SQLite ledgers; on a real "
-          "cluster, give its URL: --db mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB"));
-    if (fault.kind == FaultKind::kReplicaLag && on_server)
-      throw_if_error(Status::usage(
-          "fault replica-lag models a replica of the simulator's own SQLite ledger; on a "
-          "server, read from a real standby: idemlab STRATEGY --read-db URL"));
-  }
-  const auto has = [&](auto wanted) {
-    return std::any_of(config.faults.begin(), config.faults.end(), wanted);
-  };
-  if (has([](const FaultSpec& f) { return f.kind == FaultKind::kGalera; }) &&
-      has([](const FaultSpec& f) {
-        return f.kind == FaultKind::kReplicaLag ||
-               (f.kind == FaultKind::kFailover && fails_over_ledger(f.of));
-      }))
+const char* const kTopologyHelp =
+    "how the servers stand, one part each time: ledger=server|standby[:lag-ms=MS,"
+    "reads=primary|standby]|galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1], "
+    "guards=server|replica[:lag-ms=MS] (see docs/simulator.md)";
+
+void check_topology(const SimConfig& config, bool on_server, bool redis,
+                    const std::vector<std::string>& strategies, bool given) {
+  SimConfig resolved = config;
+  throw_if_error(resolve_topology(&resolved.topology, &resolved.faults, config.read_your_writes));
+  const SimTopology& topology = resolved.topology;
+  if (topology.guards_replica && redis)
     throw_if_error(Status::usage(
-        "fault galera makes the ledger a cluster; replica-lag and failover:of=ledger|both "
-        "model a single ledger's replica: leave one out"));
-  if (config.read_your_writes &&
-      std::none_of(config.faults.begin(), config.faults.end(),
-                   [](const FaultSpec& fault) { return fault.kind == FaultKind::kReplicaLag; }))
+        "guards=replica (or a failover of the guard store) is the simulator's own replicated "
+        "store; --redis names a real Redis: leave one out"));
+  if (topology.standby() && on_server)
     throw_if_error(Status::usage(
-        "--read-your-writes chooses where reads go when a replica lags: add --fault replica-lag"));
+        "ledger=standby (or a failover of the ledger) copies the simulator's own SQLite ledger; "
+        "on a server, read from a real standby (idemlab STRATEGY --read-db URL) or fail one "
+        "over (scripts/servers postgres failover)"));
+  if (topology.galera() && on_server)
+    throw_if_error(Status::usage(
+        "ledger=galera models a cluster of the simulator's own SQLite ledgers; on a real "
+        "cluster, give its URL: --db mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB"));
+  if (given && config.topology.guards_replica && !keeps_guards(strategies))
+    throw_if_error(Status::usage(fmt::format(
+        "--topology guards=replica changes nothing for {}: {} no token or lock (token and "
+        "lock-table do)",
+        fmt::join(strategies, ", "), strategies.size() == 1 ? "it keeps" : "they keep")));
 }
 
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis) {

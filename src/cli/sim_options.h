@@ -17,6 +17,7 @@ struct SimCliOptions {
   // line's value, if given.
   std::vector<std::optional<int64_t>> settings = std::vector<std::optional<int64_t>>(8);
   std::vector<std::string> faults;
+  std::vector<std::string> topology;
   std::optional<std::string> retry;
   std::optional<std::string> sources;
   std::string format = "table";
@@ -60,10 +61,14 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
                                                  const std::vector<std::string>& strategies);
 // " --redis URL" for a reproduce line (the URL as shown: no password); "".
 std::string scratch_redis_arguments(const std::optional<RedisLocator>& redis);
-// Usage errors: a failover fault with --redis (it fails over the simulator's own guard store),
-// replica-lag on a server (it copies the simulator's own SQLite ledger), --read-your-writes
-// without replica-lag.
-void check_replication_faults(const SimConfig& config, bool on_server, bool redis);
+// --topology's help: its parts and shapes.
+extern const char* const kTopologyHelp;
+// Usage errors: a ledger topology on a server (the simulator's replicas copy its own SQLite
+// ledger), guards=replica (or a failover of the guard store) with --redis, and when the command
+// line gave it (`given`: a scenario's is its own), guards=replica while none of `strategies`
+// keeps tokens or locks.
+void check_topology(const SimConfig& config, bool on_server, bool redis,
+                    const std::vector<std::string>& strategies, bool given);
 
 // Reports progress on standard error when it is a terminal; quiet otherwise.
 std::function<void(int64_t, int64_t)> progress_reporter(std::string label,

@@ -162,13 +162,16 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
   const Strategy& strategy = *input.engine_strategy;
   const ExploreResult& result = engine.result;
   const std::string& command = engine.command;
+  const bool cluster = result.nodes > 1;  // a twin turned away is a certification failure
   std::string figure = fmt::format(
-      "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} deadlock, {} meet "
+      "<div class=\"figure\"><h3>{}</h3><p>{} interleavings{}{}: {} block, {} {}, {} meet "
       "a unique key, {} break.</p>\n",
       markup_text(heading), result.interleavings,
       result.truncated ? ", the first of more in explore's order" : "",
       engine.engine->server ? " (steps that commute tried in one order)" : "", result.blocking,
-      result.deadlocking, result.unique_violations, result.breaking);
+      result.deadlocking, cluster ? "refused at certification" : "deadlock",
+      result.unique_violations, result.breaking);
+  const std::string_view event = cluster ? "certification failure" : "deadlock";
   if (!result.first_breaking.empty()) {
     figure += diagram_box(svg_sequence(
         result.first_breaking,
@@ -178,13 +181,13 @@ std::string engine_explore(const ReportInput& input, const EngineFigure& engine,
   } else if (!result.first_deadlock.empty()) {
     figure += diagram_box(
         svg_sequence(result.first_deadlock,
-                     fmt::format("{} on {}: the first deadlock, interleaving {}",
-                                 strategy.info().name, heading, result.first_deadlock_index),
+                     fmt::format("{} on {}: the first {}, interleaving {}", strategy.info().name,
+                                 heading, event, result.first_deadlock_index),
                      "no interleaving breaks; " + deadlock_victim_text(result)));
     figure += fmt::format(
-        "<p>No interleaving breaks it here. Reproduce the deadlock: "
+        "<p>No interleaving breaks it here. Reproduce the {}: "
         "<code>{} --interleaving {} --format svg</code></p>",
-        markup_text(command), result.first_deadlock_index);
+        event, markup_text(command), result.first_deadlock_index);
   } else {
     figure += fmt::format("<p>No interleaving breaks it here. Reproduce: <code>{}</code></p>",
                           markup_text(command));

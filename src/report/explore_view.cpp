@@ -16,12 +16,13 @@ namespace {
 
 // "on postgresql at read-committed, " on a server ("on a Galera cluster of 3 nodes, mariadb at
 // repeatable-read, " on a cluster), "tokens and locks in Redis, " with --redis,
-// "tokens and locks in a store that fails over, " with --failover; "" on SQLite alone.
+// "tokens and locks in a store that fails over, " with --failover, "lookups on the ledger's
+// lagging standby, " with reads on it (both, when both are asked); "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
-  const std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
-                            : result.fails_over  ? "tokens and locks in a store that fails over, "
-                            : result.replica_lag ? "lookups on a lagging read replica, "
-                                                 : "";
+  std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
+                      : result.fails_over         ? "tokens and locks in a store that fails over, "
+                                                  : "";
+  if (result.replica_lag) redis += "lookups on the ledger's lagging standby, ";
   if (!is_server(result.engine)) return redis;
   const std::string cluster =
       result.nodes > 1 ? fmt::format("a Galera cluster of {} nodes, ", result.nodes) : "";
@@ -42,9 +43,10 @@ std::string orders_text(const ExploreView& view, const ExploreResult& result) {
 // were refused as unserialisable.
 std::string server_counts_text(const ExploreResult& result) {
   if (!is_server(result.engine)) return "";
-  return fmt::format("; {} blocking, {} deadlocking, {} unserializable, {} meeting a unique key",
-                     result.blocking, result.deadlocking, result.unserializable,
-                     result.unique_violations);
+  return fmt::format("; {} blocking, {} {}, {} unserializable, {} meeting a unique key",
+                     result.blocking, result.deadlocking,
+                     result.nodes > 1 ? "refused at certification" : "deadlocking",
+                     result.unserializable, result.unique_violations);
 }
 
 // Where the server let waiting statements go in another order when the same steps ran again:
@@ -68,11 +70,27 @@ struct Shown {
   FaultPoint crash;
   const std::vector<std::string>* invariants;
   const std::vector<TimelineEvent>* timeline;
+  bool by_fault = false;  // it breaks only because of the fault point it carries
 };
 
+// What alone breaks the interleaving a fault point was added to: "the standby's lag".
+std::string_view fault_cause(const FaultPoint& point) {
+  if (point.replica_applies >= 0) return "the standby's lag";
+  if (point.failover_after > 0) return "the failover";
+  return "the crash";
+}
+
 Shown first_breaking_of(const ExploreResult& r) {
-  return {"First breaking interleaving", &r.first_breaking_schedule, r.first_breaking_point,
-          &r.first_breaking_invariants, &r.first_breaking};
+  const std::string label = r.first_breaking_by_fault
+                                ? fmt::format("First interleaving that breaks only because of {}",
+                                              fault_cause(r.first_breaking_point))
+                                : std::string("First breaking interleaving");
+  return {label,
+          &r.first_breaking_schedule,
+          r.first_breaking_point,
+          &r.first_breaking_invariants,
+          &r.first_breaking,
+          r.first_breaking_by_fault};
 }
 
 Shown shown_of(const ExploreResult& r) {
@@ -101,6 +119,7 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
                                                            {"after_statement", crash.after}}}};
   if (crash.failover_after > 0) out["failover"] = {{"after_guard_write", crash.failover_after}};
   if (crash.replica_applies >= 0) out["replica"] = {{"applied_commits", crash.replica_applies}};
+  if (shown.by_fault) out["breaks_only_with_fault"] = true;
   out["invariants"] = *shown.invariants;
   out["timeline"] = timeline_json(*shown.timeline);
   return out;
@@ -109,10 +128,10 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
 // Where the shown interleaving's crash or failover landed: "" for neither.
 std::string faults_text(const FaultPoint& point) {
   if (point.replica_applies == 0)
-    return "; the lookups read a replica that applied none of the run's commits";
+    return "; the lookups read a standby that applied none of the run's commits";
   if (point.replica_applies > 0)
     return fmt::format(
-        "; the lookups read a replica that applied the first {} of the run's commits and no more",
+        "; the lookups read a standby that applied the first {} of the run's commits and no more",
         point.replica_applies);
   if (point.failover_after > 0)
     return fmt::format("; the guard store fails over right after guard write {}",
@@ -139,8 +158,10 @@ std::string explore_text(const ExploreView& view, const ExploreResult& result) {
   if (const std::string wake_order = wake_order_text(result); !wake_order.empty())
     out += wrap(wake_order, 0);
   if (result.first_deadlock_index > 0)
-    out += wrap(fmt::format("First deadlocking interleaving: {} (attempt per step: {}); {} "
+    out += wrap(fmt::format("First {}: {} (attempt per step: {}); {} "
                             "(--interleaving {} shows it).",
+                            result.nodes > 1 ? "interleaving the cluster refused at certification"
+                                             : "deadlocking interleaving",
                             result.first_deadlock_index,
                             fmt::join(one_based(result.first_deadlock_schedule), " "),
                             deadlock_victim_text(result), result.first_deadlock_index),
@@ -170,8 +191,10 @@ std::string explore_diagram(const ExploreView& view, const ExploreResult& result
 std::string deadlock_victim_text(const ExploreResult& result) {
   const int victim = result.first_deadlock_victim + 1;
   if (result.nodes > 1)
-    return fmt::format("the cluster turned attempt {} away (the other node's commit came first)",
-                       victim);
+    return fmt::format(
+        "the cluster turned attempt {} away at certification (the other node's commit came "
+        "first)",
+        victim);
   return fmt::format("the server chose attempt {} as its victim", victim);
 }
 
@@ -190,7 +213,8 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
     if (result.nodes > 1) out["nodes"] = result.nodes;
     out["orders"] = one_order_of_commuting(view, result) ? "one-of-commuting" : "all";
     out["blocking"] = result.blocking;
-    out["deadlocking"] = result.deadlocking;
+    // On a cluster each twin runs on its own node: its 1213 is a certification failure.
+    out[result.nodes > 1 ? "certification_failures" : "deadlocking"] = result.deadlocking;
     out["unserializable"] = result.unserializable;
     out["unique_violations"] = result.unique_violations;
     out["replays_repeated"] = result.replays_repeated;

@@ -34,14 +34,21 @@ TEST_CASE("fault specs parse with their parameters") {
   CHECK(fault.sync);
   REQUIRE(parse_fault("failover:of=both,sync=off", &fault).is_ok());
   CHECK((fails_over_guards(fault.of) && fails_over_ledger(fault.of) && !fault.sync));
-  REQUIRE(parse_fault("galera:nodes=4,apply-ms=50,sync-wait=1,retry-autocommit=0", &fault).is_ok());
-  CHECK(fault.kind == FaultKind::kGalera);
-  CHECK(fault.nodes == 4);
-  CHECK(fault.ms == 50);
-  CHECK(fault.sync);
-  CHECK_FALSE(fault.retry_autocommit);
-  REQUIRE(parse_fault("galera", &fault).is_ok());
-  CHECK((fault.nodes == 3 && fault.retry_autocommit && !fault.sync));
+  CHECK_FALSE(fault.lag_given);
+  REQUIRE(parse_fault("failover:lag-ms=0", &fault).is_ok());
+  CHECK(fault.lag_given);
+}
+
+TEST_CASE("a fault that became a topology is refused with the topology that replaces it") {
+  FaultSpec fault;
+  const Status lag = parse_fault("replica-lag:ms=250", &fault);
+  CHECK(lag.code() == StatusCode::kUsage);
+  CHECK(lag.message().find("--topology ledger=standby:lag-ms=250,reads=standby") !=
+        std::string::npos);
+  const Status galera = parse_fault("galera:nodes=4,apply-ms=50", &fault);
+  CHECK(galera.message().find("--topology ledger=galera:nodes=4,apply-ms=50") != std::string::npos);
+  CHECK(parse_fault("galera", &fault).message().find("--topology ledger=galera ") !=
+        std::string::npos);
 }
 
 TEST_CASE("bad fault specs are usage errors") {

@@ -10,6 +10,33 @@
 
 namespace idemlab {
 
+namespace {
+
+// The interleavings to show, replayed once more to record their timelines: first what breaks
+// only because of the fault or topology asked for, when one does.
+Status record_shown(Replayer& explorer, ExploreResult* out) {
+  ExploreResult& result = *out;
+  if (!result.fault_breaking_schedule.empty()) {  // shown first: what the fault alone breaks
+    result.first_breaking_schedule = std::move(result.fault_breaking_schedule);
+    result.first_breaking_point = result.fault_breaking_point;
+    result.first_breaking_invariants = std::move(result.fault_breaking_invariants);
+    result.first_breaking_by_fault = true;
+  }
+  result.plain_breaking.clear();
+  if (!result.first_breaking_schedule.empty())
+    RETURN_IF_ERROR(replay_timeline(explorer, result.first_breaking_schedule,
+                                    result.first_breaking_point, &result, &result.first_breaking));
+  if (result.first_deadlock_index > 0)
+    RETURN_IF_ERROR(replay_timeline(explorer, result.first_deadlock_schedule, {}, &result,
+                                    &result.first_deadlock));
+  if (result.picked_index > 0)
+    RETURN_IF_ERROR(replay_timeline(explorer, result.picked_schedule, result.picked_point, &result,
+                                    &result.picked));
+  return Status::ok();
+}
+
+}  // namespace
+
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
                ExploreResult* out) {
   if (config.server)
@@ -47,8 +74,8 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
         explore_schedules(explorer, {.failover_after = after}, config, &result, &reached));
     if (!reached) break;
   }
-  // --replica-lag: the replica applies the run's first N commits, for N = 0, 1, ... until no
-  // schedule makes a commit it misses.
+  // Reads on the ledger's standby: it applies the run's first N commits, for N = 0, 1, ... until
+  // no schedule makes a commit it misses.
   result.replica_lag = config.replica_lag;
   for (int applies = 0; config.replica_lag && !result.truncated; ++applies) {
     reached = false;
@@ -56,15 +83,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
         explore_schedules(explorer, {.replica_applies = applies}, config, &result, &reached));
     if (!reached) break;
   }
-  if (!result.first_breaking_schedule.empty())
-    RETURN_IF_ERROR(replay_timeline(explorer, result.first_breaking_schedule,
-                                    result.first_breaking_point, &result, &result.first_breaking));
-  if (result.first_deadlock_index > 0)
-    RETURN_IF_ERROR(replay_timeline(explorer, result.first_deadlock_schedule, {}, &result,
-                                    &result.first_deadlock));
-  if (result.picked_index > 0)
-    RETURN_IF_ERROR(replay_timeline(explorer, result.picked_schedule, result.picked_point, &result,
-                                    &result.picked));
+  RETURN_IF_ERROR(record_shown(explorer, &result));
   *out = std::move(result);
   return Status::ok();
 }

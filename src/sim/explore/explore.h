@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,9 @@ struct ExploreConfig {
   // simulator's replicated store (sim/shared/replicated_guards.h), and every interleaving is
   // tried again with a failover right after each guard write in turn.
   bool failover = false;
-  // --replica-lag: the lookups outside the write transaction go to a read replica of the
-  // ledger (as replica-lag's in the simulator), and every interleaving is tried with the
-  // replica applying none of the run's commits, then the first, then the first two, ...
+  // --topology ledger=standby:reads=standby: the lookups outside the write transaction go to the
+  // ledger's standby (as in the simulator), and every interleaving is tried with the standby
+  // applying none of the run's commits, then the first, then the first two, ...
   bool replica_lag = false;
 };
 inline constexpr int64_t kTightestRace = -1;
@@ -65,8 +66,8 @@ struct FaultPoint {
   int attempt = -1;  // -1: no crash
   int after = 0;
   int failover_after = 0;  // 0: no failover
-  // --replica-lag: the read replica applies the run's first `replica_applies` commits and none
-  // after (-1: no replica).
+  // reads=standby: the standby applies the run's first `replica_applies` commits and none
+  // after (-1: no standby).
   int replica_applies = -1;
 };
 
@@ -100,12 +101,23 @@ struct ExploreResult {
   int nodes = 0;                    // a Galera cluster's nodes, each twin on the next; else 0
   std::string guard_store;          // --redis, when the strategy used it: its URL
   bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
-  bool replica_lag = false;         // --replica-lag
+  bool replica_lag = false;         // ledger=standby:reads=standby
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   FaultPoint first_breaking_point;              // with --crash: where it crashed
   std::vector<std::string> first_breaking_invariants;
   std::vector<TimelineEvent> first_breaking;
+  // Whether the first breaking interleaving shown is the first that breaks only because of the
+  // fault or topology asked for (--crash, --failover, reads on a lagging standby): its schedule,
+  // run without that fault point, breaks nothing. Such an interleaving is shown before a plain
+  // race that breaks without it.
+  bool first_breaking_by_fault = false;
+  // Working state of the walk: the schedules that broke with no fault point, and the first
+  // that broke only with one.
+  std::set<std::vector<int>> plain_breaking;
+  std::vector<int> fault_breaking_schedule;
+  FaultPoint fault_breaking_point;
+  std::vector<std::string> fault_breaking_invariants;
   // The interleaving ExploreConfig::pick asked for (picked_index 0: none was).
   int64_t picked_index = 0;  // 1-based, in the order they were tried
   std::vector<int> picked_schedule;

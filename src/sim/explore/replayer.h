@@ -20,10 +20,11 @@ struct ExploreRun {
   std::vector<std::vector<int>> enabled;
   std::vector<std::string> broken;  // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
-  bool crashed = false;           // the crash point was reached
-  bool failed_over = false;       // the failover point was reached
-  bool replica_missed = false;    // --replica-lag: a commit the replica never applied was made
-  bool waited = false;            // a statement waited for another attempt's lock (servers)
+  bool crashed = false;      // the crash point was reached
+  bool failed_over = false;  // the failover point was reached
+  bool replica_missed =
+      false;            // ledger=standby:reads=standby: a commit the replica never applied was made
+  bool waited = false;  // a statement waited for another attempt's lock (servers)
   bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
   int victim = -1;                // the first attempt the server chose as a deadlock's victim
   bool serialized = false;        // the server refused to serialise a transaction (servers)

@@ -15,8 +15,8 @@ namespace idemlab {
 
 namespace {
 
-// --replica-lag: one run's read replica, which applies the run's first `applies` commits and
-// none after, and each attempt's reads outside its write transaction, sent there.
+// ledger=standby:reads=standby: one run's read replica, which applies the run's first `applies`
+// commits and none after, and each attempt's reads outside its write transaction, sent there.
 struct RunReplica {
   LaggingReplica replica;
   std::vector<std::unique_ptr<ReadSplit>> reads;  // by attempt
@@ -129,14 +129,15 @@ std::vector<int> SqliteReplayer::enabled_attempts(const Stepper& stepper, int k)
   return enabled;
 }
 
-// The timeline's line for a step that ran, with where its lookup went under --replica-lag.
+// The timeline's line for a step that ran, with where its lookup went under
+// ledger=standby:reads=standby.
 void SqliteReplayer::record_step(const ManualClock& clock, int attempt, const ExecutedStep& step,
                                  const Binds& binds, bool on_replica, Connection& connection,
                                  ExploreRun* run) {
   run->timeline.push_back(
       {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step), "",
        describe_values(step.stmt, binds, step.result, kExploreStartMs) +
-           (on_replica ? " (on the replica)" : ""),
+           (on_replica ? " (on the standby)" : ""),
        std::string(statement_text_on(connection, guards_.store(), step.stmt)), ""});
 }
 

@@ -83,6 +83,25 @@ ExploreRun branch_of(const ExploreRun& before, const std::vector<int>& prefix) {
   return branch;
 }
 
+// The first breaking interleaving, and the first that breaks only with a fault point: one whose
+// schedule broke nothing when it ran without one (the plain pass runs first).
+void note_breaking(const ExploreRun& run, const FaultPoint& point, ExploreResult* result) {
+  if (result->first_breaking_schedule.empty()) {
+    result->first_breaking_schedule = run.schedule;
+    result->first_breaking_point = point;
+    result->first_breaking_invariants = run.broken;
+  }
+  const bool plain = point.attempt < 0 && point.failover_after == 0 && point.replica_applies < 0;
+  if (plain) {
+    result->plain_breaking.insert(run.schedule);
+  } else if (result->fault_breaking_schedule.empty() &&
+             !result->plain_breaking.count(run.schedule)) {
+    result->fault_breaking_schedule = run.schedule;
+    result->fault_breaking_point = point;
+    result->fault_breaking_invariants = run.broken;
+  }
+}
+
 }  // namespace
 
 Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConfig& config,
@@ -122,11 +141,7 @@ Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConf
     if (!run.broken.empty()) {
       ++result->breaking;
       for (const auto& invariant : run.broken) ++result->by_invariant[invariant];
-      if (result->first_breaking_schedule.empty()) {
-        result->first_breaking_schedule = run.schedule;
-        result->first_breaking_point = crash;
-        result->first_breaking_invariants = run.broken;
-      }
+      note_breaking(run, crash, result);
     }
   } while (!prefix.empty());
   return Status::ok();

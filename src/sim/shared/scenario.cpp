@@ -118,6 +118,13 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
   if (key == "exposes") return read_texts(origin, node, key, &scenario->exposes);
   if (key == "every_strategy") return read_verdicts(origin, node, &scenario->every_strategy);
   if (key == "faults") return read_faults(origin, node, &config->faults);
+  if (key == "topology") {
+    std::vector<std::string> texts;
+    RETURN_IF_ERROR(read_texts(origin, node, key, &texts));
+    if (Status status = parse_topologies(texts, &config->topology); !status.is_ok())
+      return bad_value(origin, node, key, status.message());
+    return Status::ok();
+  }
   if (key == "sources") {
     std::vector<std::string> names;
     RETURN_IF_ERROR(read_texts(origin, node, key, &names));
@@ -144,7 +151,8 @@ Status read_key(const std::string& origin, std::string_view key, const toml::nod
   }
   return bad_value(origin, node, key,
                    "unknown key (known: name, summary, exposes, every_strategy, requests, "
-                   "concurrency, seed, faults, retry, lock_ttl_ms, token_ttl_ms, sources)");
+                   "concurrency, seed, faults, topology, retry, lock_ttl_ms, token_ttl_ms, "
+                   "sources)");
 }
 
 }  // namespace

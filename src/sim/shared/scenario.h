@@ -13,6 +13,7 @@
 #include "core/limits.h"
 #include "ledger/request.h"
 #include "sim/shared/retry.h"
+#include "sim/shared/sim_topology.h"
 
 namespace idemlab {
 
@@ -22,14 +23,15 @@ struct SimConfig {
   int concurrency = 8;  // client workers, each sending one request at a time
   uint64_t seed = 1;
   std::vector<FaultSpec> faults;
+  SimTopology topology;  // how its servers stand (--topology); faults say what happens to them
   RetryPolicy retry;
   int64_t lock_ttl_ms = 1000;    // lock-table TTL (a short-ttl fault lowers it)
   int64_t token_ttl_ms = 60000;  // token strategy TTL (a short-ttl fault lowers it)
   // Who sends the requests, in turn; each source numbers its own (r1, r2, ... per source), so
   // two sources' requests share serial numbers.
   std::vector<std::string> sources{std::string(kDefaultSource)};
-  // --read-your-writes: with a replica-lag fault, a read goes to the primary while the replica
-  // has not applied every commit.
+  // --read-your-writes: with reads on the ledger's standby, a read goes to the primary while the
+  // standby has not applied every commit.
   bool read_your_writes = false;
 };
 

@@ -113,10 +113,14 @@ void Clients::retry(uint32_t request) {
     const Binds binds{
         {":source", settings_.keys.source_of(request)},
         {":biz_seq", settings_.keys.biz_seq_of(request, static_cast<uint8_t>(state.keys - 1))}};
-    StepResult flow = ledger_.client.run(Stmt::kSelectFlow, binds);
+    // The query reads where the attempts read: on the standby, with reads=standby.
+    StatementRunner* reads =
+        ledger_.reads_for(&ledger_.client, events_.clock(), settings_.config.read_your_writes);
+    StepResult flow = (reads ? *reads : ledger_.client).run(Stmt::kSelectFlow, binds);
     ledger_.record(ledger_.client, Stmt::kSelectFlow, binds);
     ++state.statements;
-    std::string found = "no flow row";
+    std::string found =
+        fmt::format("no flow row{}", ledger_.read_place(ledger_.client, Stmt::kSelectFlow));
     if (flow.ok() && flow.row) {
       const int64_t status = flow_of(flow)->status;
       found = fmt::format("status {}", status);

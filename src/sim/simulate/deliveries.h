@@ -18,7 +18,7 @@ struct Delivery {
   uint8_t attempt = 0;
   uint8_t copy = 0;
   uint8_t key = 0;
-  uint8_t node = 0;  // a galera fault: the cluster node (0-based) its attempt runs on
+  uint8_t node = 0;  // ledger=galera: the cluster node (0-based) its attempt runs on
   bool response_lost = false;
   FaultSites sites;                   // where its crash and slow faults land
   int64_t after_commit_pause_ms = 0;  // slow:at=after-commit, once the money is committed

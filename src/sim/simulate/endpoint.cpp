@@ -24,7 +24,7 @@ void Endpoint::arrive(uint32_t index) {
   options.pitfall = settings_.pitfall;
   options.lock_ttl_ms = settings_.lock_ttl_ms();
   options.owner = fmt::format("worker-{}", index);
-  options.galera_node = settings_.galera != nullptr;
+  options.galera_node = settings_.galera();
   TransferRequest request = clients_.make_request(delivery.request, delivery.key);
   options.token = request.token;
   const int node = delivery.node;
@@ -129,7 +129,7 @@ void Endpoint::note_step(const Delivery& delivery, const ExecutedStep& step, con
        std::string(step.step), "",
        describe_values_on(runner_->engine(), step.stmt, binds, step.result) +
            std::string(ledger_.read_place(*delivery.connection, step.stmt)) +
-           (settings_.galera ? fmt::format(" [node {}]", delivery.node + 1) : std::string()),
+           (settings_.galera() ? fmt::format(" [node {}]", delivery.node + 1) : std::string()),
        std::string(ledger_.runner_for(*delivery.connection, step.stmt).statement_text(step.stmt)),
        ""});
 }

@@ -20,14 +20,14 @@ Status SqliteLockQueue::open() {
   return Status::ok();
 }
 
-// A replica-lag fault reads from the ledger's replica; a failover of the ledger promotes it.
+// The ledger's standby (ledger=standby): reads=standby reads from it; a failover of the
+// ledger promotes it.
 Status SqliteLockQueue::open_replica() {
   const RunSettings& settings = run_.settings;
-  if (settings.replica_lag_ms < 0 && !settings.ledger_fails_over) return Status::ok();
-  const int64_t lag_ms =
-      settings.replica_lag_ms >= 0 ? settings.replica_lag_ms : settings.failover_lag_ms;
-  RETURN_IF_ERROR(
-      LaggingReplica::create(run_.ledger.client, lag_ms, settings.ledger_fails_over, &replica_));
+  const SimTopology& topology = settings.config.topology;
+  if (!topology.standby()) return Status::ok();
+  RETURN_IF_ERROR(LaggingReplica::create(run_.ledger.client, topology.ledger_lag_ms,
+                                         settings.ledger_fails_over, &replica_));
   run_.ledger.replica = &replica_;
   run_.ledger.split_reads = settings.replica_lag_ms >= 0;
   return Status::ok();
@@ -54,7 +54,7 @@ void SqliteLockQueue::step(uint32_t index) {
   }
   const bool give_up_waiting = delivery.wait_start_ms >= 0 &&
                                run_.events.now_ms() - delivery.wait_start_ms >= kLockWaitLimitMs;
-  if (run_.settings.galera && !give_up_waiting && waits_for_applier(delivery)) {
+  if (run_.settings.galera() && !give_up_waiting && waits_for_applier(delivery)) {
     sleep(index, was_woken, stepper.pending(delivery.slot).step, "waits for its node's applier");
     return;
   }
@@ -62,7 +62,7 @@ void SqliteLockQueue::step(uint32_t index) {
   Binds traced_binds;  // the values of the step about to run, for the timeline
   if (traced) traced_binds = stepper.pending(delivery.slot).binds;
   std::optional<ExecutedStep> refused;
-  if (run_.settings.galera) refused = refused_commit(delivery, traced);
+  if (run_.settings.galera()) refused = refused_commit(delivery, traced);
   const ExecutedStep done =
       refused ? std::move(*refused) : stepper.advance(delivery.slot, give_up_waiting, traced);
   if (done.result.code == StepCode::kBusy && !give_up_waiting) {

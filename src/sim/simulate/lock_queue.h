@@ -1,7 +1,7 @@
 // SqliteLockQueue: the simulation's steps on SQLite, in a scratch ledger in memory. A step runs
 // at once on its attempt's connection. One that finds the write lock taken sleeps in a FIFO
 // queue, with no step scheduled, and the longest sleeper is woken when the lock is free; past
-// the wait limit its step runs once more and the strategy sees busy. With a galera fault the
+// the wait limit its step runs once more and the strategy sees busy. On ledger=galera the
 // ledger is a cluster (sim/shared/galera_model.h): each node has a write lock and a queue of its
 // own, a COMMIT is certified first, and a causal read waits for its node's applier
 // (lock_queue_cluster.cpp).
@@ -24,12 +24,12 @@ class SqliteLockQueue final : public StepRunner {
 
   Status open() override;
   Connection connect(int node) override {
-    return value_or_throw(run_.settings.galera ? cluster_.connect(node) : ledger_.connect());
+    return value_or_throw(run_.settings.galera() ? cluster_.connect(node) : ledger_.connect());
   }
   void placed(const Connection& connection, int node) override {
-    if (run_.settings.galera) cluster_.place(&connection, node);
+    if (run_.settings.galera()) cluster_.place(&connection, node);
   }
-  Status finish() override { return run_.settings.galera ? cluster_.apply_all() : Status::ok(); }
+  Status finish() override { return run_.settings.galera() ? cluster_.apply_all() : Status::ok(); }
   void step(uint32_t delivery) override;
   void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
   bool take_busy_lock() override;
@@ -71,8 +71,8 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;
-  LaggingReplica replica_;  // replica-lag, or a failover of the ledger: its replica
-  GaleraModel cluster_;     // a galera fault: the ledger's nodes
+  LaggingReplica replica_;  // ledger=standby: the standby, read or promoted
+  GaleraModel cluster_;     // ledger=galera: the ledger's nodes
   std::vector<NodeLock> locks_{1};
 };
 

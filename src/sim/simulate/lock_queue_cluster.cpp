@@ -1,18 +1,18 @@
-// The SQLite runner's cluster (a galera fault): a ledger on every node, each with its own write
+// The SQLite runner's cluster (ledger=galera): a ledger on every node, each with its own write
 // lock; certification before a COMMIT; a causal read that waits for its node's applier.
 #include "sim/simulate/lock_queue.h"
 
 namespace idemlab::sim {
 
 Status SqliteLockQueue::open_cluster() {
-  const FaultSpec* galera = run_.settings.galera;
-  if (!galera) return Status::ok();
+  const SimTopology& topology = run_.settings.config.topology;
+  if (!topology.galera()) return Status::ok();
   GaleraSettings settings;
-  settings.nodes = static_cast<int>(galera->nodes);
-  settings.apply_ms = galera->ms;
-  settings.causal_reads = galera->sync;
+  settings.nodes = topology.nodes;
+  settings.apply_ms = topology.apply_ms;
+  settings.causal_reads = topology.causal_reads;
   settings.flow_unique = run_.settings.pitfall != Pitfall::kNoUniqueIndex;
-  settings.retry_autocommit = galera->retry_autocommit;
+  settings.retry_autocommit = topology.retry_autocommit;
   RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings));
   locks_.resize(static_cast<size_t>(settings.nodes));
   run_.ledger.cluster = &cluster_;
@@ -40,10 +40,11 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
   // An autocommit write is certified too, and Galera retries the loser
   // (wsrep_retry_autocommit=1) once the winner is applied: it runs after its node caught up.
   // Without the retry it runs on what its node has (refused_commit() may turn it away).
-  const bool autocommit_write = !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback &&
-                                run_.settings.galera->retry_autocommit;
+  const SimTopology& topology = run_.settings.config.topology;
+  const bool autocommit_write =
+      !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback && topology.retry_autocommit;
   if (delivery.connection->in_transaction() ||
-      !(autocommit_write || (run_.settings.galera->sync && reads)))
+      !(autocommit_write || (topology.causal_reads && reads)))
     return false;
   return !cluster_.apply_for_read(delivery.node);
 }

@@ -33,9 +33,9 @@ class RunLedger {
   Connection busy;                         // the busy fault's other writer
   GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
   ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
-  LaggingReplica* replica = nullptr;       // replica-lag or a failover of the ledger: its replica
-  bool split_reads = false;                // replica-lag: reads outside a transaction go there
-  GaleraModel* cluster = nullptr;          // a galera fault: the ledger's nodes
+  LaggingReplica* replica = nullptr;       // ledger=standby: its standby
+  bool split_reads = false;                // reads=standby: reads outside a transaction go there
+  GaleraModel* cluster = nullptr;          // ledger=galera: the ledger's nodes
 
   // With a replica: where the attempt on `connection` sends its reads outside a transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
@@ -70,7 +70,7 @@ class RunLedger {
     if (!split_reads || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
     const auto reads = reads_.find(&connection);
     if (reads == reads_.end()) return "";
-    return reads->second->last_on_standby() ? " (on the replica)"
+    return reads->second->last_on_standby() ? " (on the standby)"
                                             : " (on the primary: the replica is behind)";
   }
   // Where a statement runs: the guard store (Redis) for tokens and locks, if in use.

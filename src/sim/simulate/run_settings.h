@@ -34,14 +34,11 @@ struct RunSettings {
       : config(run_config), strategy(run_strategy), pitfall(run_pitfall), options(run_options) {
     for (const FaultSpec& fault : config.faults) {
       if (fault.kind == FaultKind::kShortTtl) short_ttl_ms = fault.ms;
-      fails_over |= fault.kind == FaultKind::kFailover;
-      if (fault.kind == FaultKind::kFailover) {
-        failover_lag_ms = std::max(failover_lag_ms, fault.lag_ms);
-        ledger_fails_over |= fails_over_ledger(fault.of);
-      }
-      if (fault.kind == FaultKind::kReplicaLag) replica_lag_ms = fault.ms;
-      if (fault.kind == FaultKind::kGalera) galera = &fault;
+      if (fault.kind == FaultKind::kFailover) ledger_fails_over |= fails_over_ledger(fault.of);
     }
+    const SimTopology& topology = config.topology;
+    if (topology.standby() && topology.reads_on_standby) replica_lag_ms = topology.ledger_lag_ms;
+    if (topology.galera()) galera_nodes = topology.nodes;
   }
 
   const SimConfig& config;
@@ -50,22 +47,23 @@ struct RunSettings {
   const Pitfall pitfall;
   const SimOptions& options;
   int64_t short_ttl_ms = 0;  // a short-ttl fault's TTL for locks and tokens; 0: none
-  // A failover fault: tokens and locks live in a replicated store apart from the ledger.
-  bool fails_over = false;
-  int64_t failover_lag_ms = 0;  // the most any failover fault's replica is behind
-  // A failover fault of the ledger (of=ledger|both): the ledger has a replica that follows
-  // every write and can be promoted.
+  // A failover fault of the ledger (of=ledger|both): its standby follows every write, so that
+  // it can be promoted.
   bool ledger_fails_over = false;
-  // A replica-lag fault: how far the ledger's read replica is behind; -1: no replica.
+  // Reads on the ledger's standby (ledger=standby,reads=standby): how far it is behind; -1: none.
   int64_t replica_lag_ms = -1;
-  // A galera fault: the ledger is a cluster of fault.nodes nodes; nullptr: one ledger.
-  const FaultSpec* galera = nullptr;
+  // ledger=galera: how many nodes the ledger's cluster has; 0: one ledger.
+  int galera_nodes = 0;
+  bool galera() const { return galera_nodes > 0; }
+  // guards=replica (or a failover of the guard store): tokens and locks live in a replicated
+  // store apart from the ledger.
+  bool guards_replica() const { return config.topology.guards_replica; }
   // The node (0-based) a delivery's attempt runs on: the next for each request, copy and
   // attempt, so that twins and a retry each go to another node.
   int node_for(uint32_t request, int attempt, int copy) const {
-    if (!galera) return 0;
+    if (!galera()) return 0;
     return static_cast<int>((request + static_cast<uint32_t>(attempt - 1 + copy)) %
-                            static_cast<uint32_t>(galera->nodes));
+                            static_cast<uint32_t>(galera_nodes));
   }
 
   // Whether `fault` hits attempt `attempt` of `request` (nth= its first attempt only).

@@ -16,7 +16,7 @@ struct RunStats {
   int64_t ledger_failovers = 0;   // times the ledger's replica took over
   int64_t commits_lost = 0;       // commits the promoted ledger replicas had not received
   int64_t transactions_cut = 0;   // transactions under way when the ledger failed over
-  int64_t certification_failures = 0;  // a galera fault: COMMITs the cluster refused
+  int64_t certification_failures = 0;  // ledger=galera: COMMITs the cluster refused
 };
 
 }  // namespace idemlab::sim

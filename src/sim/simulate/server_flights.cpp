@@ -20,9 +20,8 @@ ServerFlights::ServerFlights(const RunParts& parts)
 
 Status ServerFlights::open() {
   const SimOptions& options = run_.settings.options;
-  IDEMLAB_CHECK(run_.settings.replica_lag_ms < 0 && !run_.settings.ledger_fails_over,
-                "replica-lag and failover:of=ledger on a server are refused before a run "
-                "(check_replication_faults)");
+  IDEMLAB_CHECK(run_.settings.config.topology.ledger == LedgerShape::kServer,
+                "a ledger topology on a server is refused before a run (check_topology)");
   RETURN_IF_ERROR(ScratchServer::create(*options.server, sim_opening_balances(), &scratch_));
   const ConnectionOptions connect = scratch_server_options(options.isolation);
   ASSIGN_OR_RETURN(run_.ledger.client, scratch_.connect(connect));

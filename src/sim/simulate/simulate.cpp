@@ -25,8 +25,10 @@ bool breaks_guarantee(const SimResult& result) {
          result.inconsistent_answers > 0 || !result.audit_ok;
 }
 
-Status simulate(const SimConfig& config, const Strategy& strategy, Pitfall pitfall,
+Status simulate(const SimConfig& given, const Strategy& strategy, Pitfall pitfall,
                 const SimOptions& options, SimResult* out) {
+  SimConfig config = given;  // with the replicas its failovers imply (sim_topology.h)
+  RETURN_IF_ERROR(resolve_topology(&config.topology, &config.faults, config.read_your_writes));
   RETURN_IF_ERROR(check_sim_budget(config));
   if (options.server && !options.connections_checked)
     RETURN_IF_ERROR(

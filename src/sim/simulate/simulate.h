@@ -71,7 +71,7 @@ struct SimResult {
   int64_t ledger_failovers = 0;
   int64_t commits_lost = 0;
   int64_t transactions_cut = 0;
-  // A galera fault: the cluster's nodes, and the COMMITs it refused (1213, answered busy).
+  // ledger=galera: the cluster's nodes, and the COMMITs it refused (1213, answered busy).
   int galera_nodes = 0;
   int64_t certification_failures = 0;
 };

@@ -23,14 +23,15 @@ Simulation::Simulation(const SimConfig& config, const Strategy& strategy, Pitfal
 }
 
 // A strategy with tokens or locks keeps them apart from the ledger: with --redis in Redis, in
-// keys of the run's own; with a failover fault in the simulator's replicated store.
+// keys of the run's own; with guards=replica in the simulator's replicated store.
 Status Simulation::open_guard_store() {
   const StrategyInfo& info = settings_.strategy.info();
   if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  IDEMLAB_CHECK(!(settings_.fails_over && settings_.options.redis),
-                "a failover fault and --redis are refused together before a run");
-  if (settings_.fails_over) {
-    RETURN_IF_ERROR(ReplicatedGuards::create(settings_.failover_lag_ms, &replicated_));
+  IDEMLAB_CHECK(!(settings_.guards_replica() && settings_.options.redis),
+                "guards=replica and --redis are refused together before a run");
+  if (settings_.guards_replica()) {
+    RETURN_IF_ERROR(
+        ReplicatedGuards::create(settings_.config.topology.guards_lag_ms, &replicated_));
     ledger_.guard_store = &replicated_;
     ledger_.replicated = &replicated_;
   } else if (settings_.options.redis) {
@@ -89,7 +90,7 @@ Status Simulation::run(SimResult* out) {
   out->ledger_failovers = stats_.ledger_failovers;
   out->commits_lost = stats_.commits_lost;
   out->transactions_cut = stats_.transactions_cut;
-  if (settings_.galera) out->galera_nodes = static_cast<int>(settings_.galera->nodes);
+  out->galera_nodes = settings_.galera_nodes;
   out->certification_failures = stats_.certification_failures;
   return status;
 }

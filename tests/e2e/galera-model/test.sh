@@ -7,7 +7,7 @@
 # tests/e2e/galera runs the same cases on a real cluster and compares.
 source "$(dirname "$0")/../lib.sh"
 
-twins=(--requests 1 --fault galera --fault double-submit:nth=1)
+twins=(--requests 1 --topology ledger=galera --fault double-submit:nth=1)
 expect_exit 0 "$IDEMLAB" simulate --strategy select-for-update "${twins[@]}" --json
 expect_equal "$(json_field "$out" moved_once)" 1 "select-for-update twins on two nodes: once"
 expect_equal "$(json_field "$out" certification_failures)" 1 "the second refused at COMMIT"
@@ -15,7 +15,7 @@ expect_equal "$(json_field "$out" galera_nodes)" 3 "three nodes by default"
 expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-for-update "${twins[@]}" --timeline
 expect_contains "$out" "begin                 write lock taken [node 1]"
 expect_contains "$out" "begin                 write lock taken [node 2]"  # neither waits
-expect_contains "$out" "commit                deadlock: rolled back [node 2]"
+expect_contains "$out" "commit                certification failed: rolled back [node 2]"
 expect_contains "$out" "busy (certification_failed)"
 for strategy in select-insert direct-insert state-machine dedup-table token optimistic-lock \
   lock-table; do
@@ -26,23 +26,23 @@ done
 # The retry on node 2, whose applier applies the first commit 308 ms after it: between the
 # retry's select (318 ms) and its BEGIN (319 ms), as tests/e2e/galera's gate holds it.
 stale=(--strategy select-insert --pitfall=no-unique-index --requests 1 --fault response-lost:nth=1)
-expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=308,sync-wait=0 --json
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --topology ledger=galera:apply-ms=308,sync-wait=0 --json
 expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "sync-wait=0: a stale select, twice"
 expect_equal "$(json_field "$out" certification_failures)" 0 "nothing left to certify against"
-expect_exit 0 "$IDEMLAB" --width 200 simulate "${stale[@]}" --fault galera:apply-ms=308 --timeline
+expect_exit 0 "$IDEMLAB" --width 200 simulate "${stale[@]}" --topology ledger=galera:apply-ms=308 --timeline
 expect_contains "$out" "select_flow           no flow row [node 2]"
 expect_contains "$out" "node 2 applies the cluster's commit 1"
-expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=308,sync-wait=1 --json
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --topology ledger=galera:apply-ms=308,sync-wait=1 --json
 expect_equal "$(json_field "$out" moved_once)" 1 "sync-wait=1: the select waits, a replay"
 # Applied a step later, after the BEGIN: certification refuses the retry, and the next finds
 # the first attempt.
-expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --fault galera:apply-ms=309 --json
+expect_exit 0 "$IDEMLAB" simulate "${stale[@]}" --topology ledger=galera:apply-ms=309 --json
 expect_equal "$(json_field "$out" moved_once)/$(json_field "$out" certification_failures)" 1/1 \
   "applied after the BEGIN: refused at COMMIT"
 
 # Every strategy and pitfall on the double-click schedule on a cluster: the guarded strategies
 # move money once; the same bytes for --jobs 1 and 2.
-run=(compare --scenario double-click --with-pitfalls --json --fault galera:sync-wait=1
+run=(compare --scenario double-click --with-pitfalls --json --topology ledger=galera:sync-wait=1
   --fault double-submit:k=2,p=0.5 --fault slow:ms=20,at=critical)
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 1
 first=$out
@@ -63,11 +63,11 @@ expect_equal "$out" "$first" "compare on the simulated cluster: the same bytes, 
 # attempts, never money moved twice. The same bytes twice.
 autocommit=(simulate --strategy dedup-table --pitfall=separate-transactions --requests 300 --json
   --fault double-submit:k=2,p=0.5)
-expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --topology ledger=galera:apply-ms=50
 with_retry=$out
-expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50,retry-autocommit=0
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --topology ledger=galera:apply-ms=50,retry-autocommit=0
 without=$out
-expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --fault galera:apply-ms=50,retry-autocommit=0
+expect_exit 0 "$IDEMLAB" "${autocommit[@]}" --topology ledger=galera:apply-ms=50,retry-autocommit=0
 expect_equal "$out" "$without" "retry-autocommit=0: the same bytes twice"
 python3 - "$with_retry" "$without" <<'PY' || fail "retry-autocommit 1 and 0: $with_retry $without"
 import json, sys
@@ -78,28 +78,35 @@ assert plain["certification_failures"] > retry["certification_failures"], (retry
 assert plain["attempts_per_request"] > retry["attempts_per_request"], (retry, plain)
 PY
 expect_exit 0 "$IDEMLAB" simulate --strategy dedup-table --pitfall=separate-transactions \
-  --requests 1 --fault galera:apply-ms=50,retry-autocommit=0 --fault double-submit:nth=1 \
+  --requests 1 --topology ledger=galera:apply-ms=50,retry-autocommit=0 --fault double-submit:nth=1 \
   --timeline
 expect_contains "$out" "certification_failed"
 
 # Bad input: one error line, exit 2.
 for bad in galera:nodes=1 galera:nodes=10 galera:sync-wait=2 galera:apply-ms=-1 galera:lag-ms=5 \
-    galera:retry-autocommit=2; do
-  expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault "$bad"
+    galera:retry-autocommit=2 galera:nodes=3,nodes=4; do
+  expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --topology "ledger=$bad"
   expect_one_error_line
 done
-expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault galera \
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --topology ledger=galera \
   --db mariadb://u@127.0.0.1:1/x
 expect_one_error_line
-for single in replica-lag failover:of=ledger; do  # models of one ledger's replica
-  expect_exit 2 "$IDEMLAB" compare --strategies naive --requests 1 --fault galera --fault "$single"
-  expect_one_error_line
-done
+# A cluster is not a standby: one ledger part, and no failover of the ledger to make.
+expect_exit 2 "$IDEMLAB" compare --strategies naive --requests 1 --topology ledger=galera \
+  --topology ledger=standby:reads=standby
+expect_one_error_line
+expect_exit 2 "$IDEMLAB" compare --strategies naive --requests 1 --topology ledger=galera \
+  --fault failover:of=ledger
+expect_one_error_line
+# The fault that was the cluster is refused, naming the topology that replaces it.
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault galera:apply-ms=5
+expect_one_error_line
+expect_contains "$err" "--topology ledger=galera:apply-ms=5"
 
 # An applier that lags on every schedule: each node's rows numbered on its own (a flow named by
 # id is found on each node), autocommit writes after their node caught up; the audit holds.
 expect_exit 0 "$IDEMLAB" compare --scenario double-click --with-pitfalls --json \
-  --fault galera:apply-ms=300 --fault double-submit:k=2,p=0.5 --fault slow:ms=20,at=critical
+  --topology ledger=galera:apply-ms=300 --fault double-submit:k=2,p=0.5 --fault slow:ms=20,at=critical
 python3 - "$out" <<'PY' || fail "double-click, appliers 300 ms behind: the rows"
 import json, sys
 rows = json.loads(sys.argv[1])["rows"]

@@ -4,7 +4,7 @@
 # nth=, shows each strategy's verdict; the redis-failover scenario ranks every strategy and
 # pitfall, the same bytes twice; explore --failover finds where among the twins' steps it
 # breaks. A lagging read replica of the ledger: replica-reads, with and without
-# --read-your-writes; explore --replica-lag.
+# --read-your-writes; explore --topology ledger=standby:reads=standby.
 source "$(dirname "$0")/../lib.sh"
 
 # One request: the token consumed, the failover, the answer lost, the retry.
@@ -108,34 +108,45 @@ for other in "--redis redis://127.0.0.1:1/0" "--db postgresql://u@127.0.0.1:1/x"
   expect_one_error_line
 done
 
-# explore --replica-lag: the lookups outside the write transaction read a replica that applied
+# A client that asks before it retries (query=yes) asks where the attempts read: a standby a
+# second behind answers "no flow row", and naive's retry moves the money again.
+lagging=(--requests 1 --topology ledger=standby:lag-ms=1000,reads=standby --retry query=yes
+         --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy naive "${lagging[@]}" --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "naive, its query on the standby"
+expect_exit 0 "$IDEMLAB" simulate --strategy naive "${lagging[@]}" --timeline
+expect_contains "$out" "no flow row (on the standby)"
+expect_exit 0 "$IDEMLAB" simulate --strategy naive "${lagging[@]}" --read-your-writes --json
+expect_equal "$(json_field "$out" moved_once)" 1 "naive, its query read-your-writes"
+
+# explore --topology ledger=standby:reads=standby: the lookups outside the write transaction read a replica that applied
 # none of the run's commits, then the first, ...: the unique key in the money's transaction
 # holds; a lock whose holder trusts a lookup on the replica (no-owner-check) lets the twin in.
-expect_exit 0 "$IDEMLAB" explore --strategy select-insert --replica-lag --json
-expect_equal "$(json_field "$out" breaking)" 0 "explore select-insert --replica-lag"
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --topology ledger=standby:reads=standby --json
+expect_equal "$(json_field "$out" breaking)" 0 "explore select-insert --topology ledger=standby:reads=standby"
 expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --json
 expect_equal "$(json_field "$out" breaking)" 0 "explore lock-table no-owner-check, no replica"
-expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --replica-lag --json
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --topology ledger=standby:reads=standby --json
 first=$out
-python3 - "$out" <<'PY' || fail "explore lock-table no-owner-check --replica-lag: the interleaving"
+python3 - "$out" <<'PY' || fail "explore lock-table no-owner-check --topology ledger=standby:reads=standby: the interleaving"
 import json, sys
 d = json.loads(sys.argv[1])
 assert d["replica_lag"] is True and d["breaking"] > 0, d
 shown = d["first_breaking"]
 assert shown["replica"] == {"applied_commits": 0}, shown
-assert any("(on the replica)" in e["result"] for e in shown["timeline"]), "no read on the replica"
+assert any("(on the standby)" in e["result"] for e in shown["timeline"]), "no read on the standby"
 PY
-expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --replica-lag --json
-expect_equal "$out" "$first" "explore --replica-lag: the same bytes twice"
+expect_exit 0 "$IDEMLAB" explore --strategy lock-table --pitfall=no-owner-check --topology ledger=standby:reads=standby --json
+expect_equal "$out" "$first" "explore --topology ledger=standby:reads=standby: the same bytes twice"
 expect_exit 0 "$IDEMLAB" --width 200 explore --strategy lock-table --pitfall=no-owner-check \
-  --replica-lag
-expect_contains "$out" "the lookups read a replica that applied none of the run's commits"
-expect_exit 2 "$IDEMLAB" explore --strategy select-insert --replica-lag \
+  --topology ledger=standby:reads=standby
+expect_contains "$out" "the lookups read a standby that applied none of the run's commits"
+expect_exit 2 "$IDEMLAB" explore --strategy select-insert --topology ledger=standby:reads=standby \
   --db postgresql://u@127.0.0.1:1/x
 expect_one_error_line
 
 # Reads on a replica a second behind: the retry of a lost answer finds no flow row there.
-lagging=(--requests 1 --fault replica-lag:ms=1000 --fault response-lost:nth=1)
+lagging=(--requests 1 --topology ledger=standby:lag-ms=1000,reads=standby --fault response-lost:nth=1)
 expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
   "${lagging[@]}" --json
 expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "no-unique-index on a lagging replica"
@@ -143,10 +154,10 @@ expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-i
   "${lagging[@]}" --read-your-writes --json
 expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, read-your-writes"
 expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
-  --requests 1 --fault replica-lag:ms=100 --fault response-lost:nth=1 --json
+  --requests 1 --topology ledger=standby:lag-ms=100,reads=standby --fault response-lost:nth=1 --json
 expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, the replica caught up first"
 expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${lagging[@]}" --timeline
-expect_contains "$out" "no flow row (on the replica)"
+expect_contains "$out" "no flow row (on the standby)"
 expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${lagging[@]}" \
   --read-your-writes --timeline
 expect_contains "$out" "(on the primary: the replica is behind)"
@@ -182,9 +193,52 @@ assert 'class="bad"' in cell and "gave up" in cell, cell
 PY
 expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --read-your-writes
 expect_one_error_line
-expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault replica-lag \
-  --db postgresql://u@127.0.0.1:1/x
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 \
+  --topology ledger=standby:reads=standby --db postgresql://u@127.0.0.1:1/x
 expect_one_error_line
+
+# A topology is not a fault: the faults that were one are refused, naming what replaces them;
+# a topology that changes nothing for the run is refused with its reason.
+expect_exit 2 "$IDEMLAB" simulate --strategy naive --requests 1 --fault replica-lag:ms=250
+expect_one_error_line
+expect_contains "$err" "--topology ledger=standby:lag-ms=250,reads=standby"
+expect_exit 2 "$IDEMLAB" explore --strategy select-insert --replica-lag
+expect_contains "$err" "--topology ledger=standby:reads=standby"
+for nothing in "simulate --strategy token --topology ledger=standby:lag-ms=20" \
+    "simulate --strategy select-insert --topology guards=replica" \
+    "explore --strategy token --topology guards=replica" \
+    "explore --strategy select-insert --topology ledger=galera" \
+    "compare --strategies naive,select-insert --topology guards=replica:lag-ms=5" \
+    "report --out $work/x.html --scenarios ledger-failover --topology ledger=galera" \
+    "simulate --strategy naive --topology ledger=galera:nodes=3,nodes=4"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$IDEMLAB" $nothing --requests 1
+  expect_one_error_line
+done
+[ ! -e "$work/x.html" ] || fail "a refused report wrote its page"
+
+# explore shows first what breaks only because of the lag: the twins one after the other, each
+# reading a standby that has not applied the other's commit (the plain race breaks too, later).
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall \
+  --topology ledger=standby:reads=standby --json
+python3 - "$out" <<'PY' || fail "explore select-insert --pitfall on the standby: shown first"
+import json, sys
+shown = json.loads(sys.argv[1])["first_breaking"]
+assert shown["breaks_only_with_fault"] is True and shown["replica"] == {"applied_commits": 0}, shown
+assert shown["schedule"] == sorted(shown["schedule"]), shown["schedule"]  # serial: no race
+PY
+expect_exit 0 "$IDEMLAB" --width 200 explore --strategy select-insert --pitfall \
+  --topology ledger=standby:reads=standby
+expect_contains "$out" "First interleaving that breaks only because of the standby's lag"
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall --json
+expect_equal "$(printf '%s' "$out" | python3 -c 'import json,sys; print("breaks_only_with_fault" in json.load(sys.stdin)["first_breaking"])')" \
+  False "explore without a topology: the plain race, not marked"
+
+# report --topology: the matrix on a Galera cluster of the simulator's.
+expect_exit 0 "$IDEMLAB" report --out "$work/g.html" --requests 20 --scenarios double-click \
+  --strategies select-insert,dedup-table --topology ledger=galera:apply-ms=5 --json
+expect_contains "$out" "--topology ledger=galera:apply-ms=5"
+expect_contains "$out" '"galera_nodes":3' 
 
 # A real Redis and the simulator's store are two different things.
 expect_exit 2 "$IDEMLAB" simulate --strategy token --requests 1 --fault failover \

@@ -1,0 +1,69 @@
+// SimTopology: how a simulated run's servers stand, apart from what happens to them (the faults).
+// Given as --topology PART=SHAPE[:key=value,...] (repeatable) or a scenario's `topology` list:
+//   ledger=server                    one ledger (the default)
+//   ledger=standby[:lag-ms=MS,reads=primary|standby]
+//                                    the ledger with an asynchronous standby that applies each
+//                                    commit MS later (default 1000); reads=standby sends the
+//                                    reads a strategy makes outside its write transaction there
+//                                    (read/write splitting, as `--read-db` does live); a
+//                                    failover of the ledger (a fault) promotes it. On servers: a
+//                                    primary and its standby, named as failover candidates.
+//   ledger=galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1]
+//                                    a Galera cluster: every node takes writes, certification at
+//                                    COMMIT. On servers: a cluster URL.
+//   guards=server                    tokens and locks kept in the ledger (the default)
+//   guards=replica[:lag-ms=MS]       tokens and locks in a store of their own with an
+//                                    asynchronous replica MS behind (default 0): a Redis primary
+//                                    and its replica, named by Sentinels on servers.
+// A failover fault needs the replica it promotes; resolve_topology() adds the one a fault
+// implies when the run names none.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attempt/fault.h"
+#include "core/status.h"
+
+namespace idemlab {
+
+enum class LedgerShape : uint8_t { kServer, kStandby, kGalera };
+
+struct SimTopology {
+  LedgerShape ledger = LedgerShape::kServer;
+  int64_t ledger_lag_ms = 1000;    // standby: how far behind it applies
+  bool ledger_lag_given = false;   // lag-ms= was written
+  bool reads_on_standby = false;   // standby: reads=standby
+  int nodes = 3;                   // galera
+  int64_t apply_ms = 0;            // galera: how long after a commit the others apply it
+  bool causal_reads = false;       // galera: sync-wait=1
+  bool retry_autocommit = true;    // galera: retry-autocommit=1
+  bool guards_replica = false;     // guards=replica
+  int64_t guards_lag_ms = 0;       // guards=replica: how far its replica is behind
+  bool guards_lag_given = false;   // lag-ms= was written
+  std::vector<std::string> texts;  // each --topology as written, for reproduce lines
+
+  bool galera() const { return ledger == LedgerShape::kGalera; }
+  bool standby() const { return ledger == LedgerShape::kStandby; }
+};
+
+// Parses one PART=SHAPE[:key=value,...] into `out`, over what earlier ones set. A part given
+// twice, a key given twice, an unknown shape or key: a usage error.
+Status parse_topology(std::string_view text, SimTopology* out);
+Status parse_topologies(const std::vector<std::string>& texts, SimTopology* out);
+
+// Completes a run's topology from its faults and checks them together: a failover of the guard
+// store implies guards=replica, one of the ledger a standby (each as far behind as the fault
+// says), and a failover that names no lag-ms= takes its replica's. Usage errors: a ledger
+// failover on a Galera cluster, a standby that nothing reads or promotes, --read-your-writes
+// without reads=standby.
+Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
+                        bool read_your_writes);
+
+// In words, for a header: "the ledger's standby 1000 ms behind, read outside the write
+// transaction"; "" for the default topology.
+std::string topology_words(const SimTopology& topology);
+
+}  // namespace idemlab
