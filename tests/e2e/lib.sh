@@ -10,16 +10,21 @@ failures=0
 checks=0
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# unless_sanitized FULL LESS: FULL in the normal pass, LESS in the sanitizers' pass (where
+# tests/CMakeLists.txt sets IDEMLAB_SANITIZED): for repetitions that check bytes or bear load,
+# which that pass, checking memory, need not make again at full length.
+unless_sanitized() { if [ -n "${IDEMLAB_SANITIZED:-}" ]; then echo "$2"; else echo "$1"; fi; }
 # Debian's own python3 when there is one, not a version manager's shim in front of it: a shim
 # costs about a second a call on a busy machine, and the tests read JSON with python3 often.
 if [ -x /usr/bin/python3 ]; then python3() { /usr/bin/python3 "$@"; }; fi
 
-# expect_exit CODE COMMAND...: runs it, keeps stdout in $out and stderr in $err.
+# expect_exit CODE COMMAND...: runs it, keeps stdout in $out, stderr in $err, its exit in $exited.
 expect_exit() {
   local want=$1; shift
   checks=$((checks + 1))
   "$@" >"$work/stdout" 2>"$work/stderr"
   local got=$?
+  exited=$got
   out=$(cat "$work/stdout"); err=$(cat "$work/stderr")
   [ "$got" = "$want" ] || fail "exit $got, wanted $want: $* | stdout: $out | stderr: $err"
 }
@@ -64,7 +69,7 @@ pairs() {  # DB BIZ_SEQ -> journal pairs
 }
 finish() {
   if [ "$failures" -eq 0 ]; then echo "ok: $checks checks"; exit 0; fi
-  echo "$failures of $checks checks failed"; exit 1
+  echo "failed: $failures failure lines above; $checks checks ran"; exit 1
 }
 # wait_at_gate GATE PID: returns once the process PID has arrived at the slow:gate=GATE fault
 # (or ended, or a minute passed): the step held there is certain to be waiting.
@@ -188,14 +193,6 @@ expire_locks() {  # DB: the test plays the lock's expiry: a clock it controls, n
     sql_on "$1" 'UPDATE "lock" SET lock_until_ms = 0'
   fi
 }
-model_moved() {  # SIMULATE ARGS... -> how many times the model's one request moved money (0-2)
-  "$IDEMLAB" simulate --requests 1 "$@" --json | python3 -c \
-    'import json,sys; d=json.load(sys.stdin); print(2 if d["moved_twice_or_more"] else d["moved_once"])'
-}
-explored_moved() {  # EXPLORE ARGS... -> 2 if some interleaving moved money twice, else 1
-  "$IDEMLAB" explore "$@" --json | python3 -c \
-    'import json,sys; print(2 if "moved_twice_or_more" in json.load(sys.stdin)["by_invariant"] else 1)'
-}
 
 # columns_add_up JSON WHAT: every row of compare's JSON puts each request in exactly one column.
 columns_add_up() {
@@ -208,4 +205,19 @@ for r in json.loads(sys.argv[1])["rows"]:
     assert total == r["requests"], (r["strategy"], r["pitfall"], total, r["requests"])
     assert r["not_moved"] == total - r["moved_once"] - r["moved_twice_or_more"], r
 PY
+}
+
+# The model against the servers (tests/e2e/parity.table). A topology's test runs each of its
+# cases on the servers and records it with parity_live; parity_check then runs every row of the
+# topology in the model, and the table, the servers and the model must give the same.
+parity_live() {  # CASE MOVED [EXIT]: the journal's moves, the client's last exit (twins: the best;
+  printf '%s %s %s\n' "$1" "$2" "${3:-$exited}" >>"$work/parity.live"  # by default expect_exit's)
+}
+parity_check() {  # TOPOLOGY
+  local line
+  while IFS= read -r line; do
+    checks=$((checks + 1))
+    case $line in ok\ *) ;; *) fail "parity: $line" ;; esac
+  done < <(python3 "$ROOT/tests/e2e/parity_check.py" "$ROOT/tests/e2e/parity.table" "$1" \
+    "$work/parity.live" "$IDEMLAB" 2>&1 || echo "parity_check.py failed")
 }

@@ -10,7 +10,7 @@
 # (--read-db, read/write splitting) miss the first attempt: select-insert without its unique index
 # moves money twice; with --read-your-writes, once. A token kept in Redis outlives the failover
 # that loses its transfer: the retry is refused, and the money never moves. The simulator's
-# model agrees case by case (model_moved). One topology (and one Redis) for the file.
+# model agrees row by row (tests/e2e/parity.table). One topology (and one Redis) for the file.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -70,6 +70,7 @@ for strategy in naive select-insert; do
   expect_exit 0 pay "$strategy" "$strategy-1"  # the retry "not found" asked for
 done
 expect_equal "$(pairs "$primary" naive-1)" 2 "naive retried on a stale not_found: journal pairs"
+parity_live naive-1 "$(pairs "$primary" naive-1)" 0
 expect_equal "$(pairs "$primary" select-insert-1)" 1 "select-insert's retry is a repeat"
 # Read-your-writes: the answer gives the WAL position after the commit; a query that must read
 # its own write trusts the standby only once it has replayed past it, and asks the primary until
@@ -138,6 +139,7 @@ expect_exit 0 split select-insert rw-1 --pitfall=no-unique-index --json
 expect_equal "$(json_field "$out" outcome)" applied "the retry read not found on the standby"
 expect_contains "$out" '"reads":{"standby":1,"primary":0,"standby_server":"'"$standby"'","standby_replayed":null}'
 expect_equal "$(pairs "$primary" rw-1)" 2 "select-insert without its unique index, stale read"
+parity_live rw-1 "$(pairs "$primary" rw-1)"
 expect_exit 7 "$IDEMLAB" audit --db "$primary"
 expect_contains "$out" "applied_more_than_once  api     rw-1"
 expect_exit 75 split select-insert rw-2 --pitfall=no-unique-index --fault response-lost
@@ -145,31 +147,28 @@ expect_exit 0 split select-insert rw-2 --pitfall=no-unique-index --read-your-wri
 expect_contains "$out" "applied (replayed): rw-2 was already applied"
 expect_contains "$out" "(reads: 0 on the standby, 1 on the primary; the standby had replayed only"
 expect_equal "$(pairs "$primary" rw-2)" 1 "read-your-writes: the primary answered the read"
+parity_live rw-2 "$(pairs "$primary" rw-2)"
 # The guarded select-insert: the unique key refuses the retry; its answer, read back on the
 # standby, is in_progress. The lock-table's second look under the ledger's lock finds the row;
 # its variant that trusts the lock does not look again. The state machine misses its own row.
 expect_exit 75 split select-insert rw-3 --fault response-lost
 expect_exit 5 split select-insert rw-3
 expect_equal "$(pairs "$primary" rw-3)" 1 "guarded select-insert on the standby"
+parity_live rw-3 "$(pairs "$primary" rw-3)"
 expect_exit 75 split lock-table rw-4 --fault response-lost
 expect_exit 0 split lock-table rw-4
 expect_contains "$out" "applied (replayed)"
+parity_live rw-4 "$(pairs "$primary" rw-4)"
 expect_exit 75 split lock-table rw-5 --pitfall=ttl-too-short --fault response-lost
 expect_exit 0 split lock-table rw-5 --pitfall=ttl-too-short
 expect_equal "$(pairs "$primary" rw-4)/$(pairs "$primary" rw-5)" 1/2 "lock-table, its variant"
+parity_live rw-5 "$(pairs "$primary" rw-5)"
 expect_exit 75 split state-machine rw-6
 expect_contains "$err" "own_write_unseen"
+parity_live rw-6/1 "$(pairs "$primary" rw-6)"
 expect_exit 0 split state-machine rw-6 --read-your-writes
 expect_equal "$(pairs "$primary" rw-6)" 1 "the state machine once it reads its own write"
-# The simulator's lagging replica agrees, case by case: one request, its answer lost, its
-# lookups on a replica a second behind (docs/simulator.md, "Reads on a lagging replica").
-for case in "rw-1 select-insert --pitfall=no-unique-index" \
-  "rw-2 select-insert --pitfall=no-unique-index --read-your-writes" "rw-3 select-insert" \
-  "rw-4 lock-table" "rw-5 lock-table --pitfall=ttl-too-short"; do
-  read -r -a words <<<"$case"
-  expect_equal "$(model_moved --strategy "${words[@]:1}" --fault replica-lag:ms=1000 \
-    --fault response-lost:nth=1)" "$(pairs "$primary" "${words[0]}")" "the model, as $case"
-done
+parity_live rw-6 "$(pairs "$primary" rw-6)"
 expect_exit 2 "$IDEMLAB" naive --db "$primary" --read-your-writes --biz-seq x --from alice --to bob \
   --amount 1
 expect_one_error_line
@@ -219,26 +218,21 @@ printf 'not json\n' >"$work/bad.jsonl"
 expect_exit 0 "$IDEMLAB" select-insert --db "$standby" --biz-seq lost-1 --from alice --to bob \
   --amount 1.00  # the client retries what the ledger lost
 expect_equal "$(pairs "$standby" lost-1)" 1 "the retry after the failover moved lost-1 once"
+parity_live lost-1 "$(pairs "$standby" lost-1)"
 # The token in the ledger was lost with its transfer: the retry consumes it and moves it once.
 # The token in Redis outlived the transfer: Redis says this request used it, the ledger has no
 # flow row for it, and the retry is answered in_progress: the money never moves.
 db=$standby
 expect_exit 0 pay_token tok-ledger "$ledger_token"
+parity_live tok-ledger "$(pairs "$standby" tok-ledger)"
 expect_exit 5 pay_token tok-redis "$redis_token" --redis "$IDEMLAB_TEST_REDIS"
+parity_live tok-redis "$(pairs "$standby" tok-redis)"
 expect_contains "$err" "in_progress"  # used by this request, whose flow row is gone
 expect_equal "$(pairs "$standby" tok-ledger)/$(pairs "$standby" tok-redis)" 1/0 \
   "after the failover: the token in the ledger moved once; the one in Redis never"
-# The simulator's failover of the ledger agrees, case by case: one request, applied, its answer
-# lost, the ledger failed over right after its commit (docs/simulator.md, "A failover of the
-# ledger"). The token in the ledger: the model fails over its token store with the ledger, by
-# a standby that has the token's issue but not what followed, as the cut here left it.
-for case in "lost-1 select-insert --fault failover:of=ledger,nth=1" \
-  "tok-ledger token --fault failover:of=both,nth=1,lag-ms=8" \
-  "tok-redis token --fault failover:of=ledger,nth=1"; do
-  read -r -a words <<<"$case"
-  expect_equal "$(model_moved --strategy "${words[@]:1}" --fault response-lost:nth=1)" \
-    "$(pairs "$standby" "${words[0]}")" "the model, as $case"
-done
+# The simulator agrees, row by row (tests/e2e/parity.table; docs/simulator.md, "Reads on a
+# lagging replica" and "A failover of the ledger").
+parity_check postgres-standby
 expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
   --fault failover:of=ledger,nth=1 --json  # as lost-1, its answer kept
 expect_equal "$(json_field "$out" never_moved)" 1 "the model tells the client what the audit found"
