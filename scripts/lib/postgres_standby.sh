@@ -89,6 +89,11 @@ ps_no_link() {
   [ "$(ps_psql "$ps_standby" "SELECT count(*) FROM pg_stat_wal_receiver")" = 0 ] &&
     [ "$(ps_psql "$ps_primary" "SELECT count(*) FROM pg_stat_replication")" = 0 ]
 }
+# Whether every standby streaming from the primary has replayed all it has written (true at
+# once when none streams: a cut link).
+ps_caught_up() {
+  [ "$(ps_psql "$ps_primary" "SELECT count(*) FROM pg_stat_replication WHERE replay_lsn IS NULL OR replay_lsn < pg_current_wal_lsn()")" = 0 ]
+}
 ps_writable() { [ "$(ps_psql "$ps_standby" "SELECT pg_is_in_recovery()")" = f ]; }
 
 ps_need_standby() {
@@ -121,8 +126,9 @@ ps_moves() { echo "pause-replay|resume-replay|cut|failover|rejoin"; }
 pss_moves() { ps_moves; }
 ps_move() {  # MOVE
   case ${1:-} in
-    pause-replay)
+    pause-replay)  # at a known point: once the standby replayed what the primary has written
       ps_need_standby
+      wait_until 30 postgres-standby ps_caught_up
       ps_psql "$ps_standby" "SELECT pg_wal_replay_pause()" >/dev/null
       wait_until 10 postgres-standby ps_paused ;;
     resume-replay) ps_need_standby; ps_psql "$ps_standby" "SELECT pg_wal_replay_resume()" >/dev/null ;;

@@ -96,11 +96,13 @@ Lesson one_strategy_three_engines() {
           "its INSERT until both have arrived: the same code on SQLite, PostgreSQL and MariaDB. "
           "$POSTGRES and $MARIADB stand for the scratch databases given with --postgres and "
           "--mariadb; the lesson re-creates idemlab's tables there. With --galera, $GALERA is a "
-          "Galera cluster's, and the twins run on two of its nodes.",
+          "Galera cluster's, and the twins run on two of its nodes. Give any of the three: the "
+          "steps of a server not given are left out.",
           steps,
           "FOR UPDATE locks rows that exist. A row that does not exist yet is guarded only by what "
           "the engine does with the gap: nothing on PostgreSQL at READ COMMITTED, gap locks and "
-          "a deadlock on MariaDB at REPEATABLE READ. The unique index holds on every engine."};
+          "a deadlock on MariaDB at REPEATABLE READ. The unique index holds on every engine.",
+          true};
 }
 
 }  // namespace idemlab

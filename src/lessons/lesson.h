@@ -90,6 +90,10 @@ struct Lesson {
   std::string intro;
   std::vector<LessonStep> steps;
   std::string takeaway;
+  // Runs with any of the servers its steps name: the steps that name one not given are left out,
+  // and said so (one server at least must be given). Otherwise a lesson runs whole or not at all
+  // (LessonServerKind::optional aside).
+  bool any_server = false;
 };
 
 const std::vector<Lesson>& all_lessons();
@@ -97,9 +101,15 @@ const std::vector<Lesson>& all_lessons();
 const Lesson* find_lesson(const std::string& number_or_name);
 
 // What the lesson needs that `servers` does not give: "" when nothing, else one line naming the
-// options and how to start the servers (scripts/servers up ...). A lesson that needs a server
-// runs whole or not at all.
+// options and how to start the servers (scripts/servers up ...).
 std::string missing_servers(const Lesson& lesson, const LessonServers& servers);
+
+// The kind of server a placeholder names, or null.
+const LessonServerKind* server_kind(std::string_view placeholder);
+// Whether the teacher gave the server of that placeholder.
+bool is_given(const LessonServers& servers, std::string_view placeholder);
+// A server the step names that the teacher did not give (the step is then left out), or null.
+const LessonServerKind* absent_server(const LessonStep& step, const LessonServers& servers);
 
 // How to run it: "idemlab lesson N", with the options of the servers its steps name
 // ("--primary URL --standby URL").

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <map>
 #include <thread>
 #include <tuple>
 
@@ -51,12 +52,6 @@ std::string indented(const std::string& text, size_t spaces) {
   return out;
 }
 
-const LessonServerKind* server_kind(std::string_view placeholder) {
-  for (const LessonServerKind& kind : lesson_server_kinds())
-    if (kind.placeholder == placeholder) return &kind;
-  return nullptr;
-}
-
 // $QUEUE, $TOKEN: a value the runner names.
 bool is_variable(const std::string& arg) {
   return arg.size() > 1 && arg[0] == '$' && std::all_of(arg.begin() + 1, arg.end(), [](char c) {
@@ -81,20 +76,6 @@ std::string command_line(const std::vector<std::string>& args, const std::string
 
 // The step's arguments with the servers' URLs in place of their placeholders; false when a
 // server it needs was not given.
-bool is_given(const LessonServers& servers, std::string_view placeholder) {
-  const auto given = servers.find(placeholder);
-  return given != servers.end() && !given->second.empty();
-}
-
-// The optional server a step names and the teacher did not give; nullptr when none.
-const LessonServerKind* optional_absent(const LessonStep& step, const LessonServers& servers) {
-  for (const std::string& arg : step.args)
-    if (const LessonServerKind* kind = server_kind(placeholder_of(arg));
-        kind && kind->optional && !is_given(servers, kind->placeholder))
-      return kind;
-  return nullptr;
-}
-
 bool with_servers(const std::vector<std::string>& args, const LessonServers& servers,
                   std::vector<std::string>* out) {
   for (const std::string& arg : args) {
@@ -163,7 +144,8 @@ struct LessonRun {
   // Values a step's args name and its output shows by name: $BASE (where serve listens),
   // $QUEUE (the lesson's queue on the broker: idemlab-lesson-PID) and what steps captured.
   std::vector<std::pair<std::string, std::string>> named;
-  Background held;  // a command waiting at the gate for a step that releases it
+  Background held;                      // a command waiting at the gate for a step that releases it
+  std::map<std::string, int> left_out;  // steps left out, by the option of the server not given
 };
 
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
@@ -254,9 +236,10 @@ Status run_step(const LessonStep& step, LessonRun& run) {
   if (!step.say.empty()) fmt::print("{}", wrap(step.say, 0));
   fmt::print("{}", command_text("$ " + shown_command(step), 2));
   if (step.twins > 0) fmt::print("    ({} copies at once)\n", step.twins);
-  if (const LessonServerKind* absent = optional_absent(step, run.servers)) {
+  if (const LessonServerKind* absent = absent_server(step, run.servers)) {
     fmt::print("    (left out: no {} URL; scripts/servers up {} starts one)\n\n", absent->option,
                absent->up);
+    ++run.left_out[std::string(absent->option)];
     return Status::ok();
   }
   std::string binary;
@@ -278,60 +261,65 @@ Status run_step(const LessonStep& step, LessonRun& run) {
                                       ran.exit_code, step.expect_exit));
 }
 
+// Pasted, twins at a gate must all be waiting there (gate/arrived.PID) or have ended before the
+// gate opens, as the lesson's own run makes sure: otherwise they may not overlap.
+void print_twins_replay(const LessonStep& step) {
+  fmt::print("  rm -rf gate; mkdir gate\n");
+  std::vector<std::string> pids;
+  for (int i = 0; i < step.twins; ++i) {
+    const std::string copy = std::to_string(i + 1);
+    fmt::print("{}",
+               command_text(replaced(command_line(step.args), std::string(kCopyPlaceholder), copy) +
+                                " & twin" + copy + "=$!",
+                            2));
+    pids.push_back("$twin" + copy);
+  }
+  fmt::print("  for t in {}; do  # until each waits at the gate, or gave up\n",
+             fmt::join(pids, " "));
+  fmt::print("    while [ ! -e gate/arrived.$t ] && kill -0 $t 2>/dev/null; do sleep 0.05; done\n");
+  fmt::print("  done; touch gate/open; wait\n");
+}
+
 // The lesson's commands, to paste into a shell; twins as background jobs and their gate, a
-// server in the background with $BASE set from its first line.
-void print_replay(const Lesson& lesson) {
+// server in the background with $BASE set from its first line. The steps left out (a server not
+// given) are left out here too.
+void print_replay(const Lesson& lesson, const LessonServers& servers) {
   bool served = false;
   for (const LessonStep& step : lesson.steps) {
+    if (absent_server(step, servers)) continue;
     if (step.background) {
       fmt::print("{}", command_text(command_line(step.args) + " >serve.out &", 2));
       fmt::print("  sleep 1; BASE=$(grep -o 'http://[^ ]*' serve.out)\n");
       served = true;
     } else if (step.hold) {
       fmt::print("  rm -rf gate; mkdir gate\n{}", command_text(shown_command(step), 2));
+      fmt::print("  until ls gate/arrived.* >/dev/null 2>&1; do sleep 0.05; done\n");
     } else if (step.twins == 0) {
       fmt::print("{}", command_text(shown_command(step), 2));
     } else {
-      fmt::print("  rm -rf gate; mkdir gate\n");
-      for (int i = 0; i < step.twins; ++i)
-        fmt::print("{}",
-                   command_text(replaced(command_line(step.args), std::string(kCopyPlaceholder),
-                                         std::to_string(i + 1)) +
-                                    " &",
-                                2));
-      fmt::print("  touch gate/open; wait   # once each waits at the gate, or gave up\n");
+      print_twins_replay(step);
     }
   }
   if (served) fmt::print("  kill %1\n");
 }
 
-}  // namespace
-
-std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
-  std::vector<const LessonServerKind*> missing;
-  for (const LessonServerKind* kind : servers_named(lesson))
-    if (!kind->optional && !is_given(servers, kind->placeholder)) missing.push_back(kind);
-  if (missing.empty()) return "";
-  std::vector<std::string> options, names;
-  std::string given;
-  for (const LessonServerKind* kind : missing) {
-    options.push_back(std::string(kind->option) + " URL");
-    if (std::find(names.begin(), names.end(), kind->up) == names.end())
-      names.emplace_back(kind->up);
-    given += fmt::format(" {} \"${}\"", kind->option, kind->env);
-  }
-  return fmt::format(
-      "lesson {} needs {}: scripts/servers up {}; eval \"$(scripts/servers env)\"; idemlab "
-      "lesson {}{}",
-      lesson.number, fmt::join(options, " and "), fmt::join(names, " "), lesson.number, given);
+// "Left out: 6 steps with no --postgres URL." when steps were.
+void print_left_out(const std::map<std::string, int>& left_out) {
+  std::vector<std::string> parts;
+  for (const auto& [option, steps] : left_out)
+    parts.push_back(fmt::format("{} step{} with no {} URL", steps, steps == 1 ? "" : "s", option));
+  if (!parts.empty())
+    fmt::print("{}", wrap(fmt::format("Left out: {}.", fmt::join(parts, ", ")), 0));
 }
+
+}  // namespace
 
 Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonServers& servers) {
   std::string folder = (std::filesystem::temp_directory_path() / "idemlab-lesson-XXXXXX").string();
   if (!::mkdtemp(folder.data())) return Status::internal("cannot create a scratch folder");
   fmt::print("{}{}\n{}\n", wrap(fmt::format("Lesson {}: {}", lesson.number, lesson.title), 0),
              wrap("(" + lesson.reference + ")", 0), wrap(lesson.intro, 0));
-  LessonRun run{binary, folder, servers, {}, {}, {}};
+  LessonRun run{binary, folder, servers, {}, {}, {}, {}};
   run.named.emplace_back(kQueuePlaceholder, fmt::format("idemlab-lesson-{}", ::getpid()));
   Status result = Status::ok();
   for (const LessonStep& step : lesson.steps) {
@@ -343,8 +331,10 @@ Status run_lesson(const Lesson& lesson, const std::string& binary, const LessonS
   std::filesystem::remove_all(folder);
   if (!result.is_ok())
     return Status::internal(fmt::format("lesson {}: {}", lesson.number, result.message()));
-  fmt::print("{}\nRun it again, in an empty folder:\n", wrap("So: " + lesson.takeaway, 0));
-  print_replay(lesson);
+  fmt::print("{}\n", wrap("So: " + lesson.takeaway, 0));
+  print_left_out(run.left_out);
+  fmt::print("Run it again, in an empty folder:\n");
+  print_replay(lesson, servers);
   return Status::ok();
 }
 

@@ -1,6 +1,7 @@
 // The servers a lesson can name, with the option that gives each and how scripts/servers
 // starts it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -67,6 +68,49 @@ std::string lesson_invocation(const Lesson& lesson) {
   for (const LessonServerKind* kind : servers_named(lesson))
     if (!kind->optional) out += fmt::format(" {} URL", kind->option);  // what it needs
   return out;
+}
+
+const LessonServerKind* server_kind(std::string_view placeholder) {
+  for (const LessonServerKind& kind : lesson_server_kinds())
+    if (kind.placeholder == placeholder) return &kind;
+  return nullptr;
+}
+
+bool is_given(const LessonServers& servers, std::string_view placeholder) {
+  const auto given = servers.find(placeholder);
+  return given != servers.end() && !given->second.empty();
+}
+
+const LessonServerKind* absent_server(const LessonStep& step, const LessonServers& servers) {
+  for (const std::string& arg : step.args)
+    if (const LessonServerKind* kind = server_kind(placeholder_of(arg));
+        kind && !is_given(servers, kind->placeholder))
+      return kind;
+  return nullptr;
+}
+
+std::string missing_servers(const Lesson& lesson, const LessonServers& servers) {
+  std::vector<const LessonServerKind*> missing;
+  bool any_given = false;
+  for (const LessonServerKind* kind : servers_named(lesson)) {
+    any_given = any_given || is_given(servers, kind->placeholder);
+    if (!kind->optional && !is_given(servers, kind->placeholder)) missing.push_back(kind);
+  }
+  if (missing.empty() || (lesson.any_server && any_given)) return "";
+  std::vector<std::string> options, names;
+  std::string given;
+  for (const LessonServerKind* kind : missing) {
+    options.push_back(std::string(kind->option) + " URL");
+    if (std::find(names.begin(), names.end(), kind->up) == names.end())
+      names.emplace_back(kind->up);
+    given += fmt::format(" {} \"${}\"", kind->option, kind->env);
+  }
+  return fmt::format(
+      "lesson {} needs {}{}: scripts/servers up {}; eval \"$(scripts/servers env)\"; idemlab "
+      "lesson {}{}",
+      lesson.number, fmt::join(options, lesson.any_server ? " or " : " and "),
+      lesson.any_server ? " (the steps of a server not given are left out)" : "",
+      fmt::join(names, " "), lesson.number, given);
 }
 
 }  // namespace idemlab

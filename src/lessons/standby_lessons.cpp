@@ -75,9 +75,13 @@ Lesson standby_has_not_seen_it() {
                 "audit --db " + primary, 7),
            step("The same in the simulator, every pitfall of select-insert on one schedule: "
                 "300 requests, their lookups on a replica a second behind, 30% of the answers "
-                "lost. Only the variant without the unique index moves money twice...",
+                "lost. Only the variant without the unique index moves money twice. The "
+                "guarded rows' unknowns are safe money and unanswered clients: each retry "
+                "met the unique key, looked the first answer up on the replica too, found "
+                "nothing there, and was answered in_progress until its five attempts ran out...",
                 "compare --scenario replica-reads --strategies select-insert --with-pitfalls"),
-           step("...and with read-your-writes, none does.",
+           step("...and with read-your-writes no row moves money twice, and every client hears "
+                "its answer (unknown 0).",
                 "compare --scenario replica-reads --strategies select-insert --with-pitfalls "
                 "--read-your-writes")},
           "A read on a standby is a read of the past. A guard that is such a read needs the "

@@ -153,6 +153,13 @@ expect_contains "$out" "(left out: no --galera URL; scripts/servers up galera st
 case "$out" in *skipped*|*idemlab:idemlab*|*/dev/shm*) fail "lesson: skipped, or a URL shown" ;; esac
 expect_exit 0 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$pg" --mariadb "$maria"
 expect_equal "$out" "$first" "lesson twice: the same bytes"
+# The block it prints to paste holds each pair of twins at the gate until both wait there (or one
+# gave up), as the lesson's own run does: pasted into a shell, PostgreSQL moves the money twice.
+mkdir "$work/pasted"
+(cd "$work/pasted" && PATH="$(dirname "$IDEMLAB"):$PATH" POSTGRES=$pg MARIADB=$maria \
+  bash -c "$(sed '1,/^Run it again/d' <<<"$first")") >"$work/pasted.out" 2>&1
+expect_equal "$(grep -c "moved money 2 times" "$work/pasted.out")" 1 "pasted: the double, on PostgreSQL"
+expect_equal "$(grep -c "ok: 1 transfer applied" "$work/pasted.out")" 3 "pasted: one transfer, on the others"
 expect_exit 2 "$IDEMLAB" lesson one-strategy-three-engines --postgres "$maria"
 expect_one_error_line
 expect_contains "$err" "--postgres takes a postgresql URL"
