@@ -139,6 +139,9 @@ Result<Broker> Broker::connect(const std::string& url) {
         fmt::format("--broker {}: write amqp://USER:PASSWORD@HOST:PORT/", redact_locator(url)));
   // amqp://HOST:PORT/ names the vhost "" by the URI spec; RabbitMQ's own is "/".
   if (info.vhost[0] == '\0') info.vhost = const_cast<char*>("/");
+  std::string password = info.password;  // "***" (a printed URL): IDEMLAB_PASSWORD's
+  RETURN_IF_ERROR(reveal_password("--broker " + redact_locator(url), &password));
+  info.password = password.data();
   broker.location_ = fmt::format("amqp://{}@{}:{}/", info.user, info.host, info.port);
   RETURN_IF_ERROR(broker.open_socket(info, wait_s));
   RETURN_IF_ERROR(broker.log_in(info, wait_s));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <tuple>
 
 #include "core/parse.h"
@@ -67,7 +68,7 @@ Status read_credentials(std::string_view userinfo, const std::string& shown, Loc
   if (colon != std::string_view::npos &&
       !percent_decode(userinfo.substr(colon + 1), &out->password))
     return bad_url(shown, "the password has a bad %-escape");
-  return Status::ok();
+  return reveal_password(shown, &out->password);
 }
 
 Status read_host_port(std::string_view authority, const std::string& shown, Locator* out) {
@@ -229,6 +230,24 @@ std::string redact_locator(std::string_view text) {
   const size_t colon = text.substr(start, at - start).find(':');
   if (colon == std::string_view::npos) return std::string(text);
   return fmt::format("{}***{}", text.substr(0, start + colon + 1), text.substr(at));
+}
+
+Status reveal_password(const std::string& shown, std::string* password) {
+  if (*password != kHiddenPassword) return Status::ok();
+  const char* given = std::getenv("IDEMLAB_PASSWORD");
+  if (given == nullptr)
+    return Status::usage(fmt::format(
+        "{}: its password is hidden (***), as idemlab prints it: set IDEMLAB_PASSWORD to the "
+        "password, or write it in the URL",
+        shown));
+  *password = given;
+  return Status::ok();
+}
+
+std::string hidden_password_note(std::string_view command) {
+  if (command.find(fmt::format(":{}@", kHiddenPassword)) == std::string_view::npos) return "";
+  return "(a password is hidden as ***: export IDEMLAB_PASSWORD=... first, and the line pastes "
+         "as it is)";
 }
 
 Status parse_locator(std::string_view text, Locator* out) {

@@ -49,6 +49,15 @@ Status parse_locator(std::string_view text, Locator* out);
 // `text` with the password of a URL replaced by "***" (unchanged when it is not a URL).
 std::string redact_locator(std::string_view text);
 
+// A printed URL's password is "***", so that a printed command can be pasted: given "***" as a
+// password, idemlab takes it from IDEMLAB_PASSWORD, and without that variable refuses the URL
+// (usage), saying how to put the password back.
+inline constexpr std::string_view kHiddenPassword = "***";
+Status reveal_password(const std::string& shown, std::string* password);
+
+// A line to print under a command that holds a hidden password ("" when it holds none).
+std::string hidden_password_note(std::string_view command);
+
 // Reads a URL that `option` takes for one engine only: `scheme` names it (e.g. "postgresql"
 // for --postgres), as --db would; a URL of another engine, or a file, is a usage error.
 Status parse_locator_of(std::string_view text, std::string_view scheme, std::string_view option,

@@ -100,7 +100,8 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
                            std::move(headers));
     case Outcome::kBusy:
       headers.emplace_back("Retry-After", "1");
-      return problem_reply(Problem::kServerBusy, answer.reason, std::move(headers));
+      return problem_reply(Problem::kServerBusy, busy_reason_text(answer.reason),
+                           std::move(headers));
     case Outcome::kTimeout:
       headers.emplace_back("Retry-After", "1");
       return problem_reply(Problem::kOutcomeUnknown,

@@ -1,6 +1,8 @@
 // Outcome names, and which outcomes are definitive.
 #include "ledger/answer.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <utility>
 
@@ -73,6 +75,30 @@ bool answers_agree(const Answer& first, const Answer& second) {
   if (claims_success(first.outcome) || claims_success(second.outcome))
     return claims_success(first.outcome) && claims_success(second.outcome);
   return first.outcome == second.outcome && first.reason == second.reason;
+}
+
+std::string busy_reason_text(std::string_view why) {
+  if (why == reason::kDiskFull) return "the ledger's disk is full (disk_full); nothing was written";
+  if (why == reason::kOwnWriteUnseen)
+    return "the flow row this attempt wrote or found is not where it read it back "
+           "(own_write_unseen: a --read-db standby that has not replayed it); no money moved";
+  if (why == reason::kCertificationFailed)
+    return "the cluster certified another node's transaction on the same rows first, and "
+           "rolled this one back as it committed (certification_failed, 1213); nothing was "
+           "changed";
+  if (why == reason::kDeadlock)
+    return "the server found this transaction and another waiting on each other's locks, and "
+           "rolled this one back (deadlock); nothing was changed";
+  if (why == reason::kSerializationFailure)
+    return "the server could not order this transaction after a concurrent one that changed "
+           "the same rows, and rolled it back (serialization_failure); nothing was changed";
+  if (why == reason::kReadOnly)
+    return "a read-only server answered: a failover may be under way, or the URL names a "
+           "standby; nothing was written by it (read_only)";
+  if (why == reason::kNodeNotReady)
+    return "a cluster node that is not serving now answered; nothing was written by it "
+           "(node_not_ready)";
+  return fmt::format("the database stayed locked ({}); nothing was changed", why);
 }
 
 }  // namespace idemlab

@@ -94,4 +94,9 @@ bool claims_success(Outcome outcome);
 // replay of it agree; two rejections agree when their reasons do.
 bool answers_agree(const Answer& first, const Answer& second);
 
+// What a busy answer's reason means, in words ("the server found this transaction and another
+// waiting on each other's locks, ... (deadlock); nothing was changed"): the CLI's line and
+// serve's 503 say the same.
+std::string busy_reason_text(std::string_view reason);
+
 }  // namespace idemlab

@@ -38,19 +38,12 @@ std::string busy_text(const AttemptReport& report) {
         "busy: a cluster node that is not serving now answered ({}): nothing was written by it "
         "(node_not_ready): retry with the same --biz-seq",
         report.lost_connection);
+  const std::string what = busy_reason_text(answer.reason);
   if (answer.reason == reason::kDiskFull)
-    return "busy: the ledger's disk is full (disk_full); nothing was written: free space, then "
-           "retry with the same --biz-seq";
+    return "busy: " + what + ": free space, then retry with the same --biz-seq";
   if (answer.reason == reason::kOwnWriteUnseen)
-    return "busy: the flow row this attempt wrote or found is not where it read it back "
-           "(own_write_unseen: a --read-db standby that has not replayed it); no money moved: "
-           "retry, or read your writes (--read-your-writes)";
-  if (answer.reason == reason::kCertificationFailed)
-    return "busy: the cluster certified another node's transaction on the same rows first, and "
-           "rolled this one back as it committed (certification_failed, 1213); nothing was "
-           "changed: retry";
-  return fmt::format("busy: the database stayed locked ({}); nothing was changed: retry",
-                     answer.reason);
+    return "busy: " + what + ": retry, or read your writes (--read-your-writes)";
+  return "busy: " + what + ": retry";
 }
 
 }  // namespace

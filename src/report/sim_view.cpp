@@ -8,6 +8,7 @@
 #include <cmath>
 #include <set>
 
+#include "db/locator.h"
 #include "report/compact_table.h"
 #include "report/json.h"
 #include "term/color.h"
@@ -161,7 +162,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["failovers"] = r.failovers;
     out["guard_writes_lost"] = r.guard_writes_lost;
   }
-  if (r.galera_nodes > 0) {  // a galera fault: the simulator's cluster
+  if (r.galera_nodes > 0) {  // ledger=galera: the simulator's cluster
     out["galera_nodes"] = r.galera_nodes;
     out["certification_failures"] = r.certification_failures;
   }
@@ -283,8 +284,12 @@ std::string result_text(const SimResult& r, const std::string& command) {
   line("latency_ms_p50", std::to_string(r.latency_ms_p50), "virtual time to a final answer");
   line("latency_ms_p99", std::to_string(r.latency_ms_p99), "by nearest rank");
   line("audit", audit_cell(r), "idemlab audit on the simulated ledger");
-  out += command_text("reproduce: " + command);
-  return out;
+  return out + reproduce_text(command);
+}
+
+std::string reproduce_text(const std::string& command) {
+  const std::string note = hidden_password_note(command);
+  return command_text("reproduce: " + command) + (note.empty() ? "" : wrap(note, 0));
 }
 
 std::string timeline_legend(TimelineOf of) {

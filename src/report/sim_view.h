@@ -20,6 +20,9 @@ std::string results_view(const std::vector<SimResult>& results, Format format,
                          const nlohmann::ordered_json& extra, bool wide = false);
 // simulate's text view: every figure on its own line.
 std::string result_text(const SimResult& result, const std::string& command);
+// "reproduce: COMMAND", wrapped to the output width, and how to paste it when a URL in it
+// hides its password.
+std::string reproduce_text(const std::string& command);
 // The narrated timeline, wrapped to the output width; the SQL only with `show_sql`.
 std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql = false);
 // What the timeline's notation means, once.

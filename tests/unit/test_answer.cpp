@@ -1,6 +1,9 @@
-// Tests for ledger/answer.
+// Tests for ledger/answer, and serve's reply to an answer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
+#include "http/transfer_server.h"
 #include "ledger/answer.h"
 
 using namespace idemlab;
@@ -27,4 +30,22 @@ TEST_CASE("only in_progress, timeout, busy and error leave the outcome open") {
   CHECK_FALSE(is_definitive(Outcome::kInProgress));
   CHECK_FALSE(is_definitive(Outcome::kTimeout));
   CHECK_FALSE(is_definitive(Outcome::kBusy));
+}
+
+TEST_CASE("serve's 503 says what the CLI's busy line says: a certification loser, a deadlock") {
+  TransferRequest request;
+  request.biz_seq = "b1";
+  AttemptReport report;
+  report.answer = Answer::of(Outcome::kBusy, reason::kCertificationFailed);
+  report.where.node = "node2";
+  const HttpReply reply = answer_reply(request, report);
+  CHECK(reply.status == 503);
+  CHECK(reply.body.find(busy_reason_text(reason::kCertificationFailed)) != std::string::npos);
+  CHECK(reply.body.find("certified another node's transaction") != std::string::npos);
+  CHECK(std::find(reply.headers.begin(), reply.headers.end(),
+                  std::pair<std::string, std::string>{"Idemlab-Node", "node2"}) !=
+        reply.headers.end());
+  CHECK(busy_reason_text(reason::kDeadlock).find("(deadlock)") != std::string::npos);
+  CHECK(busy_reason_text("database_busy") ==
+        "the database stayed locked (database_busy); nothing was changed");
 }

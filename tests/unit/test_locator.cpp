@@ -1,6 +1,8 @@
 // Tests for db/locator: what --db names, and that a password never shows.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include "db/locator.h"
 #include "db/redis/redis_locator.h"
 #include "db/zookeeper/zookeeper_locator.h"
@@ -82,6 +84,27 @@ TEST_CASE("redaction leaves URLs without a password and plain paths alone") {
   CHECK(redact_locator("postgresql://u@h/db") == "postgresql://u@h/db");
   CHECK(redact_locator("a:b@c.db") == "a:b@c.db");
   CHECK(redact_locator("mariadb://u:p:q@h/d") == "mariadb://u:***@h/d");
+}
+
+TEST_CASE("a printed URL pastes: *** as the password is IDEMLAB_PASSWORD's, or refused") {
+  unsetenv("IDEMLAB_PASSWORD");
+  Locator locator;
+  const Status refused = parse_locator("mariadb://u:***@h:3306/d", &locator);
+  CHECK(refused.code() == StatusCode::kUsage);
+  CHECK(refused.message().find("IDEMLAB_PASSWORD") != std::string::npos);
+  RedisLocator redis;
+  CHECK(parse_redis_locator("redis://:***@h:6379/0", &redis).code() == StatusCode::kUsage);
+  setenv("IDEMLAB_PASSWORD", "s3cret", 1);
+  REQUIRE(parse_locator("mariadb://u:***@h:3306/d", &locator).is_ok());
+  CHECK(locator.password == "s3cret");
+  CHECK(locator.shown == "mariadb://u:***@h:3306/d");
+  REQUIRE(parse_redis_locator("redis://:***@h:6379/0", &redis).is_ok());
+  CHECK(redis.password == "s3cret");
+  unsetenv("IDEMLAB_PASSWORD");
+  CHECK(
+      hidden_password_note("idemlab simulate --db mariadb://u:***@h/d").find("IDEMLAB_PASSWORD") !=
+      std::string::npos);
+  CHECK(hidden_password_note("idemlab simulate --db mariadb://u@h/d").empty());
 }
 
 TEST_CASE(

@@ -110,6 +110,7 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
   }
   if (sentinel) {
     locator.password = take_password(&rest);
+    RETURN_IF_ERROR(reveal_password(locator.shown, &locator.password));
     RETURN_IF_ERROR(parse_sentinels(rest, &locator));
     locator.topology.kind = TopologyKind::kSentinels;
     for (const auto& [host, port] : locator.sentinels)
@@ -124,6 +125,7 @@ Status parse_redis_locator(std::string_view text, RedisLocator* out) {
     return Status::ok();
   }
   locator.password = take_password(&rest);
+  RETURN_IF_ERROR(reveal_password(locator.shown, &locator.password));
   const size_t slash = rest.find('/');
   if (slash != std::string_view::npos &&
       (!parse_number(rest.substr(slash + 1), &locator.database) || locator.database < 0))

@@ -173,9 +173,28 @@ StepResult RedisStore::send(const std::vector<std::string>& words, redisReply** 
     StepResult failed{error_code(said), 0, std::nullopt, said.substr(0, said.find(", with args"))};
     api_->free_reply(*reply);
     *reply = nullptr;
+    if (failed.code == StepCode::kReadOnly && one_server_) failed.error += replica_hint();
     return failed;
   }
   return {};
+}
+
+std::string RedisStore::replica_hint() {
+  const char* role[] = {"ROLE"};
+  const size_t length[] = {4};
+  auto* reply = static_cast<redisReply*>(api_->command_argv(context_, 1, role, length));
+  std::string hint;
+  if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements >= 3 &&
+      reply->element[0]->type == REDIS_REPLY_STRING &&
+      std::string_view(reply->element[0]->str) == "slave" &&
+      reply->element[1]->type == REDIS_REPLY_STRING &&
+      reply->element[2]->type == REDIS_REPLY_INTEGER)
+    hint = fmt::format(
+        " ({} is a replica of {}:{}; a redis:// URL names one server, which idemlab does not "
+        "follow through a failover: give the primary's URL, or redis-sentinel://SENTINELS/MASTER)",
+        shown_, reply->element[1]->str, reply->element[2]->integer);
+  if (reply) api_->free_reply(reply);
+  return hint;
 }
 
 StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {

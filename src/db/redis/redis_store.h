@@ -34,7 +34,8 @@ class RedisStore final : public GuardStore {
         shown_(locator.shown),
         wait_s_(locator.connect_timeout_s),
         wait_replicas_(locator.wait_replicas),
-        wait_ms_(locator.wait_ms) {}
+        wait_ms_(locator.wait_ms),
+        one_server_(locator.topology.kind != TopologyKind::kSentinels) {}
   ~RedisStore() override;
   RedisStore(const RedisStore&) = delete;
   RedisStore& operator=(const RedisStore&) = delete;
@@ -73,6 +74,8 @@ class RedisStore final : public GuardStore {
   StepResult sweep(int64_t now);
   std::string written_ttl(int64_t ttl) const;
   StepResult note_deadline(const std::string& key, int64_t deadline);
+  // What a READONLY answer from a redis:// URL's one server means: whose replica it is.
+  std::string replica_hint();
 
   const Hiredis* api_;
   redisContext* context_;
@@ -83,6 +86,7 @@ class RedisStore final : public GuardStore {
   std::unique_ptr<TraceSink> trace_;
   std::string prefix_;
   bool scratch_ = false;
+  bool one_server_;    // a redis:// URL: one server, not followed through a failover
   bool lost_ = false;  // a command found the link lost: never used again
 };
 

@@ -62,6 +62,19 @@ expect_contains "$out" "strategy, engine"
 expect_contains "$out" "  +check-then-delete"
 expect_equal "$(over100 "$out")" 0 "stacked lines over 100"
 
+# A password hidden in a reproduce: line (***) says so under it; pasted with IDEMLAB_PASSWORD
+# set, the line runs the same run; without it, one error line says how to put it back.
+expect_exit 0 "$IDEMLAB" simulate --db "$maria" --strategy token --requests 20
+expect_contains "$out" "idemlab:***@"
+expect_contains "$out" "(a password is hidden as ***: export IDEMLAB_PASSWORD=... first"
+pasted=$(printf '%s\n' "$out" | awk '/^reproduce: / {on = 1; sub(/^reproduce: /, "")}
+  on {print; if ($0 !~ /\\$/) exit}')
+PATH=$(dirname "$IDEMLAB"):$PATH expect_exit 2 bash -c "$pasted"
+expect_one_error_line
+expect_contains "$err" "its password is hidden (***), as idemlab prints it: set IDEMLAB_PASSWORD"
+IDEMLAB_PASSWORD=idemlab PATH=$(dirname "$IDEMLAB"):$PATH expect_exit 0 bash -c "$pasted"
+expect_contains "$out" "token: 20 requests, seed 1"
+
 # The report's engines section.
 expect_exit 0 "$IDEMLAB" report --out "$work/report.html" --scenarios double-click,retry-new-key \
   --strategies direct-insert,select-for-update --requests 40 --backend sqlite --backend "$pg" \
