@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/errors.h"
@@ -29,8 +30,10 @@ struct AuditOptions {
   std::string answers;  // --answers FILE: what clients were told, one JSON answer a line
 };
 
-// The answers --answers names: each line one JSON object with source, biz_seq and outcome, as
-// a one-attempt command prints under --json; blank lines skipped. A usage error names the line.
+// The answers --answers names: each line one JSON object, as a one-attempt command prints under
+// --json: an answer with source, biz_seq and outcome, or an error object (an attempt cut by a
+// failover: exit 75, its request named when the command had one), which told the client nothing
+// certain and is kept as outcome "unknown". Blank lines skipped; a usage error names the line.
 std::vector<ToldAnswer> read_answers(const std::string& path) {
   std::ifstream in(path);
   if (!in)
@@ -40,18 +43,43 @@ std::vector<ToldAnswer> read_answers(const std::string& path) {
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const auto json = nlohmann::json::parse(line, nullptr, false);
+    const bool error = json.is_object() && json.contains("error") && json["error"].is_object();
+    const nlohmann::json& fields = error ? json["error"] : json;
     const auto text = [&](const char* key) -> std::string {
-      return json.is_object() && json.contains(key) && json[key].is_string() ? json[key] : "";
+      return fields.is_object() && fields.contains(key) && fields[key].is_string() ? fields[key]
+                                                                                   : "";
     };
-    ToldAnswer answer{text("source"), text("biz_seq"), text("outcome")};
-    if (answer.source.empty() || answer.biz_seq.empty() || answer.outcome.empty())
+    ToldAnswer answer{text("source"), text("biz_seq"), error ? "unknown" : text("outcome")};
+    if (!error && (answer.source.empty() || answer.biz_seq.empty() || answer.outcome.empty()))
       throw_if_error(Status::usage(fmt::format(
-          "--answers {}, line {}: expected a JSON answer with source, biz_seq and outcome (as "
-          "idemlab STRATEGY --json prints one)",
+          "--answers {}, line {}: expected a JSON answer with source, biz_seq and outcome, or "
+          "an error object (as idemlab STRATEGY --json prints one)",
           in_quotes(path), number)));
     answers.push_back(std::move(answer));
   }
   return answers;
+}
+
+// What --answers held: how many answers, how many told "applied" (each held against the
+// journal), how many told nothing certain (an error: unknown).
+struct AnswersRead {
+  int64_t read = 0, told_applied = 0, unknown = 0;
+};
+
+// told_applied is what check_told_applied() counted.
+AnswersRead answers_read(const std::vector<ToldAnswer>& answers, int64_t told_applied) {
+  AnswersRead out;
+  out.read = static_cast<int64_t>(answers.size());
+  out.told_applied = told_applied;
+  for (const ToldAnswer& answer : answers) out.unknown += answer.outcome == "unknown";
+  return out;
+}
+
+std::string answers_text(const AnswersRead& answers) {
+  return wrap(fmt::format("answers: {} read; {} told applied, held against the journal; {} "
+                          "unknown (an error answer: the client was told nothing certain)",
+                          answers.read, answers.told_applied, answers.unknown),
+              0);
 }
 
 nlohmann::ordered_json findings_json(const std::vector<Violation>& findings) {
@@ -108,10 +136,17 @@ std::string guards_text(const std::vector<GuardPlace>& places) {
   return out.empty() ? "" : wrap("tokens and locks lived in: " + out + ")", 0);
 }
 
-ExitCode run_audit(const AuditOptions& options) {
-  Connection connection;
+// What an audit found: the report, where tokens and locks lived, and what --answers held.
+struct AuditFindings {
   AuditReport report;
   std::vector<GuardPlace> places;
+  std::optional<AnswersRead> answers;  // with --answers
+};
+
+AuditFindings audit_findings(const AuditOptions& options) {
+  AuditFindings found;
+  AuditReport& report = found.report;
+  Connection connection;
   // So is a damaged header that SQLite still reads (a bad write version): writers refuse it.
   // Read before the connection opens the file (db/sqlite/open_files.h).
   const Status header = check_ledger_header(options.db);
@@ -128,24 +163,38 @@ ExitCode run_audit(const AuditOptions& options) {
     settings.now_ms = WallClock().now_ms();
     settings.stale_after_ms = options.stale_after_ms;
     throw_if_error(audit_ledger(connection, settings, &report));
-    if (!connection.damaged()) places = guard_places(connection);
-    int64_t checked = 0;
-    if (!options.answers.empty())
-      throw_if_error(check_told_applied(connection, read_answers(options.answers),
-                                        &report.violations, &checked));
+    if (!connection.damaged()) found.places = guard_places(connection);
+    if (!options.answers.empty()) {
+      const std::vector<ToldAnswer> told = read_answers(options.answers);
+      int64_t checked = 0;
+      throw_if_error(check_told_applied(connection, told, &report.violations, &checked));
+      found.answers = answers_read(told, checked);
+    }
   }
   if (header.is_damaged())
     report.violations.insert(report.violations.begin(), {"integrity", "", "", header.message()});
-  if (options.json) {
-    nlohmann::ordered_json out{{"ok", report.ok()},
-                               {"violations", findings_json(report.violations)},
-                               {"warnings", findings_json(report.warnings)},
-                               {"requests_applied", report.requests_applied},
-                               {"times_money_moved", report.times_money_moved},
-                               {"journal_entries", report.journal_entries},
-                               {"guards", guards_json(places)}};
-    print_json(out);
-  } else if (report.ok()) {
+  return found;
+}
+
+void print_audit_json(const AuditFindings& found) {
+  const AuditReport& report = found.report;
+  nlohmann::ordered_json out{{"ok", report.ok()},
+                             {"violations", findings_json(report.violations)},
+                             {"warnings", findings_json(report.warnings)},
+                             {"requests_applied", report.requests_applied},
+                             {"times_money_moved", report.times_money_moved},
+                             {"journal_entries", report.journal_entries},
+                             {"guards", guards_json(found.places)}};
+  if (found.answers)
+    out["answers"] = {{"read", found.answers->read},
+                      {"told_applied", found.answers->told_applied},
+                      {"unknown", found.answers->unknown}};
+  print_json(out);
+}
+
+void print_audit_text(const AuditFindings& found) {
+  const AuditReport& report = found.report;
+  if (report.ok())
     fmt::print("{}", wrap(fmt::format(
                               "ok: {} applied, {}; money conserved, every biz_seq "
                               "applied at most once, flows agree with the journal, "
@@ -153,15 +202,22 @@ ExitCode run_audit(const AuditOptions& options) {
                               count_of(report.requests_applied, "transfer"),
                               count_of(report.journal_entries, "journal entry", "journal entries")),
                           0));
-  } else {
+  else
     fmt::print("{}", findings_table("violation", report.violations));
-  }
-  if (!options.json && !report.warnings.empty())
-    fmt::print("{}", findings_table("warning", report.warnings));
-  if (!options.json) fmt::print("{}", guards_text(places));
-  if (report.ok()) return ExitCode::kOk;
+  if (!report.warnings.empty()) fmt::print("{}", findings_table("warning", report.warnings));
+  fmt::print("{}", guards_text(found.places));
+  if (found.answers) fmt::print("{}", answers_text(*found.answers));
+}
+
+ExitCode run_audit(const AuditOptions& options) {
+  const AuditFindings found = audit_findings(options);
+  if (options.json)
+    print_audit_json(found);
+  else
+    print_audit_text(found);
+  if (found.report.ok()) return ExitCode::kOk;
   fmt::print(stderr, "error: audit found {}\n",
-             count_of(static_cast<int64_t>(report.violations.size()), "violation"));
+             count_of(static_cast<int64_t>(found.report.violations.size()), "violation"));
   return ExitCode::kAuditFailed;
 }
 

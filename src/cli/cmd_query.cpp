@@ -30,13 +30,20 @@ struct QueryOptions {
 
 // Where the answer came from, when --read-db asked a standby: which server, and why.
 struct Source {
-  std::string by;        // "standby" or "primary"; "" without --read-db
+  std::string by;        // "standby" or "primary"; a cluster's node name; "" otherwise
   std::string replayed;  // how far the standby had replayed, with --read-your-writes
-  std::string text() const;
+  bool node = false;     // `by` is a cluster's node
+  std::string text(RequestState state) const;
 };
 
-std::string Source::text() const {
+std::string Source::text(RequestState state) const {
   if (by.empty()) return "";
+  if (node && state == RequestState::kSucceeded) return fmt::format(" (answered by {})", by);
+  if (node)
+    return fmt::format(
+        " (answered by {}: with wsrep_sync_wait=0 a node may not have applied the "
+        "cluster's latest commits)",
+        by);
   if (by == "primary")
     return fmt::format(" (answered by the primary: the standby had replayed only to {})",
                        replayed.empty() ? "nothing" : replayed);
@@ -129,6 +136,10 @@ ExitCode run_query(const QueryOptions& options) {
   check_read_options(options);
   Source source;
   Connection connection = ledger_to_ask(options, &source);
+  if (source.by.empty() && !connection.node().empty()) {  // a node of a Galera cluster
+    source.by = connection.node();
+    source.node = true;
+  }
   RequestStatus status;
   throw_if_error(query_request(connection, options.source, options.biz_seq, &status));
   const ExitCode code = exit_code_for(status.state);
@@ -150,9 +161,9 @@ ExitCode run_query(const QueryOptions& options) {
     if (!source.replayed.empty()) out["standby_replayed"] = source.replayed;
     print_json(out);
   } else if (code == ExitCode::kOk) {
-    fmt::print("{}{}\n", text, source.text());
+    fmt::print("{}{}\n", text, source.text(status.state));
   } else {
-    fmt::print(stderr, "error: {}{}\n", printable(text), source.text());
+    fmt::print(stderr, "error: {}{}\n", printable(text), source.text(status.state));
   }
   return code;
 }

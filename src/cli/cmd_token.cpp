@@ -1,6 +1,7 @@
 // `idemlab token issue`: a fresh one-time token for the token strategy.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -43,6 +44,21 @@ ExitCode run_token_issue(const TokenIssueOptions& options) {
   return ExitCode::kOk;
 }
 
+// CLI11 hands an option `issue` does not have to `token`, the token strategy's transfer command
+// (`token issue --read-db URL` would set the transfer's --read-db and be silently ignored):
+// refused, naming it. One its environment variable set ($IDEMLAB_DB) is not the user's word.
+void refuse_transfer_options(const CLI::App& token) {
+  for (const CLI::Option* option : token.get_options()) {
+    const std::string& env = option->get_envname();
+    if (!env.empty() && std::getenv(env.c_str())) continue;
+    if (option->count() > 0 && option->get_name() != "--help")
+      throw_if_error(Status::usage(
+          fmt::format("token issue takes no {}: that is an option of the token strategy's transfer "
+                      "(idemlab token --help); token issue --help lists its own",
+                      option->get_name())));
+  }
+}
+
 }  // namespace
 
 void register_token(CLI::App& app, CommandResult& result) {
@@ -58,7 +74,10 @@ void register_token(CLI::App& app, CommandResult& result) {
       ->check(whole_number(1, limits::kMaxDurationMs))
       ->capture_default_str();
   add_json_flag(issue, &options->json);
-  issue->callback([options, &result] { result.exit_code = run_token_issue(*options); });
+  issue->callback([command, options, &result] {
+    refuse_transfer_options(*command);
+    result.exit_code = run_token_issue(*options);
+  });
 }
 
 }  // namespace idemlab

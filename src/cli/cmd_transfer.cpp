@@ -110,6 +110,7 @@ void trace_into(std::FILE* file, Links& links, ReadSplit* reads) {
 
 ExitCode run_transfer(const TransferOptions& options) {
   AttemptSetup setup = make_setup(options);
+  set_error_request(setup.request.source, setup.request.biz_seq);
   const Deployment deployment = deployment_of(options.deployment, options.strategy);
   const std::string& db = options.deployment.db;
   OutputFile trace(nullptr, std::fclose);

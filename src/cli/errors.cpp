@@ -158,6 +158,20 @@ std::string command_overview(const CLI::App& app) {
   return out;
 }
 
+namespace {
+struct ErrorRequest {
+  std::string source, biz_seq;
+};
+ErrorRequest& error_request() {
+  static ErrorRequest request;
+  return request;
+}
+}  // namespace
+
+void set_error_request(std::string source, std::string biz_seq) {
+  error_request() = {std::move(source), std::move(biz_seq)};
+}
+
 int report_error(const Status& status, bool json) {
   const ExitCode code = exit_code_for(status);
   // A run asked to stop ends as stopped, whatever error its unwinding met: a signal shuts the
@@ -181,6 +195,10 @@ int report_error(const Status& status, bool json) {
       nlohmann::ordered_json out{
           {"error", {{"code", info.name}, {"exit", static_cast<int>(code)}, {"message", message}}}};
       if (!status.reason().empty()) out["error"]["reason"] = status.reason();
+      if (const ErrorRequest& request = error_request(); !request.biz_seq.empty()) {
+        out["error"]["source"] = request.source;
+        out["error"]["biz_seq"] = request.biz_seq;
+      }
       fmt::print("{}\n", json_text(out));
     }
   } catch (const std::system_error&) {

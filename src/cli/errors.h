@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "core/status.h"
 
@@ -22,6 +23,11 @@ Status parse_error_status(const CLI::ParseError& error, CLI::App& app, int argc,
 
 // The usage line and the commands by group, for a command line that names none.
 std::string command_overview(const CLI::App& app);
+
+// The request this process's command works on (a one-attempt command): its error object under
+// --json names it too ("source", "biz_seq"), so an answer cut by a failover still says whose it
+// was (audit --answers counts it as unknown).
+void set_error_request(std::string source, std::string biz_seq);
 
 // Prints the error and returns the exit code (or re-raises an interrupting signal).
 int report_error(const Status& status, bool json);

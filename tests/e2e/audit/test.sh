@@ -32,6 +32,20 @@ expect_contains "$out" "tokens and locks lived in: the ledger (token: 1 request)
 expect_exit 0 "$IDEMLAB" audit --db "$db" --json
 expect_contains "$out" '"guards":[{"place":"ledger","strategy":"token","requests":1}]'
 
+# --answers: what clients were told. An attempt that ended in an error (here its server was not
+# there; an attempt cut by a failover answers so too, with 75) names its request under --json,
+# and the audit counts it as unknown, goes on, and says how many answers it read.
+expect_exit 8 "$IDEMLAB" select-insert --db "postgresql://u:p@127.0.0.1:1/x" --biz-seq g3 \
+  --from alice --to bob --amount 1 --json
+expect_contains "$out" '"source":"api","biz_seq":"g3"'
+printf '%s\n' "$out" >"$work/told.jsonl"
+expect_exit 0 "$IDEMLAB" naive --db "$db" --biz-seq g4 --from alice --to bob --amount 1 --json
+printf '%s\n{"error":{"code":"retryable","exit":75,"message":"cut"}}\n' "$out" >>"$work/told.jsonl"
+expect_exit 0 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl"
+expect_contains "$out" "answers: 3 read; 1 told applied, held against the journal; 2 unknown"
+expect_exit 0 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl" --json
+expect_contains "$out" '"answers":{"read":3,"told_applied":1,"unknown":2}'
+
 expect_exit 8 "$IDEMLAB" audit --db "$work/missing.db"
 expect_one_error_line
 finish

@@ -24,5 +24,11 @@ expect_exit 2 "$IDEMLAB" token "${args[@]}" --biz-seq k4
 expect_one_error_line
 expect_contains "$err" "--token is required"
 expect_exit 2 "$IDEMLAB" token issue --db "$db" --ttl-ms 0
+# An option of the token strategy's transfer, given to token issue, is refused, not ignored.
+expect_exit 2 "$IDEMLAB" token issue --db "$db" --read-db "$db"
+expect_one_error_line
+expect_contains "$err" "token issue takes no --read-db"
+# ...while a variable of the environment ($IDEMLAB_DB, which the transfer reads too) is no option.
+IDEMLAB_DB=$db expect_exit 0 "$IDEMLAB" token issue
 expect_exit 0 "$IDEMLAB" audit --db "$db"
 finish
