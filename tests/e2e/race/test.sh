@@ -6,6 +6,18 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/checks.sh"
 db=$work/race.db
+# --help prints the usage and creates nothing; no strategy, or an unknown one, is refused.
+mkdir "$work/empty"
+(cd "$work/empty" && env -u IDEMLAB_DB "$ROOT/scripts/race" --help) >"$work/help.out" 2>&1
+expect_equal "$?" 0 "scripts/race --help"
+expect_contains "$(cat "$work/help.out")" "usage: scripts/race STRATEGY"
+for refused in "" "--gate" "no-such-strategy" "accounts"; do
+  # shellcheck disable=SC2086
+  (cd "$work/empty" && env -u IDEMLAB_DB "$ROOT/scripts/race" $refused) >"$work/r.out" 2>&1
+  expect_equal "$?" 2 "scripts/race $refused: refused"
+  expect_contains "$(cat "$work/r.out")" "error: "
+done
+expect_equal "$(ls -A "$work/empty")" "" "scripts/race --help and its refusals create nothing"
 for strategy in select-insert direct-insert state-machine dedup-table token select-for-update \
                 optimistic-lock lock-table; do
   race_on "$db" "$strategy" --stagger-ms 10
