@@ -29,6 +29,21 @@ rabbitmq_has_queue() {
   HOME=$1 ERL_EPMD_PORT=$2 /usr/lib/rabbitmq/bin/rabbitmqctl -n "$3@localhost" -q list_queues name \
     2>/dev/null | grep -qx "$4"
 }
+# rabbitmq_has_durable_queue DIR EPMD_PORT NODE QUEUE: whether QUEUE is in the broker's table of
+# durable queues (what it recovers from), whether or not it serves it now.
+rabbitmq_has_durable_queue() {
+  HOME=$1 ERL_EPMD_PORT=$2 /usr/lib/rabbitmq/bin/rabbitmqctl -n "$3@localhost" -q eval \
+    'mnesia:dirty_all_keys(rabbit_durable_queue).' 2>/dev/null | grep -qF "<<\"$4\">>"
+}
+# rabbitmq_sync_declarations DIR EPMD_PORT NODE: puts the broker's pending declarations on disk.
+# RabbitMQ 3.10 logs a queue's declaration to mnesia's log asynchronously: a broker SIGKILLed a
+# few seconds after declaring a durable queue was seen to come back with "Recovering 0 queues"
+# (a machine with both cores busy). Persistent messages it confirmed are synced; a declaration
+# is only after this (mnesia:sync_log()).
+rabbitmq_sync_declarations() {
+  HOME=$1 ERL_EPMD_PORT=$2 /usr/lib/rabbitmq/bin/rabbitmqctl -n "$3@localhost" -q eval \
+    'mnesia:sync_log().' 2>/dev/null | grep -qx ok
+}
 # epmd_pids EPMD_PORT: the epmd daemon the Erlang VM started on that port: it outlives the broker,
 # and is stopped by its pid too.
 epmd_pids() {
