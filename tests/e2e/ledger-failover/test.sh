@@ -19,9 +19,12 @@ for strategy in direct-insert state-machine dedup-table select-for-update optimi
   expect_exit 0 "$IDEMLAB" simulate --strategy "$strategy" "${one[@]}" --json
   expect_equal "$(json_field "$out" moved_once)" 1 "$strategy: once"
 done
-# The token kept apart outlives its transfer: every retry is answered in_progress.
-expect_exit 0 "$IDEMLAB" simulate --strategy token "${one[@]}" --json
+# The token kept apart (guards=replica: a store of its own that stays up) outlives its
+# transfer: every retry is answered in_progress. Kept in the ledger, it fails over with it.
+expect_exit 0 "$IDEMLAB" simulate --strategy token --topology guards=replica "${one[@]}" --json
 expect_equal "$(json_field "$out" not_moved)/$(json_field "$out" stuck)" 1/1 "token kept apart"
+expect_exit 0 "$IDEMLAB" simulate --strategy token "${one[@]}" --json
+expect_equal "$(json_field "$out" moved_once)" 1 "token in the ledger: lost with its transfer"
 # Failed over with the ledger (of=both), by a standby that has the token's issue but not what
 # followed: the token is lost with its transfer, and the retry moves the money once.
 expect_exit 0 "$IDEMLAB" simulate --strategy token --requests 1 \
