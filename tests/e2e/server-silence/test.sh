@@ -2,7 +2,9 @@
 # client gives up after connect_timeout with exit 75 and one line naming the server and the
 # wait (a JSON object under --json), and SIGTERM during each wait ends it with 143 at once,
 # whether the command stops at the signal's default (one attempt) or by its own handler
-# (simulate, whose wait a signal must cut short). The bounds below are hang guards.
+# (simulate, whose wait a signal must cut short). The bounds below are hang guards, far above
+# the 2 s wait: the exit code says what ended the command (75 its timeout, 143 the signal), and
+# on a loaded machine (the suite at -j2 beside a build) the 2 s wait was seen to take 14 s.
 source "$(dirname "$0")/../lib.sh"
 /usr/bin/python3 "$(dirname "$0")/silent.py" >"$work/port" 2>/dev/null &
 silent=$!
@@ -19,7 +21,7 @@ gives_up() {  # WHAT URL_SHOWN ARGS...: exit 75 within the wait, one line naming
   expect_exit 75 "$IDEMLAB" "$@"
   local took; took=$(elapsed_ms "$start")
   echo "$what: exit 75 after $took ms"
-  [ "$took" -lt 10000 ] || fail "$what: gave up after $took ms, past its 2 s wait"
+  [ "$took" -lt 30000 ] || fail "$what: gave up after $took ms, past its 2 s wait"
   expect_one_error_line
   expect_contains "$err" "no answer from $shown within 2 s"
 }
@@ -47,7 +49,7 @@ terminated() {  # WHAT ARGS...: SIGTERM while it waits on the silent server: 143
   local took; took=$(elapsed_ms "$start")
   echo "$what: exit $code $took ms after SIGTERM"
   expect_equal "$code" 143 "$what: SIGTERM during the wait"
-  [ "$took" -lt 5000 ] || fail "$what: took $took ms to end after SIGTERM"
+  [ "$took" -lt 30000 ] || fail "$what: took $took ms to end after SIGTERM"
 }
 terminated "redis, one attempt" lock-table --db "$work/l.db" --redis "redis://127.0.0.1:$port" \
   --biz-seq s1 --from alice --to bob --amount 1
