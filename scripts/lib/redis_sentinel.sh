@@ -9,13 +9,14 @@
 #   cut: from now on the replica receives nothing the primary acknowledges: replication has a
 #     user of its own, switched off and its connection killed; every reconnect then fails.
 #   failover: the primary is killed (SIGKILL); returns once every Sentinel names the replica as
-#     the primary and it takes a write. The killed node is down until `rejoin`.
+#     the primary and it takes a write. The killed node is down until `rejoin`. A replica cut
+#     long ago stays eligible (rs_eligible_down_after).
 #   rejoin: the killed node comes back as the new primary's replica, once the Sentinels have
 #     settled on the new primary; returns once every Sentinel lists it as a healthy replica,
 #     one the next failover can promote.
 rs_master=idemlab
 rs_repl_password=idemlab-repl
-rs_dir="" rs_primary="" rs_replica="" rs_down="" rs_sentinels=() rs_switched_at=0
+rs_dir="" rs_primary="" rs_replica="" rs_down="" rs_sentinels=() rs_switched_at=0 rs_cut_at=0
 declare -A rs_pid=()
 
 # Bounded: a server that accepts and never answers (a port another took) does not hang a wait.
@@ -110,7 +111,9 @@ rs_urls() {
   echo "export IDEMLAB_TEST_REDIS_REPLICA='redis://127.0.0.1:${rs_replica:-$rs_down}'"
 }
 rs_env() { echo "export IDEMLAB_REDIS='$(rs_url)'"; }
-rs_state() { declare -p rs_dir rs_primary rs_replica rs_down rs_sentinels rs_switched_at rs_pid; }
+rs_state() {
+  declare -p rs_dir rs_primary rs_replica rs_down rs_sentinels rs_switched_at rs_cut_at rs_pid
+}
 
 rs_need_replica() {
   [ -n "$rs_replica" ] ||
@@ -123,6 +126,7 @@ rs_cut() {
   rs_cli "$rs_primary" CLIENT KILL USER repl >/dev/null
   wait_until 10 redis-sentinel bash -c \
     "redis-cli -h 127.0.0.1 -p $rs_primary INFO replication | grep -q '^connected_slaves:0'"
+  rs_cut_at=$(date +%s%3N)
 }
 
 rs_switched() {  # every Sentinel names the replica, and it takes a write
@@ -134,11 +138,36 @@ rs_switched() {  # every Sentinel names the replica, and it takes a write
   [ "$(rs_cli "$rs_replica" SET idemlab:failover-check 1)" = OK ]
 }
 
+# Sentinel skips a replica whose link has been down longer than ten times down-after-
+# milliseconds plus the time the primary has been down: a replica cut more than about nine
+# down-after periods before the kill would never be promoted. However long the test took
+# between its cut and its failover (seconds on a loaded machine, under the sanitizers), the
+# failover's down-after is long enough for the replica to stay eligible: 1 s as configured for a
+# cut up to 4 s old, longer for an older one (a 27 s cut: 3.5 s). Put back once it switched.
+rs_eligible_down_after() {
+  local ms=1000
+  if [ "$rs_cut_at" -gt 0 ]; then
+    local cut_ms=$(($(date +%s%3N) - rs_cut_at))
+    [ $(((cut_ms + 5000) / 9)) -le "$ms" ] || ms=$(((cut_ms + 5000) / 9))
+  fi
+  echo "$ms"
+}
+rs_set_down_after() {  # MS, on every Sentinel
+  local port
+  for port in "${rs_sentinels[@]}"; do
+    [ "$(rs_cli "$port" SENTINEL SET "$rs_master" down-after-milliseconds "$1")" = OK ] || return 1
+  done
+}
+
 rs_failover() {
   rs_need_replica
+  local down_after
+  down_after=$(rs_eligible_down_after)
+  [ "$down_after" = 1000 ] || rs_set_down_after "$down_after"
   kill -KILL "${rs_pid[$rs_primary]}" 2>/dev/null || true
-  wait_until 30 redis-sentinel rs_switched
-  rs_down=$rs_primary rs_primary=$rs_replica rs_replica="" rs_switched_at=$(date +%s)
+  wait_until $((30 + down_after / 1000)) redis-sentinel rs_switched
+  [ "$down_after" = 1000 ] || rs_set_down_after 1000
+  rs_down=$rs_primary rs_primary=$rs_replica rs_replica="" rs_switched_at=$(date +%s) rs_cut_at=0
 }
 
 # Settled: every Sentinel names the new primary, with flags "master" alone (a Sentinel may mark a
