@@ -136,17 +136,47 @@ void add_placement_notes(const SimConfig& config, std::span<const CompareRow> ro
       if (auto note = critical_placement(fault, rows)) out->push_back(std::move(*note));
 }
 
-// Guarded rows without a pitfall are expected to agree within the band when every fault lands
-// alike; a row outside it is named with its figures, so a reader does not take the gap for
-// where a fault happened to land.
-std::optional<Note> band_note(const SimConfig& config, std::span<const SimResult> results) {
+// Why guarded rows apart differ, in the note's two forms.
+struct GapWhy {
+  std::string_view full, brief;
+};
+GapWhy gap_why(const SimConfig& config) {
+  if (faults_land_alike(config))
+    return {
+        "Every fault landed at the same phase in each strategy, so the gap is the strategy's "
+        "own answer to it, not where it landed.",
+        "The gap is the strategy's own answer to the fault."};
+  return {
+      "Some fault landed at each strategy's own step (a crash with no after=, or a slow "
+      "fault at=critical), so part of the gap is where it landed: name a phase to compare "
+      "like for like.",
+      "Part of the gap is where a fault landed: name a phase to compare like for like."};
+}
+
+std::string figures_of(const SimResult& result) {
+  return fmt::format("{} {:.2f} attempts, {} unknown", result.strategy, result.attempts_per_request,
+                     result.unknown_to_client);
+}
+
+// The guarded rows without a pitfall, which are expected to agree within the band when every
+// fault lands alike. None on a cluster, whose counts vary from run to run (cluster_note).
+std::vector<const SimResult*> band_rows(std::span<const SimResult> results) {
   std::vector<const SimResult*> guarded;
   for (const SimResult& result : results) {
+    if (result.nodes > 1) return {};
     const Strategy* strategy = find_strategy(result.strategy);
     if (result.pitfall == Pitfall::kNone && strategy && strategy->info().guarded)
       guarded.push_back(&result);
   }
-  if (guarded.size() < 2) return std::nullopt;
+  return guarded;
+}
+
+// A band needs a majority inside it: a row outside it is named with its figures, so a reader
+// does not take the gap for where a fault happened to land. Two rows have no band (each is as
+// far from their median as the other); when most rows stand apart, the note says they spread.
+std::optional<Note> band_note(const SimConfig& config, std::span<const SimResult> results) {
+  const std::vector<const SimResult*> guarded = band_rows(results);
+  if (guarded.size() < 3) return std::nullopt;
   std::vector<double> attempts, unknown;
   for (const SimResult* result : guarded) {
     attempts.push_back(result->attempts_per_request);
@@ -154,28 +184,28 @@ std::optional<Note> band_note(const SimConfig& config, std::span<const SimResult
   }
   const double attempts_mid = median(attempts), unknown_mid = median(unknown);
   const double unknown_band = kUnknownBandShare * static_cast<double>(config.requests);
-  const bool alike = faults_land_alike(config);
-  const std::string_view why =
-      alike ? "Every fault landed at the same phase in each strategy, so the gap is the "
-              "strategy's own answer to it, not where it landed."
-            : "Some fault landed at each strategy's own step (a crash with no after=, or a slow "
-              "fault at=critical), so part of the gap is where it landed: name a phase to "
-              "compare like for like.";
-  const std::string_view why_brief =
-      alike ? "The gap is the strategy's own answer to the fault."
-            : "Part of the gap is where a fault landed: name a phase to compare like for like.";
-  std::vector<std::string> apart, apart_names;
+  std::vector<std::string> apart, apart_names, all;
   for (const SimResult* result : guarded) {
-    const bool off_attempts =
-        std::abs(result->attempts_per_request - attempts_mid) > kAttemptsBand / 2 + 1e-9;
-    const bool off_unknown =
-        std::abs(static_cast<double>(result->unknown_to_client) - unknown_mid) > unknown_band / 2;
-    if (!off_attempts && !off_unknown) continue;
-    apart.push_back(fmt::format("{} {:.2f} attempts, {} unknown", result->strategy,
-                                result->attempts_per_request, result->unknown_to_client));
+    all.push_back(figures_of(*result));
+    if (std::abs(result->attempts_per_request - attempts_mid) <= kAttemptsBand / 2 + 1e-9 &&
+        std::abs(static_cast<double>(result->unknown_to_client) - unknown_mid) <= unknown_band / 2)
+      continue;
+    apart.push_back(figures_of(*result));
     apart_names.push_back(result->strategy);
   }
   if (apart.empty()) return std::nullopt;
+  const GapWhy why = gap_why(config);
+  if (apart.size() * 2 > guarded.size()) {
+    const std::string spread = fmt::format(
+        "note: the guarded strategies share no band here ({} of {} stand apart from their "
+        "median, attempts per request from {:.2f} to {:.2f}, unknown from {:.0f} to {:.0f})",
+        apart.size(), guarded.size(), *std::min_element(attempts.begin(), attempts.end()),
+        *std::max_element(attempts.begin(), attempts.end()),
+        *std::min_element(unknown.begin(), unknown.end()),
+        *std::max_element(unknown.begin(), unknown.end()));
+    return Note{fmt::format("{}. {}", spread, why.brief),
+                fmt::format("{}: {}. {}", spread, fmt::join(all, "; "), why.full)};
+  }
   constexpr size_t kFiguresShown = 2;  // more rows apart: their names, the figures in --json
   const std::string band = fmt::format(
       "note: outside the band the guarded strategies share (attempts per request within {:.3f} "
@@ -185,8 +215,8 @@ std::optional<Note> band_note(const SimConfig& config, std::span<const SimResult
       apart.size() <= kFiguresShown
           ? fmt::format("{}", fmt::join(apart, "; "))
           : fmt::format("{} (--json has their figures)", fmt::join(apart_names, ", "));
-  return Note{fmt::format("{}{}. {}", band, named, why_brief),
-              fmt::format("{}{}. {}", band, fmt::join(apart, "; "), why)};
+  return Note{fmt::format("{}{}. {}", band, named, why.brief),
+              fmt::format("{}{}. {}", band, fmt::join(apart, "; "), why.full)};
 }
 
 // Where a result ran, for compare --backend's notes: "" without --backend.
