@@ -85,6 +85,10 @@ Status run_scenarios(const ReportInput& input, const std::vector<CompareRow>& ro
     if (on_topology && input.topology) run.config.topology = *input.topology;
     run.config.requests = input.requests;
     run.config.seed = input.seed;
+    SimConfig resolved = run.config;
+    RETURN_IF_ERROR(
+        resolve_topology(&resolved.topology, &resolved.faults, resolved.read_your_writes));
+    run.topology = topology_words(resolved.topology);
     RETURN_IF_ERROR(compare(run.config, rows, input.jobs, {}, &run.results));
     out->push_back(std::move(run));
   }

@@ -76,6 +76,8 @@ struct StrategyCard {
 struct ScenarioRun {
   std::string scenario;
   SimConfig config;
+  std::string topology;  // its servers in words, with the replicas its faults imply; "" for one
+                         // ledger and no replica (topology_words)
   std::vector<SimResult> results;  // one per row, in the rows' order
 };
 

@@ -180,7 +180,7 @@ std::string build_report(const ReportInput& input, const ReportData& data) {
       markup_text(input.command));
   page += contents(input, data) + build_report_matrix(input, data);
   for (const StrategyCard& card : data.cards) page += strategy_card(card);
-  page += engines_section(input, data) + replication_section() + build_report_lessons() +
+  page += engines_section(input, data) + replication_section(data) + build_report_lessons() +
           "</body></html>\n";
   return page;
 }

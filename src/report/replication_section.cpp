@@ -23,18 +23,39 @@ std::string pitfall_row(const ReplicationPitfall& p) {
       run, markup_text(p.shown_by), markup_text(p.audit_kind));
 }
 
+// Which of the matrix's scenarios ran the simulator's model of a replicated topology.
+std::string modelled_text(const ReportData& data) {
+  std::string list;
+  int count = 0;
+  for (const ScenarioRun& run : data.matrix) {
+    if (run.topology.empty()) continue;
+    list += fmt::format("{}<b>{}</b> ({})", list.empty() ? "" : "; ", markup_text(run.scenario),
+                        markup_text(run.topology));
+    ++count;
+  }
+  if (count == 0)
+    return "The matrix above ran no scenario on a replicated topology (the simulator's models "
+           "of them: <code>idemlab simulate --topology</code>). ";
+  return fmt::format(
+      "The matrix above ran the simulator's model of these topologies in {} of its scenarios: "
+      "{}. ",
+      count, list);
+}
+
 }  // namespace
 
-std::string replication_section() {
+std::string replication_section(const ReportData& data) {
   std::string out =
       "<section class=\"card\" id=\"replication\"><h2>On replicated servers</h2>\n"
       "<p>Code that is exactly once on one server can move money twice, or never, once its "
-      "guard is read from a standby that lags, kept in a store that forgets at a failover, or "
-      "trusted as a lock that can have two holders. This page does not run these cases: they "
-      "need a PostgreSQL standby, Redis behind Sentinels or ZooKeeper "
-      "(<code>scripts/servers up postgres-standby redis-sentinel zookeeper</code>). Each names "
-      "the lesson that runs it on those servers and the test that checks it; "
-      "<code>idemlab explain STRATEGY</code> says what each does to that strategy.</p>\n";
+      "guard is read from a standby or a cluster node that lags, kept in a store that forgets "
+      "at a failover, or trusted as a lock that can have two holders. " +
+      modelled_text(data) +
+      "The cases below run on the real servers, which this page does not start: a PostgreSQL "
+      "standby, Redis behind Sentinels, ZooKeeper, a Galera cluster (<code>scripts/servers up "
+      "postgres-standby redis-sentinel zookeeper galera</code>). Each names the lesson that "
+      "runs it on those servers and the test that checks it; <code>idemlab explain "
+      "STRATEGY</code> says what each does to that strategy.</p>\n";
   out +=
       "<table class=\"legend\"><tr><th>pitfall</th><th>where the guard lives</th><th>what goes "
       "wrong</th><th>the fix</th><th>shown by</th></tr>\n";

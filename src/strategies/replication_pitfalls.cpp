@@ -144,11 +144,54 @@ ReplicationPitfall lock_without_fence() {
   };
 }
 
+ReplicationPitfall stale_node_read() {
+  return {
+      .name = "stale-node-read",
+      .deployment =
+          "a MariaDB Galera cluster, each client's connection on a node of its own "
+          "(mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB?node=N), its reads with "
+          "wsrep_sync_wait=0",
+      .reference =
+          "the references assume one database server; in a cluster every node takes writes, "
+          "and each transaction is certified against the others' only at its COMMIT",
+      .goes_wrong =
+          "a node whose applier is behind answers \"not found\" for a request another node "
+          "applied, and certification compares write sets, not the read that decided: a retry "
+          "there does the work again wherever that read is the only guard. Twins on two nodes "
+          "do not wait for each other's row locks; the cluster refuses one at COMMIT",
+      .effects =
+          {
+              {"select-insert",
+               "with --pitfall=no-unique-index the retry on the lagging node moves money twice; "
+               "with wsrep_sync_wait=1 its select waits for the node to apply the first "
+               "attempt: a replay, once"},
+              {"select-for-update",
+               "twins on two nodes both pass their FOR UPDATE; at COMMIT the cluster rolls one "
+               "back (1213, certification_failed): busy, exit 75, and its retry replays: once"},
+              {"direct-insert",
+               "twins on two nodes: the loser is refused at COMMIT (certification_failed), or "
+               "meets the winner's row: once"},
+              {"dedup-table",
+               "twins on two nodes: the loser is refused at COMMIT (certification_failed), or "
+               "meets the winner's row: once"},
+          },
+      .fix =
+          "read causally (wsrep_sync_wait=1, which the commands that only read use unless the "
+          "URL says otherwise): a read waits until its node has applied what the cluster "
+          "committed before it; and keep the unique key, whose write certification checks "
+          "across nodes. A certification failure is a refusal, nothing changed: retry",
+      .shown_by = "tests/e2e/galera",
+      .lesson = "one-strategy-three-engines",
+      .audit_kind = "applied_more_than_once",
+  };
+}
+
 }  // namespace
 
 std::span<const ReplicationPitfall> replication_pitfalls() {
   static const std::vector<ReplicationPitfall> kPitfalls{
-      stale_guard_read(), guard_in_async_replica(), guard_outlives_ledger(), lock_without_fence()};
+      stale_guard_read(), guard_in_async_replica(), guard_outlives_ledger(), lock_without_fence(),
+      stale_node_read()};
   return kPitfalls;
 }
 

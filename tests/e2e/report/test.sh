@@ -45,6 +45,19 @@ for kind in ("ok", "unknown N", "2x N", "lied N", "stuck N", "incons N"):
 naive = page[page.index('id="naive"'):]
 assert "<h3>No guard: a first attempt and its repeat</h3>" in naive[:2000]
 assert re.search(r">\d+ ms</text>", page) and not re.search(r"\.\d\d ms<", page)
+# The section on replicated servers names the matrix's scenarios that ran a model of them, and
+# lists every pitfall, Galera's among them.
+replicated = page[page.index('id="replication"'):]
+replicated = replicated[:replicated.index("</section>")]
+for scenario in ("replica-reads", "ledger-failover", "redis-failover"):
+    assert f"<b>{scenario}</b> (" in replicated, scenario
+assert "the ledger&#39;s standby 1000 ms behind" in replicated or \
+    "the ledger's standby 1000 ms behind" in replicated, replicated[:600]
+assert "This page does not run" not in replicated
+for name in ("stale-guard-read", "guard-in-async-replica", "guard-outlives-ledger",
+             "lock-without-fence", "stale-node-read"):
+    assert f"<b>{name}</b>" in replicated, name
+assert "scripts/servers up postgres-standby redis-sentinel zookeeper galera" in replicated
 PY
 # Each kind of Reproduce line draws the very diagram the page shows: explain's, explore's, and a
 # simulation's for the pitfalls only the simulator shows (two sources, a missing key).
@@ -66,6 +79,8 @@ cmp -s "$work/r.html" "$work/first.html" || fail "report differs between runs (o
 # Narrowed: two strategies, one scenario.
 expect_exit 0 "$IDEMLAB" report --out "$work/n.html" --strategies naive,token --scenarios double-click --requests 30
 [ "$(grep -o 'class="card strategy"' "$work/n.html" | wc -l)" = 2 ] || fail "narrowed cards"
+grep -q "The matrix above ran no scenario on a replicated topology" "$work/n.html" ||
+  fail "a matrix with no replicated scenario says so"
 expect_exit 2 "$IDEMLAB" report --out "$work/x.html" --scenarios nonsense
 expect_one_error_line
 [ ! -e "$work/x.html" ] || fail "a refused report left a file"
