@@ -227,6 +227,7 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
   if (!task.done()) return Status::internal("a one-attempt strategy suspended");
   report.server_answer = report.answer = task.take();
   report.lost_connection = session.lost_connection();
+  report.unreplicated = session.unreplicated();
   connection.rollback_if_open();  // a strategy that forgot must not leave a transaction open
   if (connection.damaged())
     return Status::damaged(fmt::format("{} is damaged: {}; the attempt was rolled back",

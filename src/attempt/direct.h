@@ -47,6 +47,8 @@ struct AttemptReport {
   KeyHolder holder;       // with in_progress: who holds the key, and until when
   // With connection_lost: which connection, and what its client library said.
   std::string lost_connection;
+  // With unreplicated: the guard store, and how many replicas acknowledged its write.
+  std::string unreplicated;
   // Where it ran: the node that served it on a cluster; once applied, the commit position a
   // standby must replay past to show it (--read-your-writes). Opaque here (db/replication.h).
   WhereRan where;

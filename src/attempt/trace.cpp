@@ -32,6 +32,8 @@ std::string describe_result(Stmt stmt, const StepResult& result) {
       return "read-only server: nothing written";
     case StepCode::kNotReady:
       return "cluster node not ready: nothing written";
+    case StepCode::kUnreplicated:
+      return "written on the primary, too few replicas acknowledged";
     case StepCode::kDiskFull:
       return "disk full: nothing written";
     case StepCode::kIoError:

@@ -35,6 +35,8 @@ enum class StepCode {
   kReadOnly,        // a read-only server refused the write (25006, Redis's READONLY, 1290): a
                     // standby, or a primary demoted by a failover; nothing written by it
   kNotReady,        // a cluster node that is not serving now (Galera's 1047): nothing written
+  kUnreplicated,    // a guard store's write stands on its primary, but fewer replicas than the
+                    // URL asks acknowledged it in time (Redis WAIT): a failover may forget it
   kDiskFull,        // the disk is full (SQLITE_FULL, ENOSPC, EDQUOT): the write did not happen
   kIoError,         // the disk failed a read, a write or a sync (SQLITE_IOERR)
   kError,           // anything else

@@ -77,6 +77,11 @@ Status step_error(const StatementRunner& connection, const StepResult& result) {
       return Status::unavailable(
           "connection_lost",
           fmt::format("lost the connection to {}: {}", connection.location(), result.error));
+    case StepCode::kUnreplicated:
+      return Status::unavailable(
+          "unreplicated", fmt::format("{}: {}: the primary has the write, and a failover may "
+                                      "forget it",
+                                      connection.location(), result.error));
     case StepCode::kReadOnly:
       return Status::unavailable(
           "read_only", fmt::format("a read-only server answered ({}: {}): a failover may be "

@@ -105,7 +105,9 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
     case Outcome::kTimeout:
       headers.emplace_back("Retry-After", "1");
       return problem_reply(Problem::kOutcomeUnknown,
-                           report.lost_connection.empty() ? answer.reason : report.lost_connection,
+                           !report.unreplicated.empty()      ? report.unreplicated
+                           : !report.lost_connection.empty() ? report.lost_connection
+                                                             : answer.reason,
                            std::move(headers));
     default:
       return refusal(request, report, std::move(headers));

@@ -42,6 +42,9 @@ inline constexpr std::string_view kCertificationFailed = "certification_failed";
 inline constexpr std::string_view kLockWaitTimeout = "lock_wait_timeout";
 // The connection broke mid-attempt (kTimeout): whether it committed is unknown.
 inline constexpr std::string_view kConnectionLost = "connection_lost";
+// A guard write (a token's DEL, a lock's SET) stands on the guard store's primary, but fewer
+// replicas than asked (?wait=N) acknowledged it (kTimeout): a failover may forget it.
+inline constexpr std::string_view kUnreplicated = "unreplicated";
 // A read-only server refused a write (kBusy): a standby, or a primary a failover demoted; the
 // statement wrote nothing, and a retry, on a connection resolved again, may reach the primary.
 inline constexpr std::string_view kReadOnly = "read_only";

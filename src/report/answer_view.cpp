@@ -15,6 +15,12 @@ std::string timeout_text(const AttemptReport& report) {
   if (report.answer.reason == reason::kIoErrorAtCommit)
     return "timeout: the disk failed while the transfer committed (io_error_at_commit); it may "
            "or may not have happened: retry with the same --biz-seq";
+  if (!report.unreplicated.empty())
+    return fmt::format(
+        "timeout: the guard write stands on the guard store's primary alone ({}), and a failover "
+        "may forget it; the transfer may or may not "
+        "have happened: retry with the same --biz-seq",
+        report.unreplicated);
   if (!report.lost_connection.empty())
     return fmt::format(
         "timeout: lost the connection to {}; the transfer may or may not have happened: retry "
@@ -136,6 +142,7 @@ nlohmann::ordered_json answer_json(const AttemptReport& report, const TransferRe
           {"server_outcome", outcome_name(report.server_answer.outcome)},
           {"served_by", text_or_null(report.served_by)},
           {"lost_connection", text_or_null(report.lost_connection)},
+          {"unreplicated", text_or_null(report.unreplicated)},
           {"holder", holder}};
 }
 

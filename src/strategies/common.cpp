@@ -117,6 +117,8 @@ Task<Answer> fail(Session& session, StepResult failed) {
   // Read before the rollback becomes the pending step.
   if (failed.link_lost())
     session.note_lost_connection(fmt::format("{}: {}", session.pending_location(), failed.error));
+  if (failed.code == StepCode::kUnreplicated)
+    session.note_unreplicated(fmt::format("{}: {}", session.pending_location(), failed.error));
   // On a Galera node a statement outside a transaction commits by itself, and is certified
   // there: with wsrep_retry_autocommit=0 a refusal surfaces as its 1213.
   const bool on_galera = session.options().galera_node || !session.connection().node().empty();
@@ -138,6 +140,8 @@ Task<Answer> fail(Session& session, StepResult failed) {
       co_return Answer::of(Outcome::kInProgress, reason::kLockWaitTimeout);
     case StepCode::kConnectionLost:  // the COMMIT may or may not have reached the server
       co_return Answer::of(Outcome::kTimeout, reason::kConnectionLost);
+    case StepCode::kUnreplicated:  // the guard stands on the primary, which a failover may lose
+      co_return Answer::of(Outcome::kTimeout, reason::kUnreplicated);
     case StepCode::kReadOnly:  // this statement wrote nothing; a failover may be under way
       co_return Answer::of(Outcome::kBusy, reason::kReadOnly);
     case StepCode::kNotReady:

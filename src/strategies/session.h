@@ -132,6 +132,9 @@ class Session {
   // A step lost its connection: where, and what the client library said. The answer names it.
   void note_lost_connection(std::string what) { lost_connection_ = std::move(what); }
   const std::string& lost_connection() const { return lost_connection_; }
+  // A guard write fewer replicas acknowledged than asked: where, and the WAIT's count.
+  void note_unreplicated(std::string what) { unreplicated_ = std::move(what); }
+  const std::string& unreplicated() const { return unreplicated_; }
   // Runs the pending step with ":now" bound to the clock. A step that waited for a lock runs
   // again later: its ":now" is updated, not added twice.
   void run_pending() {
@@ -181,6 +184,7 @@ class Session {
   StatementRunner* reads_ = nullptr;
   bool (*routes_)(Stmt) = nullptr;
   std::string lost_connection_;
+  std::string unreplicated_;
   const Clock* clock_;
   Driver* driver_;
   size_t driver_tag_;

@@ -179,24 +179,6 @@ StepResult RedisStore::send(const std::vector<std::string>& words, redisReply** 
   return {};
 }
 
-std::string RedisStore::replica_hint() {
-  const char* role[] = {"ROLE"};
-  const size_t length[] = {4};
-  auto* reply = static_cast<redisReply*>(api_->command_argv(context_, 1, role, length));
-  std::string hint;
-  if (reply && reply->type == REDIS_REPLY_ARRAY && reply->elements >= 3 &&
-      reply->element[0]->type == REDIS_REPLY_STRING &&
-      std::string_view(reply->element[0]->str) == "slave" &&
-      reply->element[1]->type == REDIS_REPLY_STRING &&
-      reply->element[2]->type == REDIS_REPLY_INTEGER)
-    hint = fmt::format(
-        " ({} is a replica of {}:{}; a redis:// URL names one server, which idemlab does not "
-        "follow through a failover: give the primary's URL, or redis-sentinel://SENTINELS/MASTER)",
-        shown_, reply->element[1]->str, reply->element[2]->integer);
-  if (reply) api_->free_reply(reply);
-  return hint;
-}
-
 StepResult RedisStore::token_statement(Stmt id, const Binds& binds) {
   const std::string token = prefix_ + "token:" + bind_text(binds, ":token");
   const std::string used = prefix_ + "token-used:" + bind_text(binds, ":token");
@@ -292,21 +274,6 @@ StepResult RedisStore::run(Stmt id, const Binds& binds) {
                           : lock_statement(id, binds);
   if (reads || wait_replicas_ == 0 || !result.ok() || result.changes == 0) return result;
   return replicated(std::move(result));
-}
-
-StepResult RedisStore::replicated(StepResult written) {
-  redisReply* reply = nullptr;
-  StepResult waited =
-      command({"WAIT", std::to_string(wait_replicas_), std::to_string(wait_ms_)}, &reply);
-  if (!waited.ok()) return waited;
-  const long long acknowledged = reply->integer;
-  api_->free_reply(reply);
-  if (acknowledged >= wait_replicas_) return written;
-  // WAIT never undoes the write: the primary has it, a failover may forget it. Unknown.
-  return {StepCode::kConnectionLost, 0, std::nullopt,
-          fmt::format("WAIT {} {}: {} of {} replicas acknowledged the guard write within {} ms; "
-                      "the primary has it, and a failover may forget it",
-                      wait_replicas_, wait_ms_, acknowledged, wait_replicas_, wait_ms_)};
 }
 
 std::string_view RedisStore::statement_text(Stmt id) const {

@@ -66,7 +66,7 @@ class RedisStore final : public GuardStore {
                   redisReply** reply);
   StepResult token_statement(Stmt id, const Binds& binds);
   // ?wait=N: WAIT for N replicas after a guard write; fewer is an unknown outcome.
-  StepResult replicated(StepResult written);
+  StepResult replicated(StepResult written);  // in redis_role.cpp
   StepResult lock_statement(Stmt id, const Binds& binds);
   // Scratch mode: the deadlines' sorted set, the sweep before a command, the time a key is
   // written with (`ttl` in Redis's time, or a day), and the deadline noted for it.
@@ -75,7 +75,9 @@ class RedisStore final : public GuardStore {
   std::string written_ttl(int64_t ttl) const;
   StepResult note_deadline(const std::string& key, int64_t deadline);
   // What a READONLY answer from a redis:// URL's one server means: whose replica it is.
-  std::string replica_hint();
+  std::string replica_hint();  // in redis_role.cpp, with connected_replicas
+  // How many replicas the primary lists as connected (ROLE); -1 when it does not say.
+  int connected_replicas();
 
   const Hiredis* api_;
   redisContext* context_;

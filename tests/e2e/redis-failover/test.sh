@@ -63,6 +63,11 @@ stop_serve
 
 # ?wait=N: every guard write waits for N replicas' acknowledgement (WAIT).
 expect_exit 0 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis?wait=1&wait_ms=30000"
+# More than there are can never be met: unknown (75), saying how many the primary has; the
+# connection was not lost.
+expect_exit 75 "$IDEMLAB" token issue --db "$sqlite" --redis "$redis?wait=5&wait_ms=200"
+expect_contains "$err" "1 of 5 replicas acknowledged the guard write within 200 ms; the primary has 1 replica connected"
+[[ "$err" != *"lost the connection"* ]] || fail "an unacknowledged write is not a lost link: $err"
 
 expect_exit 0 "$ROOT/scripts/servers" redis cut
 # Cut off, no replica acknowledges: the write stands on the primary, the answer is unknown (75),
@@ -83,8 +88,10 @@ redis-cli -u "$IDEMLAB_TEST_REDIS_PRIMARY" CONFIG SET min-replicas-to-write 0 >/
 # ?wait=1 on the token strategy: its DEL stands on the primary, no replica acknowledges it, and
 # the attempt stops there, unknown (75), before any money moves.
 waited=(token --db "$sqlite" --token "$token_wait" --biz-seq t3 --from alice --to bob --amount 5.00)
-expect_exit 75 "$IDEMLAB" "${waited[@]}" --redis "$redis?wait=1&wait_ms=200"
-expect_contains "$err" "0 of 1 replicas acknowledged"
+expect_exit 75 "$IDEMLAB" "${waited[@]}" --redis "$redis?wait=1&wait_ms=200" --json
+expect_equal "$(json_field "$out" reason)" unreplicated "the DEL no replica acknowledged"
+expect_contains "$(json_field "$out" unreplicated)" "0 of 1 replicas acknowledged"
+expect_contains "$(json_field "$out" unreplicated)" "the primary has 0 replicas connected"
 expect_equal "$(pairs "$sqlite" t3)" 0 "no money moved behind an unacknowledged DEL"
 
 # The token kept in the ledger's own table (no --redis, whatever the environment says), on the
