@@ -287,11 +287,15 @@ Status MariadbBackend::exec_script(const char* sql) {
   return Status::internal(fmt::format("{}: {}", shown_, failed.error));
 }
 
+// The busy timeout bounds both of a statement's lock waits: a row's (innodb_lock_wait_timeout)
+// and a table's or the server's (lock_wait_timeout: metadata locks, and the global read lock a
+// Galera node whose applier is held keeps, where a write would otherwise wait until the
+// client's read timeout and be taken for a lost link). Either ends in 1205: lock_wait_timeout.
 Status MariadbBackend::start(const ConnectionOptions& options) {
   const int wait_s = std::max(1, (options.busy_timeout_ms + 999) / 1000);
   std::string setup = fmt::format(
       "SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES,PIPES_AS_CONCAT'), "
-      "SESSION innodb_lock_wait_timeout = {}",
+      "SESSION innodb_lock_wait_timeout = {0}, SESSION lock_wait_timeout = {0}",
       wait_s);
   if (options.isolation != Isolation::kDefault) {
     std::string level(isolation_name(options.isolation));

@@ -216,6 +216,11 @@ expect_contains "$err" "(answered by node2: with wsrep_sync_wait=0 a node may no
 expect_exit 9 "$IDEMLAB" query --db "$cluster?node=2&wsrep_sync_wait=0" --biz-seq causal-audit \
   --json
 expect_equal "$(json_field "$out" answered_by)" node2 "query --json names the node"
+# A write sent to the held node waits on its global read lock: --busy-timeout-ms bounds that
+# wait as it bounds a row lock's, in_progress (5, lock_wait_timeout), never a lost link.
+expect_exit 5 "$IDEMLAB" direct-insert --db "$cluster?node=2" --biz-seq held-write --from alice \
+  --to bob --amount 1.00 --busy-timeout-ms 1000 --json
+expect_equal "$(json_field "$out" reason)" lock_wait_timeout "a write to a held node, past its wait"
 "$IDEMLAB" audit --db "$cluster?node=2" --json >"$work/causal-audit.json" 2>&1 &
 pid=$!
 node2=$IDEMLAB_TEST_GALERA_NODE2
