@@ -122,6 +122,21 @@ release_write_lock() {
   exec 9>&-
   wait "$lock_holder"
 }
+# own_redis: a Redis of this test's own, empty (no persistence), on a unix socket in $work,
+# stopped when the test ends; its URL in $own_redis_url, its pid in $own_redis_pid. For a test
+# that clears or restarts its Redis: the test servers' one Redis holds other tests' tokens and
+# locks meanwhile (CTest runs tests in parallel), which a clear there would take from them.
+own_redis() {
+  mkdir -p "$work/redis"
+  redis-server --port 0 --unixsocket "$work/redis/r.sock" --save '' --appendonly no \
+    --dir "$work/redis" >>"$work/redis/log" 2>&1 &
+  own_redis_pid=$!
+  own_redis_url="redis://$work/redis/r.sock"
+  trap 'kill -KILL "$own_redis_pid" 2>/dev/null; wait "$own_redis_pid" 2>/dev/null; rm -rf "$work"' EXIT
+  local _
+  for _ in $(seq 1 600); do redis-cli -s "$work/redis/r.sock" ping >/dev/null 2>&1 && return; sleep 0.05; done
+  fail "redis did not start: $(tail -n 5 "$work/redis/log")"
+}
 # own_server_databases NAME: a PostgreSQL and a MariaDB database of this test's own (fresh),
 # with IDEMLAB_TEST_POSTGRES and IDEMLAB_TEST_MARIADB pointed at them: CTest runs tests in
 # parallel, and two tests sharing one ledger would see each other's transfers.

@@ -6,10 +6,12 @@
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 own_server_databases redis
-export IDEMLAB_REDIS=$IDEMLAB_TEST_REDIS
+# A Redis of its own: clear_guards below deletes every token and lock, which in the test
+# servers' Redis would take them from other tests running meanwhile.
+own_redis
+export IDEMLAB_REDIS=$own_redis_url
 redis() { redis-cli -s "${IDEMLAB_REDIS#redis://}" "$@"; }
-# Deletes transfer's tokens and locks, and nothing else: simulate and explore runs of other
-# tests keep their own keys (idemlab_scratch_...) in the same Redis meanwhile.
+# Deletes transfer's tokens and locks, and nothing else.
 clear_guards() {
   redis EVAL "for _, pattern in ipairs(ARGV) do for _, key in ipairs(redis.call('KEYS', pattern)) do redis.call('DEL', key) end end" \
     0 'token:*' 'token-used:*' 'lock:*' >/dev/null
