@@ -20,8 +20,9 @@ namespace idemlab {
 
 namespace {
 
-// Every figure, card introduction and section fits a 1280x720 slide: a diagram is at most
-// 540 px tall (scaled, never cropped), charts sit side by side, lessons in two columns.
+// Every figure, card introduction, section and slide (a part of a section too long for one) fits
+// a 1280x720 slide: a diagram is at most 540 px tall (scaled, never cropped), charts sit side by
+// side, lessons in two columns, the replicated pitfalls one a slide.
 constexpr const char* kStyle = R"css(
 body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0 auto;max-width:1240px;padding:20px;
 color:#222}
@@ -38,6 +39,8 @@ table.matrix{border-collapse:collapse;font-size:12px}
 table.matrix td,table.matrix th{border:1px solid #c8d0da;padding:3px 6px;text-align:center}
 td.good{background:#d4f5d4}td.bad{background:#f8d0cc}td.open{background:#fff4c2}
 table.legend{font-size:12px;margin:8px 0}table.legend td{padding:2px 6px}
+.slide{margin:0 0 12px;break-inside:avoid;page-break-inside:avoid}
+.slide table.legend th{text-align:left;vertical-align:top;white-space:nowrap;padding:2px 6px}
 nav.card{margin:0 0 28px}nav ol{margin:0;padding-left:22px}
 td.differs{outline:3px solid #1f4e9c;outline-offset:-3px;font-weight:bold}
 #lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}#lessons li{break-inside:avoid}

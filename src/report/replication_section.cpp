@@ -11,14 +11,17 @@ namespace idemlab {
 
 namespace {
 
-// One row: the pitfall, where its guard lives, what goes wrong, the fix, and what shows it.
-std::string pitfall_row(const ReplicationPitfall& p) {
+// One pitfall, a slide of its own: where its guard lives, what goes wrong, the fix, and the
+// lesson and test that show it.
+std::string pitfall_card(const ReplicationPitfall& p) {
   const Lesson* lesson = find_lesson(std::string(p.lesson));
   const std::string run =
-      lesson ? fmt::format("<code>{}</code><br>", markup_text(lesson_invocation(*lesson))) : "";
+      lesson ? fmt::format("<code>{}</code>; ", markup_text(lesson_invocation(*lesson))) : "";
   return fmt::format(
-      "<tr><td><b>{}</b></td><td>{}</td><td>{}</td><td>{}</td><td>{}checked by <code>{}</code>"
-      "; audit: <code>{}</code></td></tr>\n",
+      "<div class=\"card slide\" id=\"pitfall-{0}\"><h3>{0}</h3><table class=\"legend\">"
+      "<tr><th>where the guard lives</th><td>{1}</td></tr><tr><th>what goes wrong</th><td>{2}"
+      "</td></tr><tr><th>the fix</th><td>{3}</td></tr><tr><th>shown by</th><td>{4}checked by "
+      "<code>{5}</code>; audit: <code>{6}</code></td></tr></table></div>\n",
       markup_text(p.name), markup_text(p.deployment), markup_text(p.goes_wrong), markup_text(p.fix),
       run, markup_text(p.shown_by), markup_text(p.audit_kind));
 }
@@ -44,9 +47,11 @@ std::string modelled_text(const ReportData& data) {
 
 }  // namespace
 
+// The section is a slide of introduction, then one per pitfall: together they would not fit
+// one 1280x720 slide.
 std::string replication_section(const ReportData& data) {
   std::string out =
-      "<section class=\"card\" id=\"replication\"><h2>On replicated servers</h2>\n"
+      "<section id=\"replication\"><div class=\"card slide\"><h2>On replicated servers</h2>\n"
       "<p>Code that is exactly once on one server can move money twice, or never, once its "
       "guard is read from a standby or a cluster node that lags, kept in a store that forgets "
       "at a failover, or trusted as a lock that can have two holders. " +
@@ -55,12 +60,9 @@ std::string replication_section(const ReportData& data) {
       "standby, Redis behind Sentinels, ZooKeeper, a Galera cluster (<code>scripts/servers up "
       "postgres-standby redis-sentinel zookeeper galera</code>). Each names the lesson that "
       "runs it on those servers and the test that checks it; <code>idemlab explain "
-      "STRATEGY</code> says what each does to that strategy.</p>\n";
-  out +=
-      "<table class=\"legend\"><tr><th>pitfall</th><th>where the guard lives</th><th>what goes "
-      "wrong</th><th>the fix</th><th>shown by</th></tr>\n";
-  for (const ReplicationPitfall& p : replication_pitfalls()) out += pitfall_row(p);
-  return out + "</table></section>\n";
+      "STRATEGY</code> says what each does to that strategy.</p></div>\n";
+  for (const ReplicationPitfall& p : replication_pitfalls()) out += pitfall_card(p);
+  return out + "</section>\n";
 }
 
 }  // namespace idemlab

@@ -31,9 +31,9 @@ window.addEventListener('load', () => {
       if (box.x < -1 || box.x + box.width > width + 1) overflow.push('svg text:' + text.textContent.slice(0, 40));
     }
   }
-  // Slides: every figure, card introduction and section fits 1280x720.
+  // Slides: every figure, card introduction, section and slide fits 1280x720.
   const oversize = [];
-  for (const el of document.querySelectorAll('.figure, .intro, section.card:not(.strategy)')) {
+  for (const el of document.querySelectorAll('.figure, .intro, .slide, section.card:not(.strategy)')) {
     const r = el.getBoundingClientRect();
     if (r.width > 1280 || r.height > 720)
       oversize.push(Math.round(r.width) + 'x' + Math.round(r.height) + ':' + el.textContent.slice(0, 40));

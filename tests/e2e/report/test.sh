@@ -56,7 +56,7 @@ assert "the ledger&#39;s standby 1000 ms behind" in replicated or \
 assert "This page does not run" not in replicated
 for name in ("stale-guard-read", "guard-in-async-replica", "guard-outlives-ledger",
              "lock-without-fence", "stale-node-read"):
-    assert f"<b>{name}</b>" in replicated, name
+    assert f"<h3>{name}</h3>" in replicated, name
 assert "scripts/servers up postgres-standby redis-sentinel zookeeper galera" in replicated
 PY
 # Each kind of Reproduce line draws the very diagram the page shows: explain's, explore's, and a
