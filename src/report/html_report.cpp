@@ -21,7 +21,7 @@ namespace idemlab {
 namespace {
 
 // Every figure, card introduction, section and slide (a part of a section too long for one) fits
-// a 1280x720 slide: a diagram is at most 540 px tall (scaled, never cropped), charts sit side by
+// a 1280x720 slide: a diagram is at most 584 px tall (scaled, never cropped), charts sit side by
 // side, lessons in two columns, the replicated pitfalls one a slide.
 constexpr const char* kStyle = R"css(
 body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0 auto;max-width:1240px;padding:20px;
@@ -32,7 +32,7 @@ section{margin:0 0 28px}
 .card{border:1px solid #c8d0da;border-radius:8px;padding:16px 20px;background:#fbfcfe}
 .figure{break-inside:avoid;page-break-inside:avoid;margin:18px 0 0}
 .diagram{overflow-x:auto;border:1px solid #e3e7ec;background:white;margin:6px 0}
-.diagram svg{display:block;max-width:100%;max-height:540px;width:auto;height:auto}
+.diagram svg{display:block;max-width:100%;max-height:584px;width:auto;height:auto}
 .charts{display:flex;flex-wrap:wrap;gap:8px}
 code{background:#eef2f7;padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}
 table.matrix{border-collapse:collapse;font-size:12px}
@@ -150,7 +150,7 @@ std::string bar_chart(const std::string& title, const std::vector<SimResult>& re
   for (const SimResult& r : results) largest = std::max(largest, value(r));
   const int height = 30 + 20 * static_cast<int>(results.size());
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"{}\" font-size=\"11\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"{}\" font-size=\"12\" "
       "font-family=\"DejaVu Sans, Verdana, sans-serif\"><text x=\"0\" y=\"14\" "
       "font-weight=\"bold\">{}</text>\n",
       height, markup_text(title));

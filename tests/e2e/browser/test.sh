@@ -1,7 +1,8 @@
 # e2e: the report and an SVG diagram in a real browser (headless Chromium, which
 # scripts/install-deps installs): they load with no console error and no network request, the
 # expected elements are there, no text overflows its box, every figure and section fits a
-# 1280x720 slide, and screenshots at 1280x720 and 1920x1080 are not blank.
+# 1280x720 slide with its diagram's labels at 12 px, and screenshots at 1280x720 and 1920x1080
+# are not blank.
 source "$(dirname "$0")/../lib.sh"
 browser=$(command -v chromium || command -v chromium-browser) || { fail "chromium is not installed (scripts/install-deps installs it)"; finish; }
 chrome() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
@@ -38,7 +39,15 @@ window.addEventListener('load', () => {
     if (r.width > 1280 || r.height > 720)
       oversize.push(Math.round(r.width) + 'x' + Math.round(r.height) + ':' + el.textContent.slice(0, 40));
   }
+  // Labels a class can read from the back: every diagram's text at least 12 px on the screen.
+  const small = [];
+  for (const svg of document.querySelectorAll('.diagram svg')) {
+    const text = svg.querySelector('text');
+    const px = parseFloat(getComputedStyle(text).fontSize) * svg.getScreenCTM().a;
+    if (px < 11.9) small.push(px.toFixed(1) + ' px:' + text.textContent.slice(0, 40));
+  }
   document.title = JSON.stringify({
+    small: small.slice(0, 10),
     figures: document.querySelectorAll('.figure').length,
     oversize: oversize.slice(0, 10),
     cards: document.querySelectorAll('.card.strategy').length,
@@ -68,6 +77,7 @@ assert found["matrix"] >= 16 * 9, found
 assert not found["overflow"], found["overflow"]
 assert found["figures"] == 9 + 8 + 21, found      # guards, races, every pitfall: a figure each
 assert not found["oversize"], found["oversize"]   # each fits a 1280x720 slide
+assert not found["small"], found["small"]         # and its labels are 12 px there
 PY
 
 # No console message at all (the report has no script; the probe logs nothing).
