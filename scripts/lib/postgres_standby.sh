@@ -76,8 +76,11 @@ ps_urls() {
   echo "export IDEMLAB_TEST_PG_STANDBY='$(ps_url "${ps_standby:-$ps_down}")'"
   echo "export IDEMLAB_TEST_PG_CANDIDATES='postgresql://postgres@/idemlab?host=$ps_dir/node1,$ps_dir/node2&target_session_attrs=read-write'"
 }
+# The standby's reads are a flag to give, not a variable: IDEMLAB_READ_DB would send every
+# command's reads there, a lesson's and a test's too.
 ps_env() {
   echo "export IDEMLAB_DB='postgresql://postgres@/idemlab?host=$ps_dir/node1,$ps_dir/node2&target_session_attrs=read-write'"
+  echo "# reads from the standby: --read-db \"\$IDEMLAB_TEST_PG_STANDBY\" (or export IDEMLAB_READ_DB=\"\$IDEMLAB_TEST_PG_STANDBY\" for every command)"
 }
 ps_state() { declare -p ps_dir ps_primary ps_standby ps_down ps_sync ps_pid1 ps_pid2; }
 pss_urls() { ps_urls; }

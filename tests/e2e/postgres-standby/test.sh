@@ -16,7 +16,16 @@ require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
 "$ROOT/scripts/servers" up postgres-standby redis postgres >/dev/null || { fail "the topology did not start"; finish; }
-eval "$("$ROOT/scripts/servers" env)"
+env=$("$ROOT/scripts/servers" env)
+# Two ledgers up: IDEMLAB_DB once, the first's (the candidates), the other's a comment; the
+# standby's reads a flag to give, not exported.
+expect_equal "$(grep -c '^export IDEMLAB_DB=' <<<"$env")" 1 "IDEMLAB_DB exported once"
+expect_contains "$env" "export IDEMLAB_DB='postgresql://postgres@/idemlab?host="
+expect_contains "$env" "# postgres's, not exported (IDEMLAB_DB is the one above)"
+expect_contains "$env" '# reads from the standby: --read-db "$IDEMLAB_TEST_PG_STANDBY"'
+grep -q 'IDEMLAB_DB=.*target_session_attrs=read-write' <<<"$(grep '^export IDEMLAB_DB=' <<<"$env")" ||
+  fail "IDEMLAB_DB is the standby topology's candidates: $env"
+eval "$env"
 unset IDEMLAB_REDIS IDEMLAB_DB IDEMLAB_READ_DB  # each command names its servers
 primary=$IDEMLAB_TEST_PG_PRIMARY standby=$IDEMLAB_TEST_PG_STANDBY
 servers() { "$ROOT/scripts/servers" postgres "$@"; }
