@@ -121,7 +121,9 @@ Task<Answer> fail(Session& session, StepResult failed) {
     session.note_unreplicated(fmt::format("{}: {}", session.pending_location(), failed.error));
   // On a Galera node a statement outside a transaction commits by itself, and is certified
   // there: with wsrep_retry_autocommit=0 a refusal surfaces as its 1213.
-  const bool on_galera = session.options().galera_node || !session.connection().node().empty();
+  const bool on_galera =
+      session.options().galera_node ||
+      (session.connection().engine() == Engine::kMariadb && !session.connection().node().empty());
   const bool at_commit =
       session.pending().stmt == Stmt::kCommit || (!session.in_own_transaction() && on_galera);
   if (session.connection().in_transaction())

@@ -32,7 +32,8 @@ bool resolve_libpq(const ClientLibrary& library, LibPq* api) {
          resolve(library, "PQisBusy", &api->is_busy) &&
          resolve(library, "PQgetResult", &api->get_result) &&
          resolve(library, "PQsocket", &api->socket) &&
-         resolve(library, "PQbackendPID", &api->backend_pid);
+         resolve(library, "PQbackendPID", &api->backend_pid) &&
+         resolve(library, "PQhost", &api->host) && resolve(library, "PQport", &api->port);
 }
 
 }  // namespace

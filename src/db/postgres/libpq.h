@@ -38,6 +38,8 @@ struct LibPq {
   decltype(&PQgetResult) get_result;
   decltype(&PQsocket) socket;
   decltype(&PQbackendPID) backend_pid;
+  decltype(&PQhost) host;
+  decltype(&PQport) port;
 };
 
 // Loads libpq.so.5 once; an error names the package to install.

@@ -147,8 +147,18 @@ class PostgresBackend final : public Backend, public NonBlocking {
   }
   const std::string& location() const override { return shown_; }
   std::string isolation() const override { return isolation_; }
+  std::string node() const override { return node_; }
 
   Status start(const ConnectionOptions& options);
+  // Among several failover candidates, the one libpq connected to: its host and port, or its
+  // socket's folder, as the URL names it.
+  void name_node() {
+    const char* host = pq_->host(conn_);
+    const char* port = pq_->port(conn_);
+    if (!host || !*host) return;
+    node_ = host;
+    if (host[0] != '/' && port && *port) node_ += fmt::format(":{}", port);
+  }
 
  private:
   const Split& split_for(Stmt id) {
@@ -169,6 +179,7 @@ class PostgresBackend final : public Backend, public NonBlocking {
   PGconn* conn_;
   std::string shown_;
   std::string isolation_;
+  std::string node_;  // set only when the URL names several hosts
   std::array<Split, static_cast<size_t>(Stmt::kCount)> split_{};
   std::unique_ptr<TraceSink> trace_;
   CommitNotice notice_;  // what the server's notices said of the last statement
@@ -307,6 +318,7 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
   ASSIGN_OR_RETURN(PGconn * conn, connect_within(*pq, locator, keys.data(), values.data()));
   auto backend = std::make_unique<PostgresBackend>(pq, conn, locator.shown);
   RETURN_IF_ERROR(backend->start(options));
+  if (locator.topology.kind == TopologyKind::kCandidates) backend->name_node();
   return std::unique_ptr<Backend>(std::move(backend));
 }
 

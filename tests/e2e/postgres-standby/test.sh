@@ -218,6 +218,9 @@ expect_exit 7 "$IDEMLAB" audit --db "$primary" --answers "$work/told.jsonl"  # n
 case $out in *told_applied_not_in_ledger*) fail "the primary has lost-1: $out" ;; esac
 expect_exit 0 servers failover
 expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq lost-1
+# On the candidates' URL, an answer names the candidate that gave it: the promoted standby.
+expect_exit 9 "$IDEMLAB" query --db "$IDEMLAB_TEST_PG_CANDIDATES" --biz-seq lost-1 --json
+expect_contains "$out" "\"answered_by\":\"${standby##*host=}\""
 expect_exit 7 "$IDEMLAB" audit --db "$standby" --answers "$work/told.jsonl" --json
 expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"lost-1"'
 expect_contains "$out" "a client was told lost-1 was applied; the journal has no transfer"
