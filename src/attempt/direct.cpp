@@ -41,6 +41,13 @@ bool rolled_back_by_server(const Answer& answer) {
           answer.reason == reason::kSerializationFailure);
 }
 
+// Where a guard kept outside the ledger was: the URL, and the server that answered when it names
+// several ("redis-sentinel://S1,S2/m (primary HOST:PORT)").
+std::string guard_store_shown(const GuardStore& store) {
+  const std::string node = store.node();
+  return node.empty() ? store.location() : fmt::format("{} (primary {})", store.location(), node);
+}
+
 // The attempts log is a record for people. Written alone after the answer, a row that cannot be
 // written (the ledger went busy) changes nothing: the answer given stands. Written in the
 // transaction that commits the answer (DirectDriver::committing), its failure fails the attempt.
@@ -67,7 +74,7 @@ StepResult log_attempt(Connection& connection, const Clock& clock, const Attempt
        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
        {":now", clock.now_ms()},
        {":isolation", isolation.empty() ? Value{} : Value{isolation}},
-       {":guard_store", guards_elsewhere ? Value{setup.guard_store->location()} : Value{}},
+       {":guard_store", guards_elsewhere ? Value{guard_store_shown(*setup.guard_store)} : Value{}},
        {":node", node.empty() ? Value{} : Value{node}}});
 }
 

@@ -4,6 +4,8 @@
 // each command whole and at once: nothing in it waits for a lock or spans a transaction.
 #pragma once
 
+#include <string>
+
 #include "db/backend.h"
 
 namespace idemlab {
@@ -11,6 +13,9 @@ namespace idemlab {
 class GuardStore : public StatementRunner {
  public:
   virtual ~GuardStore() = default;
+  // The server answering, when the URL names several (the primary a set of Sentinels named:
+  // "HOST:PORT"); "" when it names one.
+  virtual std::string node() const { return ""; }
 };
 
 }  // namespace idemlab

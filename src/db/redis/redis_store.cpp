@@ -304,6 +304,8 @@ Result<std::unique_ptr<RedisStore>> open_redis_store(const RedisLocator& locator
   RETURN_IF_ERROR(load_hiredis(&api));
   ASSIGN_OR_RETURN(redisContext * context, connect_redis(*api, locator));
   auto store = std::make_unique<RedisStore>(api, context, locator);
+  if (!locator.sentinels.empty() && context->tcp.host)
+    store->set_node(fmt::format("{}:{}", context->tcp.host, context->tcp.port));
   std::vector<std::vector<std::string>> setup;
   if (!locator.password.empty()) setup.push_back({"AUTH", locator.password});
   if (locator.database != 0) setup.push_back({"SELECT", std::to_string(locator.database)});

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/guard_store.h"
@@ -46,6 +47,8 @@ class RedisStore final : public GuardStore {
     trace_ = sink ? std::make_unique<TraceSink>(std::move(sink)) : nullptr;
   }
   const std::string& location() const override { return shown_; }
+  std::string node() const override { return node_; }
+  void set_node(std::string node) { node_ = std::move(node); }
   bool link_lost() const override { return lost_; }
   bool hung_up() const override;
 
@@ -82,7 +85,8 @@ class RedisStore final : public GuardStore {
   const Hiredis* api_;
   redisContext* context_;
   std::string shown_;
-  int wait_s_;  // how long a command's answer may take (redisSetTimeout)
+  std::string node_;  // the Sentinels' primary this connection reached
+  int wait_s_;        // how long a command's answer may take (redisSetTimeout)
   int wait_replicas_;
   int wait_ms_;
   std::unique_ptr<TraceSink> trace_;

@@ -147,6 +147,10 @@ for name in lock-safe lock-trusting; do
   expect_exit 0 "$IDEMLAB" lock-table --db "$work/$name.db" --redis "$redis" --biz-seq "$name" \
     --from alice --to bob --amount 7.00 "${pitfall[@]}"
   expect_contains "$out" "applied"
+  # The answer names the server that kept its lock: the promoted replica, a primary now.
+  guards=$(sed -nE "s/.*\(guards on ([0-9.]+:[0-9]+), the Sentinels' primary\).*/\1/p" <<<"$out")
+  expect_equal "$(redis-cli -h "${guards%:*}" -p "${guards##*:}" role 2>&1 | head -n1)" master \
+    "the guards' server $name's answer names ($out)"
   touch "$work/gate-$name/open"
   wait "${holder[$name]}"
 done
