@@ -17,6 +17,11 @@
 
 namespace idemlab {
 
+const GuardStore* guards_outside_ledger(const AttemptSetup& setup) {
+  const StrategyInfo& info = setup.strategy->info();
+  return info.needs_token || info.uses_lock_ttl ? setup.guard_store : nullptr;
+}
+
 namespace {
 
 const FaultSpec* armed(const AttemptSetup& setup, FaultKind kind) {
@@ -58,8 +63,7 @@ StepResult log_attempt(Connection& connection, const Clock& clock, const Attempt
   if (logged.outcome == Outcome::kBusy && !rolled_back_by_server(logged)) return {};
   const std::string isolation = connection.isolation();
   const std::string node = connection.node();
-  const StrategyInfo& info = setup.strategy->info();
-  const bool guards_elsewhere = setup.guard_store && (info.needs_token || info.uses_lock_ttl);
+  const GuardStore* guards = guards_outside_ledger(setup);
   return connection.run(
       Stmt::kLogAttempt,
       {{":source", setup.request.source},
@@ -74,7 +78,7 @@ StepResult log_attempt(Connection& connection, const Clock& clock, const Attempt
        {":fault", report.fault.empty() ? Value{} : Value{report.fault}},
        {":now", clock.now_ms()},
        {":isolation", isolation.empty() ? Value{} : Value{isolation}},
-       {":guard_store", guards_elsewhere ? Value{guard_store_shown(*setup.guard_store)} : Value{}},
+       {":guard_store", guards ? Value{guard_store_shown(*guards)} : Value{}},
        {":node", node.empty() ? Value{} : Value{node}}});
 }
 

@@ -79,9 +79,8 @@ AttemptSetup make_setup(const TransferOptions& options) {
 
 // The server that kept the strategy's guards, when its URL names several (Sentinels): "" else.
 std::string guard_node(const AttemptSetup& setup) {
-  const StrategyInfo& info = setup.strategy->info();
-  if (!setup.guard_store || !(info.needs_token || info.uses_lock_ttl)) return "";
-  return setup.guard_store->node();
+  const GuardStore* guards = guards_outside_ledger(setup);
+  return guards ? guards->node() : "";
 }
 
 // The answer as one JSON object: on a server, the engine and its isolation level, and on
