@@ -18,6 +18,12 @@ DEFINITIVE_EXITS = {0, 3, 4, 6}
 RETRYABLE_EXITS = {5, 75}
 
 
+def guards_named(answer):
+    """The guards' server an answer line names, "(guards on HOST:PORT, ...)", or None."""
+    guards = re.search(r"\(guards on (\S+), the Sentinels' primary\)", answer)
+    return guards and guards.group(1)
+
+
 class Load:
     """What every load keeps: its successes' times, its answers, and the bad ones."""
 
@@ -30,6 +36,12 @@ class Load:
         self.answers = {}
         self.bad = []
         self.sent = 0
+        self.guard_nodes = []  # the guards' servers the answers named, each change once
+
+    def name_guards(self, node):
+        with self.lock:
+            if node and (not self.guard_nodes or self.guard_nodes[-1] != node):
+                self.guard_nodes.append(node)
 
     def note(self, answer, ok, bad=None):
         with self.lock:
@@ -53,7 +65,8 @@ class Load:
     def summary(self):
         with self.lock:
             shown = ", ".join(f"{count} {answer}" for answer, count in sorted(self.answers.items()))
-        return f"{self.sent} {self.unit}; answers: {shown}"
+            named = " → ".join(self.guard_nodes)
+        return f"{self.sent} {self.unit}; answers: {shown}" + (f"; guards on {named}" if named else "")
 
 
 class ServeLoad(Load):
@@ -89,6 +102,7 @@ class ServeLoad(Load):
             body = f"from=alice&to=bob&amount={AMOUNT}" if key else ""
             connection.request("POST", path, body=body, headers=headers)
             response = connection.getresponse()
+            self.name_guards(response.getheader("Idemlab-Guard-Node"))
             return response.status, response.read().decode(errors="replace")
         except OSError as error:
             return None, str(error)
@@ -183,7 +197,8 @@ class ConsumeLoad(Load):
                 continue
             biz_seq, answer = match.groups()
             ok = answer.startswith("applied")
-            word = answer.split(":")[0].split(" at ")[0].split(" on ")[0].split(",")[0]
+            word = re.split(r"[:,(]| at | on ", answer)[0].strip()
+            self.name_guards(guards_named(answer))
             self.note(word, ok, f"{biz_seq}: {answer.strip()}" if "dead-lettered" in answer else None)
             if ok:
                 with self.lock:
@@ -231,6 +246,7 @@ class CliLoop(Load):
                 done = subprocess.run([*self.command, "--biz-seq", f"c-{n}"], capture_output=True,
                                       text=True)
                 code = done.returncode
+                self.name_guards(guards_named(done.stdout + done.stderr))
                 bad = None
                 if code not in DEFINITIVE_EXITS | RETRYABLE_EXITS:
                     bad = f"c-{n}: exit {code}: {done.stderr.strip()[:200]}"

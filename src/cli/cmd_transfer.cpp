@@ -77,12 +77,6 @@ AttemptSetup make_setup(const TransferOptions& options) {
   return value_or_throw(admit(text, policy));
 }
 
-// The server that kept the strategy's guards, when its URL names several (Sentinels): "" else.
-std::string guard_node(const AttemptSetup& setup) {
-  const GuardStore* guards = guards_outside_ledger(setup);
-  return guards ? guards->node() : "";
-}
-
 // The answer as one JSON object: on a server, the engine and its isolation level, and on
 // PostgreSQL where the WAL stood after the attempt, to read it back from a standby (query
 // --read-db URL --read-your-writes LSN), and where its reads went (--read-db).
@@ -95,7 +89,7 @@ void print_answer_json(const AttemptReport& report, const AttemptSetup& setup,
     json["isolation"] = engine.isolation;
     if (!engine.node.empty()) json["node"] = engine.node;
   }
-  if (const std::string guards = guard_node(setup); !guards.empty()) json["guard_node"] = guards;
+  if (!report.where.guard_node.empty()) json["guard_node"] = report.where.guard_node;
   if (report.answer.outcome == Outcome::kApplied && !report.where.commit_position.empty())
     json["commit_lsn"] = report.where.commit_position;  // a lost answer gives the client nothing
   if (reads) json["reads"] = reads_json(*reads);
@@ -139,8 +133,7 @@ ExitCode run_transfer(const TransferOptions& options) {
   if (options.json) print_answer_json(report, setup, engine, reads.get());
   std::string line = answer_text(report, setup.request, name);
   if (!engine.engine.empty()) line += fmt::format(" [{}]", engine.text());
-  if (const std::string guards = guard_node(setup); !guards.empty())
-    line += fmt::format(" (guards on {}, the Sentinels' primary)", guards);
+  line += guard_node_text(report.where);
   if (reads) line += reads_text(*reads);
   if (trace) {  // the attempt stands; a trace cut short by a full disk says so, and is retryable
     const Status closed = close_output_file("--trace-sql", *options.trace_sql, &trace);

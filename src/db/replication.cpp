@@ -50,7 +50,12 @@ std::string where_ran_text(const WhereRan& where) {
   std::string text;
   if (!where.commit_position.empty()) text += " at " + where.commit_position;
   if (!where.node.empty()) text += " on " + where.node;
-  return text;
+  return text + guard_node_text(where);
+}
+
+std::string guard_node_text(const WhereRan& where) {
+  if (where.guard_node.empty()) return "";
+  return " (guards on " + where.guard_node + ", the Sentinels' primary)";
 }
 
 Status replayed_past(Connection& standby, const std::string& position, bool* past,

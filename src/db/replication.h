@@ -12,19 +12,25 @@
 namespace idemlab {
 
 // Where an attempt ran, opaque to the layers above db/: the node that served it on a cluster
-// (as the node names itself, "node2") and, once it applied, the commit position a standby must
-// replay past to show it. Each is empty where the topology has no such thing.
+// (as the node names itself, "node2"), once it applied the commit position a standby must
+// replay past to show it, and the server that kept its guards when their URL names several
+// (the Sentinels' primary, "127.0.0.1:6380"). Each is empty where the topology has no such thing.
 struct WhereRan {
   std::string node;
   std::string commit_position;
+  std::string guard_node;
 };
 
 // Where `connection` serves now; with `applied`, the commit position too (a failed read leaves
 // it empty: the answer stands without it).
 WhereRan where_ran(Connection& connection, bool applied);
 
-// " at 0/3000060", " on node2", or nothing: for a log line.
+// " at 0/3000060", " on node2", " (guards on 127.0.0.1:6380, the Sentinels' primary)", or
+// nothing: for a log line.
 std::string where_ran_text(const WhereRan& where);
+
+// The guards' part of where_ran_text alone, or "".
+std::string guard_node_text(const WhereRan& where);
 
 // Whether the engine has a standby idemlab can read from and check (--read-db).
 bool has_readable_standby(Engine engine);

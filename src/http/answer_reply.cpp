@@ -88,6 +88,9 @@ HttpReply answer_reply(const TransferRequest& request, const AttemptReport& repo
   // On a Galera cluster, every answer names the node that served it, in a header only: a
   // replay's body stays the first answer's, whichever node serves the replay.
   if (!report.where.node.empty()) headers.emplace_back("Idemlab-Node", report.where.node);
+  // Guards behind Sentinels: the primary that kept this attempt's guards.
+  if (!report.where.guard_node.empty())
+    headers.emplace_back("Idemlab-Guard-Node", report.where.guard_node);
   switch (answer.outcome) {
     case Outcome::kApplied:
       return created(request, report, std::move(headers));

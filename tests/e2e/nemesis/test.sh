@@ -21,6 +21,7 @@ done
 expect_contains "$out" "serve POST /tokens:"
 expect_contains "$out" "consume:"
 expect_contains "$out" "one-attempt commands:"
+expect_contains "$out" "; guards on 127.0.0.1:"  # Redis behind Sentinels: the primary each named
 expect_contains "$out" "answering again after each failover in"
 case $out in *FAIL:*) fail "a check of the run failed" ;; esac
 finish

@@ -59,6 +59,9 @@ source "$(dirname "$0")/../serve_lib.sh"
 start_serve --db "$work/served.db" --strategy lock-table --redis "$redis"
 post '"s1"' 'from=alice&to=bob&amount=1.00'
 expect_equal "$status" 201 "serve with its locks behind the Sentinels"
+# Its answer names the primary that kept the lock, as the one-attempt command's does.
+expect_equal "$(header_value Idemlab-Guard-Node)" "${IDEMLAB_TEST_REDIS_PRIMARY#redis://}" \
+  "serve names the guards' server"
 stop_serve
 
 # ?wait=N: every guard write waits for N replicas' acknowledgement (WAIT).
