@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace idemlab::memvfs {
 
@@ -80,6 +83,11 @@ int MemFile::spill() {
       return rc;
   chunks_.clear();
   chunks_.shrink_to_fit();
+#if defined(__GLIBC__)
+  // The chunks were heap pages amid others, which the trim threshold idemlab sets keeps: give
+  // them back now, or the process holds the budget and the spill file's cache both.
+  malloc_trim(0);
+#endif
   spilled_ = std::move(file);
   return SQLITE_OK;
 }

@@ -22,7 +22,9 @@ int SpillFile::create() {
   if (fd_ < 0) return SQLITE_IOERR_WRITE;
   ::unlink(path.c_str());
   cached_.assign(kSlots, -1);
-  bytes_ = std::make_unique<char[]>(static_cast<size_t>(kCacheBytes));
+  // Left uninitialised (no slot is read before it is filled): its pages cost memory as the
+  // cache fills, not while the spill copies the in-memory chunks that are still held.
+  bytes_.reset(new char[static_cast<size_t>(kCacheBytes)]);
   return SQLITE_OK;
 }
 

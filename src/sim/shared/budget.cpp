@@ -1,9 +1,9 @@
 // The memory estimate, an upper bound. The per-unit figures come from peak RSS of `simulate`
 // (docs/never-harming-a-ledger.md, "Limits"): 7.6 MiB at 1,000 requests; the ledger about 360 bytes
-// a request until it spills (sim/scratch_ledger.h), then its memory budget plus the spill file's
-// read cache; about 240 KiB per connection in flight (1,100 in flight: 267 MiB), whose page cache
-// is capped at 128 KiB more. A million dedup-table requests peak at 177 MiB against an estimate of
-// 237.
+// a request until it spills (sim/scratch_ledger.h), then at most its memory budget (the spill
+// frees the in-memory copy before the spill file's read cache fills); about 240 KiB per
+// connection in flight (1,100 in flight: 267 MiB), whose page cache is capped at 128 KiB more.
+// A million dedup-table requests peak at 97 MiB against an estimate of 157.
 #include "sim/shared/budget.h"
 
 #include <fmt/format.h>
@@ -33,8 +33,9 @@ int64_t estimate_sim_bytes(const SimConfig& config) {
   const int64_t clients = std::min<int64_t>(config.concurrency, config.requests);
   const int64_t connections = clients * copies * config.retry.attempts + 2;
   const int64_t ledger = config.requests * kLedgerBytesPerRequest;
-  const int64_t ledger_memory =
-      ledger <= kScratchMemoryBytes ? ledger : kScratchMemoryBytes + kMemVfsSpillCacheBytes;
+  const int64_t ledger_memory = ledger <= kScratchMemoryBytes
+                                    ? ledger
+                                    : std::max(kScratchMemoryBytes, kMemVfsSpillCacheBytes);
   return kBaseBytes + config.requests * kBytesPerRequest + ledger_memory +
          connections * kBytesPerConnection;
 }

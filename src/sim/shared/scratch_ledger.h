@@ -17,8 +17,9 @@ namespace idemlab {
 // writes small rows to a dozen pages (simulate dedup-table 20k: 6% faster than 4 KiB pages).
 inline constexpr int kScratchPageSize = 1024;
 // Past this size a scratch ledger's main file spills from memory to a temporary file
-// (db/sqlite/mem_vfs.h): about 300,000 simulated requests' worth.
-inline constexpr int64_t kScratchMemoryBytes = 96LL << 20;
+// (db/sqlite/mem_vfs.h): about 120,000 simulated requests' worth. A million requests then peak
+// near 100 MiB, not 181 (scripts/bench-sim, part 3).
+inline constexpr int64_t kScratchMemoryBytes = 48LL << 20;
 
 class ScratchLedger {
  public:
