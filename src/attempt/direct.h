@@ -54,10 +54,6 @@ struct AttemptReport {
   WhereRan where;
 };
 
-// The store the strategy's guards are kept in, when they are kept outside the ledger (a token's
-// or a lock's strategy given --redis or --locks); nullptr otherwise.
-const GuardStore* guards_outside_ledger(const AttemptSetup& setup);
-
 // Runs the attempt. The returned Status is an error only for failures outside the answer.
 Status run_direct_attempt(Connection& connection, const Clock& clock, const AttemptSetup& setup,
                           AttemptReport* out);
