@@ -164,6 +164,7 @@ nlohmann::ordered_json report_summary(const ReportOptions& options, const Report
 
 ExitCode run_report(const ReportOptions& options) {
   install_interrupt_handlers();
+  throw_if_error(check_whole_file_target("--out", options.out));  // before the matrix runs
   const ReportInput input = report_input(options);
   ReportData data;
   throw_if_error(gather_report(input, &data));

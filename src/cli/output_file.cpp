@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -45,6 +46,8 @@ Status write_error(const std::string& option, const std::string& path, int error
 
 constexpr std::array<std::string_view, 3> kSidecars{"-wal", "-shm", "-journal"};
 
+}  // namespace
+
 // The one guard of every output option: a file idemlab writes is never the ledger, nor any
 // SQLite database (a ledger named otherwise, or another program's), nor one's -wal, -shm or
 // -journal file, by name or through a link.
@@ -69,7 +72,17 @@ Status check_output_path(const std::string& option, const std::string& path,
   return Status::ok();
 }
 
-}  // namespace
+// The guard, and a folder that takes a new file: what write_whole_file will need, checked before
+// the work whose result it writes.
+Status check_whole_file_target(const std::string& option, const std::string& path,
+                               const std::string& ledger_path) {
+  RETURN_IF_ERROR(check_output_path(option, path, ledger_path));
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    return write_error(option, path, errno, "was not written");
+  return Status::ok();
+}
 
 Status open_output_file(const std::string& option, const std::string& path,
                         const std::string& ledger_path, OutputFile* out) {
@@ -97,7 +110,7 @@ Status close_output_file(const std::string& option, const std::string& path, Out
 
 Status write_whole_file(const std::string& option, const std::string& path,
                         std::string_view contents, const std::string& ledger_path) {
-  RETURN_IF_ERROR(check_output_path(option, path, ledger_path));
+  RETURN_IF_ERROR(check_whole_file_target(option, path, ledger_path));
   const std::string partial = path + ".partial";
   std::FILE* file = std::fopen(partial.c_str(), "wb");
   if (!file) return write_error(option, path, errno, "was not written");
