@@ -123,15 +123,16 @@ attempt() {  # DB STRATEGY [flags...]; a token strategy uses $token
   expect_exit "$want" "$IDEMLAB" "$name" --db "$ledger" --biz-seq s1 --from alice --to bob \
     --amount 1 "${extra[@]}" "$@"
 }
+# A refusal changes nothing (each is checked), so the seconds share their first's ledger.
+pair=$work/pair.db
 for first in "${strategies[@]}"; do
+  rm -f "$pair"*; "$IDEMLAB" init --db "$pair" >/dev/null
+  token=$("$IDEMLAB" token issue --db "$pair")
+  want=0 attempt "$pair" "$first"
+  token=$("$IDEMLAB" token issue --db "$pair")
+  snapshot=$(digest "$pair")
   for second in "${strategies[@]}"; do
     [ "$first" = "$second" ] && continue
-    pair=$work/pair.db
-    rm -f "$pair"*; "$IDEMLAB" init --db "$pair" >/dev/null
-    token=$("$IDEMLAB" token issue --db "$pair")
-    want=0 attempt "$pair" "$first"
-    token=$("$IDEMLAB" token issue --db "$pair")
-    snapshot=$(digest "$pair")
     want=4 attempt "$pair" "$second" --json
     expect_contains "$out" "\"served_by\":\"$first\""
     expect_contains "$err" "biz_seq s1 was served by $first"
