@@ -73,9 +73,13 @@ for command in picked:
                          check=True).stdout.strip()
     assert svg.startswith("<svg") and svg in page, command
 PY
-cp "$work/r.html" "$work/first.html"
-expect_exit 0 "$IDEMLAB" report --out "$work/r.html" --requests 60 --jobs 1
-cmp -s "$work/r.html" "$work/first.html" || fail "report differs between runs (or --jobs)"
+# The same bytes from one job as from two: a test of bytes, left to the normal pass as
+# same-bytes and compare-jobs are (the sanitizers' pass ran the parallel report above).
+if [ -z "${IDEMLAB_SANITIZED:-}" ]; then
+  cp "$work/r.html" "$work/first.html"
+  expect_exit 0 "$IDEMLAB" report --out "$work/r.html" --requests 60 --jobs 1
+  cmp -s "$work/r.html" "$work/first.html" || fail "report differs between runs (or --jobs)"
+fi
 # Narrowed: two strategies, one scenario.
 expect_exit 0 "$IDEMLAB" report --out "$work/n.html" --strategies naive,token --scenarios double-click --requests 30
 [ "$(grep -o 'class="card strategy"' "$work/n.html" | wc -l)" = 2 ] || fail "narrowed cards"
