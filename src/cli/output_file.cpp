@@ -46,8 +46,6 @@ Status write_error(const std::string& option, const std::string& path, int error
 
 constexpr std::array<std::string_view, 3> kSidecars{"-wal", "-shm", "-journal"};
 
-}  // namespace
-
 // The one guard of every output option: a file idemlab writes is never the ledger, nor any
 // SQLite database (a ledger named otherwise, or another program's), nor one's -wal, -shm or
 // -journal file, by name or through a link.
@@ -71,6 +69,8 @@ Status check_output_path(const std::string& option, const std::string& path,
                       option, path, path.substr(0, path.size() - suffix.size())));
   return Status::ok();
 }
+
+}  // namespace
 
 // The guard, and a folder that takes a new file: what write_whole_file will need, checked before
 // the work whose result it writes.

@@ -23,11 +23,6 @@ Status open_output_file(const std::string& option, const std::string& path,
 // EDQUOT) is a retryable error (disk_full) saying the file is incomplete; any other, internal.
 Status close_output_file(const std::string& option, const std::string& path, OutputFile* file);
 
-// The guard of every output option: refuses (usage error) a path that is the ledger at
-// `ledger_path` or one of its sidecars, by name or through a link, any existing SQLite database,
-// and a -wal, -shm or -journal file beside one.
-Status check_output_path(const std::string& option, const std::string& path,
-                         const std::string& ledger_path);
 // What write_whole_file will need of `path` (the guard, and a folder that takes a new file),
 // checked before the work whose result goes there, so that a bad path fails before it runs.
 Status check_whole_file_target(const std::string& option, const std::string& path,
