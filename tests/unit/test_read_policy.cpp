@@ -84,7 +84,7 @@ std::vector<Route> simulated(bool read_your_writes) {
   Connection primary;
   REQUIRE(ScratchLedger::create({{"alice", 100}}, &ledger, &primary).is_ok());
   LaggingReplica replica;
-  REQUIRE(LaggingReplica::create(primary, kLagMs, false, &replica).is_ok());
+  REQUIRE(LaggingReplica::create(primary, kLagMs, &replica).is_ok());
   ManualClock clock(0);
   std::unique_ptr<ReadSplit> split = replica_reads(replica, primary, clock, read_your_writes);
   std::vector<Route> out;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "db/sqlite/open_files.h"
+#include "db/sqlite/undo_log.h"
 
 namespace idemlab {
 
@@ -88,6 +89,7 @@ std::string immutable_uri(const std::string& path) {
 }  // namespace
 
 SqliteBackend::~SqliteBackend() {
+  if (undo_) undo_->closing(db_);
   for (sqlite3_stmt* stmt : statements_) sqlite3_finalize(stmt);
   for (auto& [sql, stmt] : queries_) sqlite3_finalize(stmt);
   if (db_) sqlite3_close(db_);
@@ -153,6 +155,7 @@ Status SqliteBackend::exec_script(const char* sql) {
   before_statement();
   int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
   after_statement();
+  if (undo_) undo_->statement_ended(db_, rc == SQLITE_OK);
   if (rc == SQLITE_OK) return Status::ok();
   std::string text = message ? message : sqlite3_errstr(rc);
   sqlite3_free(message);
@@ -254,6 +257,7 @@ StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const 
     }
   }
   after_statement();
+  if (undo_) undo_->statement_ended(db_, rc == SQLITE_DONE);
   if (rc != SQLITE_DONE) {
     result.code = classify(rc, db_);
     damaged_ |= result.code == StepCode::kDamaged;

@@ -21,6 +21,8 @@ namespace idemlab {
 
 // Opens the SQLite database at `path`, a plain file name unless options.uri. Does not check
 // that it is a ledger: see db/schema/ledger_file.h.
+class UndoLog;
+
 Result<Connection> open_sqlite(const std::string& path, const ConnectionOptions& options);
 // The engine table's opener (engine.h): the file at locator.path.
 Result<std::unique_ptr<Backend>> open_sqlite_backend(const Locator& locator,
@@ -53,6 +55,7 @@ class SqliteBackend final : public Backend {
   Status copy_database_to(SqliteBackend& to);
 
  private:
+  friend class UndoLog;  // hooks this connection, and runs its undo on it
   SqliteBackend() = default;
   sqlite3_stmt* prepared(Stmt id);
   StepResult execute(sqlite3_stmt* stmt, const Binds& binds, const RowSink* on_row,
@@ -74,6 +77,7 @@ class SqliteBackend final : public Backend {
       parameters_{};
   std::unique_ptr<TraceSink> trace_;
   std::unique_ptr<WriterTurn> writer_turn_;  // ConnectionOptions::wait_in_process
+  UndoLog* undo_ = nullptr;                  // set: an undo log watches this connection
 
   // Around every statement, for writer_turn_.
   void before_statement() {

@@ -90,7 +90,7 @@ Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>*
                                  const ManualClock& clock, Stepper* stepper, RunReplica* replica) {
   RETURN_IF_ERROR(open_run_ledger(ledger, connections));
   if (replica->applies >= 0) {
-    RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, false, &replica->replica));
+    RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, &replica->replica));
     for (int i = 0; i < config_.duplicates; ++i)
       replica->reads.push_back(
           replica_reads(replica->replica, (*connections)[static_cast<size_t>(i)], clock, false));

@@ -30,10 +30,8 @@ bool replicated(Stmt stmt) {
 
 }  // namespace
 
-Status LaggingReplica::create(Connection& primary, int64_t lag_ms, bool every_write,
-                              LaggingReplica* out) {
+Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplica* out) {
   out->lag_ms_ = lag_ms;
-  out->every_write_ = every_write;
   out->ledger_ = std::make_unique<ScratchLedger>();
   RETURN_IF_ERROR(ScratchLedger::copy(primary, out->ledger_.get()));
   ASSIGN_OR_RETURN(out->connection_, out->ledger_->connect());
@@ -52,7 +50,7 @@ void LaggingReplica::ran(const Connection& connection, const PendingStep& step, 
     writes.clear();
     return;
   }
-  if (!step.result.ok() || (!every_write_ && !replicated(stmt))) return;
+  if (!step.result.ok() || !replicated(stmt)) return;
   if (!statement_takes_write_lock(stmt)) return;  // a read
   if (connection.in_transaction())
     open_[&connection].push_back({stmt, step.binds});
@@ -79,15 +77,10 @@ Status LaggingReplica::apply_before(int64_t before_ms) {
   return connection_.exec_script("COMMIT");
 }
 
-// The replica's pages are copied over the primary's, so every connection to the primary, the
-// attempts' pool among them, finds the promoted data where it was: a client that reconnects.
-Result<int64_t> LaggingReplica::promote(int64_t now_ms, int64_t lag_ms, Connection& primary) {
-  RETURN_IF_ERROR(apply_before(now_ms - lag_ms));
-  const auto lost = static_cast<int64_t>(shipped_.size());
+void LaggingReplica::drop_unreceived(int64_t now_ms, int64_t lag_ms) {
+  throw_if_error(apply_before(now_ms - lag_ms));
   shipped_.clear();
   open_.clear();
-  RETURN_IF_ERROR(copy_sqlite_database(connection_, primary));
-  return lost;
 }
 
 namespace {

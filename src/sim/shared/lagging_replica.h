@@ -5,9 +5,10 @@
 // rows because the replica applies the same commits in the primary's order from the same start
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
-// are never read there, and leaving them out halves its cost; a replica that can be promoted
-// (a failover of the ledger) applies every write. replica_reads() sends an attempt's reads
-// outside its write transaction there by the live read split's rule.
+// are never read there, and leaving them out halves its cost. (A failover of the ledger does
+// not promote it: the primary undoes what the standby lacked, db/sqlite/undo_log.h.)
+// replica_reads() sends an attempt's reads outside its write transaction there by the live
+// read split's rule.
 #pragma once
 
 #include <deque>
@@ -30,9 +31,8 @@ class LaggingReplica {
   LaggingReplica(const LaggingReplica&) = delete;
   LaggingReplica& operator=(const LaggingReplica&) = delete;
 
-  // A copy of what `primary` (a connection to a scratch ledger) holds now. `every_write`: it
-  // follows every table, so that it can be promoted.
-  static Status create(Connection& primary, int64_t lag_ms, bool every_write, LaggingReplica* out);
+  // A copy of what `primary` (a connection to a scratch ledger) holds now.
+  static Status create(Connection& primary, int64_t lag_ms, LaggingReplica* out);
 
   // Follows a statement a connection to the primary ran (Stepper::on_run): a transaction's
   // writes wait for its COMMIT, then ship at `now_ms`; a write outside one ships at once.
@@ -43,10 +43,9 @@ class LaggingReplica {
   bool caught_up() const { return shipped_.empty(); }
   // Commits shipped and not applied yet.
   size_t behind() const { return shipped_.size(); }
-  // The primary dies at `now_ms`: the replica applies every commit shipped before now_ms -
-  // lag_ms, loses the rest, and takes its place: `primary` (a connection to it, with no
-  // transaction open on any) then holds what the replica holds. Returns the commits lost.
-  Result<int64_t> promote(int64_t now_ms, int64_t lag_ms, Connection& primary);
+  // The primary dies at `now_ms` and the standby takes over: it applies every commit shipped
+  // before now_ms - lag_ms and never receives the rest (the primary undoes them).
+  void drop_unreceived(int64_t now_ms, int64_t lag_ms);
   Connection& connection() { return connection_; }
 
  private:
@@ -65,7 +64,6 @@ class LaggingReplica {
   std::unique_ptr<ScratchLedger> ledger_;
   Connection connection_;
   int64_t lag_ms_ = 0;
-  bool every_write_ = false;
   std::unordered_map<const Connection*, std::vector<Write>> open_;  // transactions under way
   std::deque<Commit> shipped_;                                      // not applied yet
 };

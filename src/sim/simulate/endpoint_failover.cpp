@@ -69,9 +69,10 @@ std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby)
     ++cut;
   });
   if (busy_held_) release_busy_lock();
-  IDEMLAB_CHECK(ledger_.replica, "a failover of the ledger has a replica (RunSettings)");
-  const int64_t lost =
-      value_or_throw(ledger_.replica->promote(events_.now_ms(), lag_ms, ledger_.client));
+  IDEMLAB_CHECK(ledger_.undo, "a failover of the ledger has an undo log (RunSettings)");
+  const int64_t now = events_.now_ms();
+  const int64_t lost = value_or_throw(ledger_.undo->undo_since(ledger_.client, now - lag_ms));
+  if (ledger_.replica) ledger_.replica->drop_unreceived(now, lag_ms);
   ++stats_.ledger_failovers;
   stats_.commits_lost += lost;
   stats_.transactions_cut += cut;

@@ -20,26 +20,37 @@ Status SqliteLockQueue::open() {
   return Status::ok();
 }
 
-// The ledger's standby (ledger=standby): reads=standby reads from it; a failover of the
-// ledger promotes it.
+// The ledger's standby (ledger=standby). reads=standby reads from a lagging copy of the tables
+// it reads. A failover of the ledger undoes on the primary the commits the standby had not
+// received (db/sqlite/undo_log.h): what a promoted standby holds, with no copy kept or made.
 Status SqliteLockQueue::open_replica() {
   const RunSettings& settings = run_.settings;
   const SimTopology& topology = settings.config.topology;
   if (!topology.standby()) return Status::ok();
-  RETURN_IF_ERROR(LaggingReplica::create(run_.ledger.client, topology.ledger_lag_ms,
-                                         settings.ledger_fails_over, &replica_));
-  run_.ledger.replica = &replica_;
+  if (settings.ledger_fails_over) {
+    undo_ = std::make_unique<UndoLog>(run_.events.clock(), topology.ledger_lag_ms);
+    RETURN_IF_ERROR(undo_->watch(run_.ledger.client));
+    RETURN_IF_ERROR(undo_->watch(run_.ledger.busy));
+    run_.ledger.undo = undo_.get();
+  }
   run_.ledger.split_reads = settings.replica_lag_ms >= 0;
+  if (!run_.ledger.split_reads) return Status::ok();
+  RETURN_IF_ERROR(LaggingReplica::create(run_.ledger.client, topology.ledger_lag_ms, &replica_));
+  run_.ledger.replica = &replica_;
   return Status::ok();
 }
 
-// A statement an attempt ran, for the replica: not one the guard store ran. A replica only
-// promoted applies what it received a batch at a time, as reads do.
+Connection SqliteLockQueue::connect(int node) {
+  if (run_.settings.galera()) return value_or_throw(cluster_.connect(node));
+  Connection connection = value_or_throw(ledger_.connect());
+  if (undo_) throw_if_error(undo_->watch(connection));
+  return connection;
+}
+
+// A statement an attempt ran, for the replica: not one the guard store ran.
 void SqliteLockQueue::follow(const Connection& connection, const PendingStep& step) {
   if (&run_.ledger.runner_for(connection, step.stmt) != &connection) return;
   replica_.ran(connection, step, run_.events.now_ms());
-  if (!run_.ledger.split_reads && replica_.behind() >= kReplicaBatch)
-    throw_if_error(replica_.catch_up(run_.events.now_ms()));
 }
 
 void SqliteLockQueue::step(uint32_t index) {

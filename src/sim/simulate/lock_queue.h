@@ -10,6 +10,7 @@
 
 #include <deque>
 
+#include "db/sqlite/undo_log.h"
 #include "sim/shared/galera_model.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/simulate/endpoint.h"
@@ -23,9 +24,7 @@ class SqliteLockQueue final : public StepRunner {
   explicit SqliteLockQueue(const RunParts& parts) : run_(parts) {}
 
   Status open() override;
-  Connection connect(int node) override {
-    return value_or_throw(run_.settings.galera() ? cluster_.connect(node) : ledger_.connect());
-  }
+  Connection connect(int node) override;
   void placed(const Connection& connection, int node) override {
     if (run_.settings.galera()) cluster_.place(&connection, node);
   }
@@ -42,8 +41,6 @@ class SqliteLockQueue final : public StepRunner {
  private:
   static constexpr uint32_t kNoHolder = UINT32_MAX;
   static constexpr uint32_t kBusyHolder = UINT32_MAX - 1;
-  // A replica kept only to be promoted applies what it received once this many commits wait.
-  static constexpr size_t kReplicaBatch = 32;
 
   // A node's write lock (one without a cluster).
   struct NodeLock {
@@ -71,8 +68,9 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;
-  LaggingReplica replica_;  // ledger=standby: the standby, read or promoted
-  GaleraModel cluster_;     // ledger=galera: the ledger's nodes
+  LaggingReplica replica_;         // reads=standby: the standby that is read
+  std::unique_ptr<UndoLog> undo_;  // a failover of the ledger: what it would lose
+  GaleraModel cluster_;            // ledger=galera: the ledger's nodes
   std::vector<NodeLock> locks_{1};
 };
 

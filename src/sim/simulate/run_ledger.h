@@ -8,6 +8,7 @@
 
 #include "db/connection.h"
 #include "db/guard_store.h"
+#include "db/sqlite/undo_log.h"
 #include "ledger/read_split.h"
 #include "sim/shared/galera_model.h"
 #include "sim/shared/lagging_replica.h"
@@ -33,7 +34,8 @@ class RunLedger {
   Connection busy;                         // the busy fault's other writer
   GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
   ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
-  LaggingReplica* replica = nullptr;       // ledger=standby: its standby
+  LaggingReplica* replica = nullptr;       // reads=standby: the standby that is read
+  UndoLog* undo = nullptr;                 // a failover of the ledger: what it would lose
   bool split_reads = false;                // reads=standby: reads outside a transaction go there
   GaleraModel* cluster = nullptr;          // ledger=galera: the ledger's nodes
 
