@@ -28,13 +28,27 @@ struct ExploreOptions {
   std::string isolation;              // with db
   std::string redis;                  // token and lock-table: where tokens and locks go, or ""
   std::vector<std::string> topology;  // --topology, each part as written
+  std::string failover;               // --failover: "guards" (bare) or "ledger"; "" for none
   bool replica_lag = false;           // --replica-lag: refused, naming --topology
 };
 
+// --failover into the config: of the guard store (bare) or of the ledger.
+void choose_failover(ExploreOptions* options) {
+  const std::string& of = options->failover;
+  if (!of.empty() && of != "guards" && of != "ledger")
+    throw_if_error(Status::usage(fmt::format(
+        "--failover={}: give --failover (the guard store fails over) or --failover=ledger", of)));
+  options->config.failover = of == "guards";
+  options->config.ledger_failover = of == "ledger";
+}
+
 // --topology into the config: explore reads a lagging standby at every lag in turn, and keeps
-// tokens and locks in a replicated store when --failover fails it over; each part that would
-// change nothing, or that explore does not enumerate, is refused with its reason.
+// tokens and locks in a replicated store when --failover fails it over, or when the ledger
+// fails over beside it; each part that would change nothing, or that explore does not
+// enumerate, is refused with its reason.
 void choose_topology(ExploreOptions* options) {
+  choose_failover(options);
+  const ExploreConfig& config = options->config;
   if (options->replica_lag)
     throw_if_error(Status::usage(
         "--replica-lag is a topology now: give --topology ledger=standby:reads=standby"));
@@ -44,18 +58,43 @@ void choose_topology(ExploreOptions* options) {
     throw_if_error(Status::usage(
         "explore does not enumerate a Galera cluster's certification: run simulate or compare "
         "--topology ledger=galera, or explore --db on a real cluster's URL"));
-  if (topology.standby() && !topology.reads_on_standby)
+  if (topology.standby() && !topology.reads_on_standby && !config.ledger_failover)
     throw_if_error(Status::usage(
-        "--topology ledger=standby changes nothing in explore without reads=standby: explore "
-        "fails no ledger over"));
+        "--topology ledger=standby changes nothing in explore without reads=standby or "
+        "--failover=ledger"));
+  if (topology.reads_on_standby && config.ledger_failover)
+    throw_if_error(Status::usage(
+        "explore fails the ledger over or reads its lagging standby, one at a time: drop "
+        "reads=standby or --failover=ledger"));
   if (topology.ledger_lag_given || topology.guards_lag_given)
     throw_if_error(Status::usage(
         "explore tries every lag (a standby that applied none of the run's commits, then 1, "
         "2, ...; a failover that loses the write before it): drop lag-ms="));
-  if (topology.guards_replica && !options->config.failover)
+  if (topology.guards_replica && options->failover.empty())
     throw_if_error(Status::usage(
-        "--topology guards=replica changes nothing in explore without --failover: add it"));
+        "--topology guards=replica changes nothing in explore without a failover: add "
+        "--failover (the guard store fails over) or --failover=ledger (the ledger does, the "
+        "store stays up)"));
+  options->config.guards_apart = topology.guards_replica && config.ledger_failover;
   options->config.replica_lag = topology.reads_on_standby;
+}
+
+// A failover of the guard store, or a store kept apart, for a strategy that keeps no tokens or
+// locks would change nothing: refused with the reason.
+void check_guards_kept(const ExploreOptions& options) {
+  const StrategyInfo& info = find_strategy(options.strategy)->info();
+  if (info.needs_token || info.uses_lock_ttl) return;
+  if (options.config.failover)
+    throw_if_error(Status::usage(fmt::format(
+        "--failover fails over the store that keeps tokens and locks apart from the ledger; {} "
+        "keeps its guard in the ledger's transaction, so every interleaving would run as without "
+        "it: explore token or lock-table with --failover, or fail the ledger over: "
+        "--failover=ledger",
+        options.strategy)));
+  if (options.config.guards_apart)
+    throw_if_error(Status::usage(fmt::format(
+        "--topology guards=replica keeps tokens and locks apart from the ledger; {} keeps none",
+        options.strategy)));
 }
 
 // --db and --isolation into the config: explore's own ledger is a scratch one, so --db takes
@@ -70,17 +109,19 @@ void choose_server(ExploreOptions* options) {
     throw_if_error(Status::usage(
         "ledger=standby reads from a standby of the simulator's own SQLite ledger; on a "
         "server, read from a real standby: idemlab STRATEGY --read-db URL"));
-  if (options->config.failover && (options->config.server || options->config.redis))
+  const ExploreConfig& config = options->config;
+  if (config.failover && (config.server || config.redis))
     throw_if_error(Status::usage(
         "--failover fails over the simulator's own guard store beside a SQLite ledger; it takes "
         "neither --db nor --redis"));
-  const StrategyInfo& info = find_strategy(options->strategy)->info();
-  if (options->config.failover && !info.needs_token && !info.uses_lock_ttl)
-    throw_if_error(Status::usage(fmt::format(
-        "--failover fails over the store that keeps tokens and locks apart from the ledger; {} "
-        "keeps its guard in the ledger's transaction, so every interleaving would run as without "
-        "it: explore token or lock-table with --failover",
-        options->strategy)));
+  if (config.ledger_failover && config.server)
+    throw_if_error(Status::usage(
+        "--failover=ledger fails over the simulator's own SQLite ledger; on a server, fail a "
+        "real standby over: scripts/servers postgres failover"));
+  if (config.guards_apart && config.redis)
+    throw_if_error(Status::usage(
+        "--topology guards=replica and --redis are two stores for tokens and locks: give one"));
+  check_guards_kept(*options);
 }
 
 // --fail-on violation: a guarded strategy without --pitfall broke an invariant.
@@ -105,6 +146,8 @@ std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
                                  {c.unique_index, " --unique-index"},
                                  {c.all_orders, " --all-orders"},
                                  {c.failover, " --failover"},
+                                 {c.ledger_failover, " --failover=ledger"},
+                                 {c.guards_apart, " --topology guards=replica"},
                                  {c.replica_lag, " --topology ledger=standby:reads=standby"},
                                  {options.sql, " --sql"}})
     if (on) out += flag;
@@ -160,6 +203,30 @@ std::string explore_footer() {
       " tries both).\n");
 }
 
+// --crash, --failover and --topology: the faults and topologies explore enumerates.
+void add_fault_options(CLI::App* command, ExploreOptions* options) {
+  command->add_flag("--crash", options->config.crash,
+                    "also kill each attempt after each statement it reaches; a crashed run "
+                    "ends with one late retry after the lock's TTL (breaks: stuck)");
+  command
+      ->add_option_function<std::string>(
+          "--failover",
+          [options](const std::string& of) { options->failover = of.empty() ? "guards" : of; },
+          "token and lock-table: keep tokens and locks in a store with a replica, and fail it "
+          "over right after each guard write in turn, in every interleaving (the replica never "
+          "received that write); --failover=ledger: fail the ledger over right after each "
+          "commit in turn (its standby never received that commit)")
+      ->expected(0, 1)
+      ->type_name("ledger");
+  command->add_option("--topology", options->topology,
+                      "ledger=standby:reads=standby: send the lookups outside the write "
+                      "transaction to the ledger's standby, and try every interleaving with it "
+                      "applying none of the run's commits, then the first, and so on (SQLite); "
+                      "guards=replica: with --failover, as --failover alone; with "
+                      "--failover=ledger, tokens and locks in a store that stays up");
+  command->add_flag("--replica-lag", options->replica_lag)->group("");  // refused, named
+}
+
 }  // namespace
 
 void register_explore(CLI::App& app, CommandResult& result) {
@@ -182,19 +249,7 @@ void register_explore(CLI::App& app, CommandResult& result) {
       ->add_option("--max-interleavings", options->config.max_interleavings, "stop after this many")
       ->check(whole_number(1, limits::kMaxInterleavings))
       ->capture_default_str();
-  command->add_flag("--crash", options->config.crash,
-                    "also kill each attempt after each statement it reaches; a crashed run "
-                    "ends with one late retry after the lock's TTL (breaks: stuck)");
-  command->add_flag("--failover", options->config.failover,
-                    "token and lock-table: keep tokens and locks in a store with a replica, and "
-                    "fail it over right after each guard write in turn, in every interleaving "
-                    "(the replica never received that write)");
-  command->add_option("--topology", options->topology,
-                      "ledger=standby:reads=standby: send the lookups outside the write "
-                      "transaction to the ledger's standby, and try every interleaving with it "
-                      "applying none of the run's commits, then the first, and so on (SQLite); "
-                      "guards=replica: with --failover, as --failover alone");
-  command->add_flag("--replica-lag", options->replica_lag)->group("");  // refused, named
+  add_fault_options(command, options.get());
   command->add_flag("--sql", options->sql, "add each statement's SQL to the timeline");
   command->add_flag("--unique-index", options->config.unique_index,
                     "select-for-update: insert the flow row under the unique index on (source, "

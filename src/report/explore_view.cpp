@@ -16,12 +16,15 @@ namespace {
 
 // "on postgresql at read-committed, " on a server ("on a Galera cluster of 3 nodes, mariadb at
 // repeatable-read, " on a cluster), "tokens and locks in Redis, " with --redis,
-// "tokens and locks in a store that fails over, " with --failover, "lookups on the ledger's
-// lagging standby, " with reads on it (both, when both are asked); "" on SQLite alone.
+// "tokens and locks in a store that fails over, " with --failover, "a ledger that fails over, "
+// with --failover=ledger, "lookups on the ledger's lagging standby, " with reads on it (each
+// that is asked); "" on SQLite alone.
 std::string where_text(const ExploreResult& result) {
   std::string redis = !result.guard_store.empty() ? "tokens and locks in Redis, "
                       : result.fails_over         ? "tokens and locks in a store that fails over, "
+                      : result.guards_apart       ? "tokens and locks in a store that stays up, "
                                                   : "";
+  if (result.ledger_fails_over) redis += "a ledger that fails over, ";
   if (result.replica_lag) redis += "lookups on the ledger's lagging standby, ";
   if (!is_server(result.engine)) return redis;
   const std::string cluster =
@@ -77,6 +80,7 @@ struct Shown {
 std::string_view fault_cause(const FaultPoint& point) {
   if (point.replica_applies >= 0) return "the standby's lag";
   if (point.failover_after > 0) return "the failover";
+  if (point.ledger_failover_after > 0) return "the ledger's failover";
   return "the crash";
 }
 
@@ -118,6 +122,8 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
                                   : nlohmann::ordered_json{{"attempt", crash.attempt + 1},
                                                            {"after_statement", crash.after}}}};
   if (crash.failover_after > 0) out["failover"] = {{"after_guard_write", crash.failover_after}};
+  if (crash.ledger_failover_after > 0)
+    out["ledger_failover"] = {{"after_commit", crash.ledger_failover_after}};
   if (crash.replica_applies >= 0) out["replica"] = {{"applied_commits", crash.replica_applies}};
   if (shown.by_fault) out["breaks_only_with_fault"] = true;
   out["invariants"] = *shown.invariants;
@@ -136,6 +142,11 @@ std::string faults_text(const FaultPoint& point) {
   if (point.failover_after > 0)
     return fmt::format("; the guard store fails over right after guard write {}",
                        point.failover_after);
+  if (point.ledger_failover_after > 0)
+    return fmt::format(
+        "; the ledger fails over right after the run's commit {} (of those that changed a row), "
+        "which its standby never received",
+        point.ledger_failover_after);
   if (point.attempt < 0) return "";
   return fmt::format("; attempt {} dies after its statement {}, then a late retry",
                      point.attempt + 1, point.after);
@@ -206,6 +217,8 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
       {"by_invariant", result.by_invariant}};
   if (!result.guard_store.empty()) out["redis"] = result.guard_store;
   if (result.fails_over) out["failover"] = true;
+  if (result.ledger_fails_over) out["ledger_failover"] = true;
+  if (result.guards_apart) out["guards"] = "replica";
   if (result.replica_lag) out["replica_lag"] = true;
   if (is_server(result.engine)) {
     out["engine"] = engine_name(result.engine);

@@ -57,6 +57,8 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
   if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
   result.fails_over = config.failover && keeps_guards;
+  result.ledger_fails_over = config.ledger_failover;
+  result.guards_apart = config.guards_apart && keeps_guards;
   bool reached = false;
   RETURN_IF_ERROR(explore_schedules(explorer, {}, config, &result, &reached));
   // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
@@ -72,6 +74,13 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
     reached = false;
     RETURN_IF_ERROR(
         explore_schedules(explorer, {.failover_after = after}, config, &result, &reached));
+    if (!reached) break;
+  }
+  // --failover=ledger: right after each commit of a run that changed a row, in turn.
+  for (int after = 1; config.ledger_failover && !result.truncated; ++after) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.ledger_failover_after = after}, config, &result, &reached));
     if (!reached) break;
   }
   // Reads on the ledger's standby: it applies the run's first N commits, for N = 0, 1, ... until

@@ -52,6 +52,13 @@ struct ExploreConfig {
   // simulator's replicated store (sim/shared/replicated_guards.h), and every interleaving is
   // tried again with a failover right after each guard write in turn.
   bool failover = false;
+  // --failover=ledger: every interleaving is tried again with the ledger failing over right
+  // after the run's first commit that changed a row, then its second, and so on; the standby
+  // that takes over never received that commit. With guards_apart (--topology guards=replica)
+  // token and lock-table keep their tokens and locks in the simulator's guard store, which
+  // stays up; without it, in the ledger, where they fail over with the money.
+  bool ledger_failover = false;
+  bool guards_apart = false;
   // --topology ledger=standby:reads=standby: the lookups outside the write transaction go to the
   // ledger's standby (as in the simulator), and every interleaving is tried with the standby
   // applying none of the run's commits, then the first, then the first two, ...
@@ -61,11 +68,14 @@ inline constexpr int64_t kTightestRace = -1;
 
 // Where the faults of one run land. A crash: attempt (0-based) dies right after its `after`-th
 // statement. A failover (--failover): the guard store's primary dies right after the run's
-// `failover_after`-th guard write, which its replica never received.
+// `failover_after`-th guard write, which its replica never received. A failover of the ledger
+// (--failover=ledger): its primary dies right after the run's `ledger_failover_after`-th commit
+// that changed a row, which its standby never received.
 struct FaultPoint {
   int attempt = -1;  // -1: no crash
   int after = 0;
-  int failover_after = 0;  // 0: no failover
+  int failover_after = 0;         // 0: no failover of the guard store
+  int ledger_failover_after = 0;  // 0: no failover of the ledger
   // reads=standby: the standby applies the run's first `replica_applies` commits and none
   // after (-1: no standby).
   int replica_applies = -1;
@@ -101,6 +111,8 @@ struct ExploreResult {
   int nodes = 0;                    // a Galera cluster's nodes, each twin on the next; else 0
   std::string guard_store;          // --redis, when the strategy used it: its URL
   bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
+  bool ledger_fails_over = false;   // --failover=ledger
+  bool guards_apart = false;        // tokens and locks in a store that stays up (guards=replica)
   bool replica_lag = false;         // ledger=standby:reads=standby
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step

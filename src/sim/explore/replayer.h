@@ -21,7 +21,7 @@ struct ExploreRun {
   std::vector<std::string> broken;  // invariants this interleaving breaks
   std::vector<TimelineEvent> timeline;
   bool crashed = false;      // the crash point was reached
-  bool failed_over = false;  // the failover point was reached
+  bool failed_over = false;  // the failover point was reached (guard store or ledger)
   bool replica_missed =
       false;            // ledger=standby:reads=standby: a commit the replica never applied was made
   bool waited = false;  // a statement waited for another attempt's lock (servers)
@@ -49,14 +49,15 @@ class Replayer {
   virtual std::string isolation() const { return {}; }
 };
 
-// --redis or --failover, for a strategy that keeps tokens or locks: the store they go to in
-// every run (keys of explore's own in Redis, or the simulator's replicated store), emptied
+// --redis, --failover or guards=replica, for a strategy that keeps tokens or locks: the store
+// they go to in every run (keys of explore's own in Redis, or the simulator's replicated store),
+// emptied
 // before each run (the token is then issued into it again).
 class ExploreGuards {
  public:
   Status open(const Strategy& strategy, const ExploreConfig& config);
   GuardStore* store() { return store_; }  // nullptr: the ledger keeps them
-  // --failover: the store, which can fail over; nullptr otherwise.
+  // --failover or guards=replica: the simulator's store, which can fail over; nullptr otherwise.
   ReplicatedGuards* replicated() { return store_ == &replicated_ ? &replicated_ : nullptr; }
   // Whether `stmt` goes to the store rather than to the ledger.
   bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }

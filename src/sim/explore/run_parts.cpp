@@ -46,7 +46,7 @@ Status issue_explore_token(StatementRunner& store, std::string* token) {
 Status ExploreGuards::open(const Strategy& strategy, const ExploreConfig& config) {
   const StrategyInfo& info = strategy.info();
   if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  if (config.failover) {
+  if (config.failover || config.guards_apart) {
     RETURN_IF_ERROR(ReplicatedGuards::create(0, &replicated_));
     store_ = &replicated_;
   } else if (config.redis) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "attempt/step_values.h"
+#include "db/sqlite/undo_log.h"
 #include "ledger/read_split.h"
 #include "sim/explore/replayer.h"
 #include "sim/shared/lagging_replica.h"
@@ -56,6 +57,9 @@ class SqliteReplayer final : public Replayer {
                    const Binds& binds, bool on_replica, Connection& connection, ExploreRun* run);
   Status fail_over_after(const ExecutedStep& step, int attempt, FaultPoint faults,
                          const ManualClock& clock, bool record, int* guard_writes, ExploreRun* run);
+  static Status fail_over_ledger(UndoLog* undo, Connection& connection, int attempt,
+                                 FaultPoint faults, const ManualClock& clock, bool record,
+                                 ExploreRun* run);
 
   const Strategy& strategy_;
   const Pitfall pitfall_;
@@ -161,6 +165,44 @@ Status SqliteReplayer::fail_over_after(const ExecutedStep& step, int attempt, Fa
   return Status::ok();
 }
 
+// --failover=ledger: right after the run's commit the fault point names (its N-th that changed
+// a row), the ledger's primary dies and its standby, which never received that commit, takes
+// over: the commit is undone in place, so every attempt's connection finds the promoted data.
+// No transaction is open then: on SQLite the commit ended the only write transaction.
+Status SqliteReplayer::fail_over_ledger(UndoLog* undo, Connection& connection, int attempt,
+                                        FaultPoint faults, const ManualClock& clock, bool record,
+                                        ExploreRun* run) {
+  if (!undo || run->failed_over || undo->recorded() != faults.ledger_failover_after)
+    return Status::ok();
+  ASSIGN_OR_RETURN(const int64_t lost, undo->undo_since(connection, clock.now_ms()));
+  if (lost != 1) return Status::internal("a ledger failover lost other than its one commit");
+  run->failed_over = true;
+  if (record)
+    run->timeline.push_back(
+        {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, "failover", "",
+         "the ledger's primary dies; its standby takes over without that commit", "", "failover"});
+  return Status::ok();
+}
+
+// An undo log watching every connection of a run, for a failover of its ledger.
+Status watch_ledger(const ManualClock& clock, std::vector<Connection>& connections,
+                    std::unique_ptr<UndoLog>* out) {
+  auto undo = std::make_unique<UndoLog>(clock, 0);
+  for (auto& connection : connections) RETURN_IF_ERROR(undo->watch(connection));
+  *out = std::move(undo);
+  return Status::ok();
+}
+
+// --crash: the attempt dies where the fault point says, rolling back what it had not committed.
+void crash_attempt(Stepper& stepper, int attempt, const ManualClock& clock, bool record,
+                   ExploreRun* run) {
+  stepper.kill(static_cast<size_t>(attempt));
+  run->crashed = true;
+  if (record)
+    run->timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, "crash",
+                             "", "the attempt dies; no answer", "", "crash"});
+}
+
 Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bool record,
                            ExploreRun* out) {
   const FaultPoint crash = faults;
@@ -171,6 +213,8 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
   replica.applies = faults.replica_applies;
   Stepper stepper;
   RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper, &replica));
+  std::unique_ptr<UndoLog> undo;  // --failover=ledger: on every connection of the run
+  if (faults.ledger_failover_after > 0) RETURN_IF_ERROR(watch_ledger(clock, connections, &undo));
   const int k = config_.duplicates;
   ExploreRun run;
   int crash_count = 0;   // statements the crashing attempt has run
@@ -186,13 +230,10 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
       return Status::internal("a step found the lock taken at a choice point");
     if (record) record_step(clock, attempt, step, binds, on_replica, connections[index], &run);
     RETURN_IF_ERROR(fail_over_after(step, attempt, faults, clock, record, &guard_writes, &run));
-    if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index)) {
-      stepper.kill(index);  // rolls back what it had not committed
-      run.crashed = true;
-      if (record)
-        run.timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
-                                "crash", "", "the attempt dies; no answer", "", "crash"});
-    }
+    RETURN_IF_ERROR(
+        fail_over_ledger(undo.get(), connections[0], attempt, faults, clock, record, &run));
+    if (attempt == crash.attempt && ++crash_count == crash.after && !stepper.finished(index))
+      crash_attempt(stepper, attempt, clock, record, &run);
     return Status::ok();
   };
   for (size_t depth = 0;; ++depth) {

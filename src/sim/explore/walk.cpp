@@ -91,7 +91,8 @@ void note_breaking(const ExploreRun& run, const FaultPoint& point, ExploreResult
     result->first_breaking_point = point;
     result->first_breaking_invariants = run.broken;
   }
-  const bool plain = point.attempt < 0 && point.failover_after == 0 && point.replica_applies < 0;
+  const bool plain = point.attempt < 0 && point.failover_after == 0 &&
+                     point.ledger_failover_after == 0 && point.replica_applies < 0;
   if (plain) {
     result->plain_breaking.insert(run.schedule);
   } else if (result->fault_breaking_schedule.empty() &&

@@ -3,7 +3,8 @@
 # never received: the client was told it succeeded and the journal has no transfer. A retry of
 # a lost answer moves the money once where the guard died with the money, and never where it
 # outlived it (a token kept apart); a synchronous standby (sync=on) loses nothing; transactions
-# under way die. The scenario ledger-failover ranks every row, the same bytes for --jobs 1 and 2.
+# under way die. The scenario ledger-failover ranks every row, the same bytes for --jobs 1 and 2;
+# explore --failover=ledger finds where among the twins' steps the loss breaks a strategy.
 source "$(dirname "$0")/../lib.sh"
 
 # One request: committed, the failover, the answer lost, the retry on the promoted standby.
@@ -80,6 +81,56 @@ assert not wrong, wrong
 PY
 expect_exit 0 "$IDEMLAB" "${run[@]}" --jobs 2
 expect_equal "$out" "$first" "compare --scenario ledger-failover: the same bytes, --jobs 2"
+
+# explore --failover=ledger: the ledger fails over right after each commit of a run in turn.
+# A token kept in the ledger fails over with the money and the twin moves it once; kept in a
+# store that stays up (guards=replica) it outlives the lost transfer: never moved.
+expect_exit 0 "$IDEMLAB" explore --strategy token --failover=ledger --json
+python3 - "$out" <<'PY' || fail "explore token --failover=ledger: the token in the ledger"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["ledger_failover"] is True and d["breaking"] == 0 and d["interleavings"] > 6, d
+PY
+apart=(explore --strategy token --failover=ledger --topology guards=replica)
+expect_exit 0 "$IDEMLAB" "${apart[@]}" --json
+first=$out
+python3 - "$first" <<'PY' || fail "explore token --failover=ledger guards=replica: the shown run"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["guards"] == "replica" and d["breaking"] > 0, d
+assert d["by_invariant"] == {"never_moved": d["breaking"]}, d
+shown = d["first_breaking"]
+assert shown["ledger_failover"] == {"after_commit": 1} and shown["breaks_only_with_fault"], shown
+steps = [e["what"] for e in shown["timeline"]]
+assert steps.index("failover") == steps.index("commit") + 1, steps
+PY
+expect_exit 0 "$IDEMLAB" "${apart[@]}" --json
+expect_equal "$out" "$first" "explore --failover=ledger: the same bytes twice"
+expect_exit 0 "$IDEMLAB" --width 200 "${apart[@]}"
+expect_contains "$out" "tokens and locks in a store that stays up, a ledger that fails over"
+expect_contains "$out" "breaks only because of the ledger's failover"
+expect_contains "$out" "its standby takes over without that commit"
+expect_contains "$out" "--failover=ledger --topology guards=replica"  # the reproduce line
+# A dedup record committed apart from the money outlives it; the explorer finds it.
+expect_exit 0 "$IDEMLAB" explore --strategy dedup-table --pitfall=separate-transactions \
+  --failover=ledger --json
+expect_contains "$(json_field "$out" by_invariant)" never_moved
+# A bare --failover on a strategy with no guard apart names --failover=ledger.
+expect_exit 2 "$IDEMLAB" explore --strategy select-insert --failover
+expect_one_error_line
+expect_contains "$err" "--failover=ledger"
+# What explore cannot do with it, or what would change nothing: one line each, exit 2.
+for bad in "--strategy token --failover=disk" \
+  "--strategy token --failover=ledger --topology ledger=standby:reads=standby" \
+  "--strategy token --failover=ledger --db postgresql://u@127.0.0.1:1/x" \
+  "--strategy token --failover=ledger --topology guards=replica --redis redis://127.0.0.1:1/0" \
+  "--strategy select-insert --failover=ledger --topology guards=replica" \
+  "--strategy token --topology guards=replica"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$IDEMLAB" explore $bad
+  expect_one_error_line
+done
+expect_exit 0 "$IDEMLAB" explore --strategy token --failover=ledger --topology ledger=standby
 
 # Bad input: one error line, exit 2.
 for bad in failover:of=disk failover:sync=maybe; do
