@@ -192,6 +192,7 @@ Result<int64_t> UndoLog::undo_since(Connection& connection, int64_t since_ms) {
   const Status status = undo_commits(backend->db_, since_ms, &undone);
   undoing_ = false;
   RETURN_IF_ERROR(status);
+  commits_.clear();  // the new standby has the rest
   return undone;
 }
 

@@ -39,8 +39,9 @@ class UndoLog {
   // on. The first connection watched also gives the tables' columns and keys.
   Status watch(Connection& connection);
   // Undoes every commit made at or after `since_ms`, newest first, in one transaction on
-  // `connection` (one that is watched, and no connection with a transaction open); they are
-  // forgotten. Returns how many were undone.
+  // `connection` (one that is watched, and no connection with a transaction open). Every commit
+  // is then forgotten, the older ones too: the promoted copy's new standby starts as a copy of
+  // it, and has them. Returns how many were undone.
   Result<int64_t> undo_since(Connection& connection, int64_t since_ms);
   // Commits recorded and not yet forgotten.
   size_t commits() const { return commits_.size(); }

@@ -1,20 +1,22 @@
 // ReplicatedGuards: the store that keeps a simulated run's tokens and locks apart from its
 // ledger when the run has a failover fault: a primary with an asynchronous replica, in memory
-// and deterministic. Each is a scratch SQLite database run by the same guard statements the
-// ledger runs (a token is consumed by the same UPDATE, a lock taken by the same INSERT), each
-// on its own, at once, as Redis runs a command. Every write the primary makes is queued with
-// the virtual time it was made (its ":now") and applied to the replica once it is `lag_ms`
-// old. failover() promotes the replica: the writes still queued are lost, as a Redis primary's
-// unreplicated writes are lost when Sentinel promotes its replica, and a new replica starts as
-// a full copy of the new primary, as Redis resynchronises one.
+// and deterministic. The primary is a scratch SQLite database run by the same guard statements
+// the ledger runs (a token is consumed by the same UPDATE, a lock taken by the same INSERT),
+// each on its own, at once, as Redis runs a command. The replica holds every write the primary
+// made more than `lag_ms` ago (each write's time is its ":now"), and nothing newer. It is not
+// kept as a second database: failover() undoes on the primary the writes the replica lacked
+// (db/sqlite/undo_log.h), as a Redis primary's unreplicated writes are lost when Sentinel
+// promotes its replica. A new replica then starts as a full copy of the new primary, as Redis
+// resynchronises one.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 
+#include "core/clock.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
+#include "db/sqlite/undo_log.h"
 #include "sim/shared/scratch_ledger.h"
 
 namespace idemlab {
@@ -29,10 +31,8 @@ class ReplicatedGuards final : public GuardStore {
   static Status create(int64_t lag_ms, ReplicatedGuards* out);
 
   StepResult run(Stmt id, const Binds& binds) override;
-  std::string_view statement_text(Stmt id) const override {
-    return primary_.connection.statement_text(id);
-  }
-  void set_trace(TraceSink sink) override { primary_.connection.set_trace(std::move(sink)); }
+  std::string_view statement_text(Stmt id) const override { return connection_.statement_text(id); }
+  void set_trace(TraceSink sink) override { connection_.set_trace(std::move(sink)); }
   const std::string& location() const override { return location_; }
 
   // The primary dies at `now_ms`; the replica, with every write made before now_ms - lag_ms
@@ -42,23 +42,12 @@ class ReplicatedGuards final : public GuardStore {
   Status reset();
 
  private:
-  struct Database {
-    std::unique_ptr<ScratchLedger> ledger;
-    Connection connection;
-  };
-  struct Write {
-    int64_t at_ms;
-    Stmt stmt;
-    Binds binds;
-  };
-  // Applies to the replica every queued write made before `before_ms`.
-  Status replicate(int64_t before_ms);
-  static Status start_empty(Database* database);
-
-  Database primary_;
-  Database replica_;
   int64_t lag_ms_ = 0;
-  std::deque<Write> queued_;  // made on the primary, not yet on the replica
+  ManualClock clock_;  // the newest write's time: its ":now"
+  // In this order: the log lets go of the connection, the connection of the database.
+  std::unique_ptr<ScratchLedger> primary_;
+  Connection connection_;
+  std::unique_ptr<UndoLog> unreplicated_;  // the primary's writes the replica may lack
   std::string location_ = "the guard store (a primary and its replica, in the simulator)";
 };
 
