@@ -14,8 +14,8 @@ require_test_servers
 expect_exit 0 "$ROOT/scripts/nemesis" --failovers "${NEMESIS_FAILOVERS:-2}" --recover-s 120 \
   --idemlab "$IDEMLAB"
 printf '%s\n' "$out"
-expect_contains "$out" "nemesis: 3 of 3 topologies passed"
-for topology in redis-sentinel postgres-standby-sync galera; do
+expect_contains "$out" "nemesis: 4 of 4 topologies passed"
+for topology in redis-sentinel postgres-standby-sync patroni galera; do
   expect_contains "$out" "$topology: up in"
 done
 expect_contains "$out" "serve POST /tokens:"

@@ -1,0 +1,146 @@
+# The Patroni topology's moves (scripts/lib/patroni.sh says what each does) and its stop.
+
+pt_postmaster() {  # N: node N's postmaster pid, if it runs
+  local file=$pt_dir/node$1/data/postmaster.pid
+  [ -f "$file" ] && head -1 "$file"
+}
+pt_processes() {  # N: node N's Patroni, its postmaster and every child of the postmaster
+  local pm; pm=$(pt_postmaster "$1" || true)
+  echo "${pt_pid[$1]:-}"
+  [ -n "$pm" ] && kill -0 "$pm" 2>/dev/null && { echo "$pm"; ps -o pid= --ppid "$pm"; }
+  return 0
+}
+pt_signal() {  # SIGNAL N: one kill, so that no process of the node sees another go first
+  # shellcheck disable=SC2046
+  kill -"$1" $(pt_processes "$2") 2>/dev/null || true
+}
+
+pt_need_leader() {
+  local n; n=$(pt_leader) ||
+    { echo "error: no node leads the Patroni cluster now; scripts/servers patroni rejoin or resume" >&2; exit 2; }
+  echo "$n"
+}
+
+pt_failover() {
+  [ -z "$pt_down" ] || { echo "error: node $pt_down is down already: scripts/servers patroni rejoin" >&2; exit 2; }
+  local old; old=$(pt_need_leader)
+  pt_signal KILL "$old"
+  pt_down=$old
+  wait_until 60 patroni pt_new_leader "$old"
+}
+
+pt_rejoin() {
+  [ -n "$pt_down" ] || { echo "error: no node is down: scripts/servers patroni failover first" >&2; exit 2; }
+  wait_until 30 patroni bash -c "! kill -0 ${pt_pid[$pt_down]} 2>/dev/null"
+  pt_start_node "$pt_down"
+  pt_down=""
+  wait_until 90 patroni pt_streaming 2
+}
+
+pt_switchover() {
+  local old; old=$(pt_need_leader)
+  patronictl -c "$pt_dir/node$old.yml" switchover --force >>"$pt_dir/moves.log" 2>&1
+  wait_until 60 patroni pt_new_leader "$old"
+  wait_until 90 patroni pt_streaming 2
+}
+
+pt_pause_leader() {
+  [ -z "$pt_paused" ] || { echo "error: node $pt_paused is paused already: scripts/servers patroni resume" >&2; exit 2; }
+  local old; old=$(pt_need_leader)
+  pt_signal STOP "$old"
+  pt_paused=$old
+  wait_until 60 patroni pt_new_leader "$old"
+}
+
+pt_resume() {
+  [ -n "$pt_paused" ] || { echo "error: no node is paused: scripts/servers patroni pause-leader first" >&2; exit 2; }
+  pt_signal CONT "$pt_paused"
+  pt_paused=""
+  wait_until 90 patroni pt_streaming 2
+}
+
+pt_sync_state() {  # on|off: the leader's replication is synchronous, or not at all
+  local n; n=$(pt_leader) || return 1
+  local names; names=$(pt_sql "$n" "SHOW synchronous_standby_names") || return 1
+  if [ "$1" = off ]; then
+    [ -z "$names" ]
+  else
+    [ "$(pt_sql "$n" "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")" -ge 1 ]
+  fi
+}
+
+pt_sync() {  # off|on|strict
+  local mode strict
+  case ${1:-} in
+    off) mode=false strict=false ;;
+    on) mode=true strict=false ;;
+    strict) mode=true strict=true ;;
+    *) echo "usage: scripts/servers patroni sync off|on|strict" >&2; exit 2 ;;
+  esac
+  local n; n=$(pt_need_leader)
+  curl -s --max-time 10 -XPATCH -o /dev/null \
+    -d "{\"synchronous_mode\": $mode, \"synchronous_mode_strict\": $strict}" \
+    "http://127.0.0.1:${pt_api[$((n - 1))]}/config"
+  wait_until 30 patroni pt_sync_state "$([ "$mode" = true ] && echo on || echo off)"
+}
+
+pt_walsenders() {  # N: the pids of node N's walsenders
+  local pm; pm=$(pt_postmaster "$1") || return 0
+  ps -o pid=,args= --ppid "$pm" | awk '/walsender/ {print $1}'
+}
+pt_stopped() {  # PID...: each is stopped (state T)
+  local pid
+  for pid in "$@"; do grep -q '^State:.T' "/proc/$pid/status" || return 1; done
+}
+
+pt_cut() {
+  local n; n=$(pt_need_leader)
+  local senders; senders=$(pt_walsenders "$n")
+  [ "$(wc -w <<<"$senders")" -ge 2 ] ||
+    { echo "error: node $n has fewer than two walsenders: the replicas are not streaming" >&2; exit 2; }
+  # shellcheck disable=SC2086
+  kill -STOP $senders
+  # shellcheck disable=SC2086
+  wait_until 10 patroni pt_stopped $senders
+}
+
+pt_moves() { echo "switchover|failover|rejoin|pause-leader|resume|sync|cut"; }
+pt_move() {  # MOVE [ARG]
+  case ${1:-} in
+    switchover) pt_switchover ;;
+    failover) pt_failover ;;
+    rejoin) pt_rejoin ;;
+    pause-leader) pt_pause_leader ;;
+    resume) pt_resume ;;
+    sync) pt_sync "${2:-}" ;;
+    cut) pt_cut ;;
+    *) return 2 ;;
+  esac
+}
+
+# Before the pids are stopped: every node goes on (SIGCONT); the replicas' Patroni stop before
+# the leader's (a leader stopped first hands its key to a replica about to stop too), while etcd
+# still runs; then any PostgreSQL process left is killed.
+pt_stop() {
+  [ -n "$pt_dir" ] || return 0
+  local n leader replicas=()
+  leader=$(pt_leader || true)
+  for n in 1 2 3; do
+    pt_signal CONT "$n"
+    [ "$n" = "$leader" ] || replicas+=("$n")
+  done
+  pt_term_wait "${replicas[@]}"
+  [ -z "$leader" ] || pt_term_wait "$leader"
+  for n in 1 2 3; do pt_signal KILL "$n"; done
+}
+pt_term_wait() {  # N...: their Patroni stopped (SIGTERM), each waited for (SIGKILL after 20 s)
+  local n pid deadline=$((SECONDS + 20))
+  for n in "$@"; do kill -TERM "${pt_pid[$n]:-0}" 2>/dev/null || true; done
+  for n in "$@"; do
+    pid=${pt_pid[$n]:-0}
+    while [ -d "/proc/$pid" ] && ! grep -q '^State:.Z' "/proc/$pid/status" 2>/dev/null; do
+      [ "$SECONDS" -ge "$deadline" ] && { kill -KILL "$pid" 2>/dev/null || true; break; }
+      sleep 0.1
+    done
+  done
+}
