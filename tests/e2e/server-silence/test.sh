@@ -34,6 +34,19 @@ gives_up postgresql "postgresql://u:***@127.0.0.1:$port/x?connect_timeout=2" \
 gives_up broker "amqp://guest@127.0.0.1:$port/" \
   consume --broker "amqp://guest:guest@127.0.0.1:$port/?connect_timeout=2" --queue q \
   --db "$work/l.db" --strategy direct-insert
+# Failover candidates, the silent one first (a primary stopped while another is promoted): it
+# costs its own 2 s, then the next host answers, as libpq's own connect does. (With the test
+# servers: the next host is their PostgreSQL, on its unix socket, port 5432.)
+if [ -n "${IDEMLAB_TEST_POSTGRES:-}" ]; then
+  own_server_databases server-silence
+  socket=${IDEMLAB_TEST_POSTGRES##*host=}
+  candidates="postgresql://postgres@/idemlab_server_silence?host=127.0.0.1,$socket&port=$port,5432&connect_timeout=2"
+  expect_exit 0 "$IDEMLAB" init --db "$IDEMLAB_TEST_POSTGRES"
+  start=$(date +%s%N)
+  expect_exit 0 "$IDEMLAB" accounts --db "$candidates"
+  echo "candidates, the silent one first: answered after $(elapsed_ms "$start") ms"
+  expect_contains "$out" "alice"
+fi
 expect_exit 75 "$IDEMLAB" token issue --db "$work/l.db" --redis "$redis" --json
 expect_contains "$out" '"code":"retryable"'
 expect_contains "$out" "no answer from $redis within 2 s"
