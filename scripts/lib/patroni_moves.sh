@@ -21,13 +21,18 @@ pt_need_leader() {
   echo "$n"
 }
 
-pt_failover() {
-  [ -z "$pt_down" ] || { echo "error: node $pt_down is down already: scripts/servers patroni rejoin" >&2; exit 2; }
+# The leader gets SIGNAL; returns once Patroni has promoted another node that takes writes.
+# VARIABLE (pt_down or pt_paused) keeps which node it was, until the move named undoes it.
+pt_lose_leader() {  # SIGNAL VARIABLE STATE UNDO
+  local held=${!2}
+  [ -z "$held" ] || { echo "error: node $held is $3 already: scripts/servers patroni $4" >&2; exit 2; }
   local old; old=$(pt_need_leader)
-  pt_signal KILL "$old"
-  pt_down=$old
+  pt_signal "$1" "$old"
+  printf -v "$2" '%s' "$old"
   wait_until 60 patroni pt_new_leader "$old"
 }
+pt_failover() { pt_lose_leader KILL pt_down down rejoin; }
+pt_pause_leader() { pt_lose_leader STOP pt_paused paused resume; }
 
 pt_rejoin() {
   [ -n "$pt_down" ] || { echo "error: no node is down: scripts/servers patroni failover first" >&2; exit 2; }
@@ -42,14 +47,6 @@ pt_switchover() {
   patronictl -c "$pt_dir/node$old.yml" switchover --force >>"$pt_dir/moves.log" 2>&1
   wait_until 60 patroni pt_new_leader "$old"
   wait_until 90 patroni pt_streaming 2
-}
-
-pt_pause_leader() {
-  [ -z "$pt_paused" ] || { echo "error: node $pt_paused is paused already: scripts/servers patroni resume" >&2; exit 2; }
-  local old; old=$(pt_need_leader)
-  pt_signal STOP "$old"
-  pt_paused=$old
-  wait_until 60 patroni pt_new_leader "$old"
 }
 
 pt_resume() {
