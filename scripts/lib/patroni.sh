@@ -57,7 +57,7 @@ pt_config() {  # N: node N's Patroni configuration
 scope: idemlab
 namespace: /idemlab/
 name: node$n
-log: {level: WARNING}
+log: {level: INFO}  # why it promotes, or will not: in the node's log
 restapi: {listen: '127.0.0.1:$api', connect_address: '127.0.0.1:$api'}
 etcd3: {hosts: '$(etcd_hosts)'}
 bootstrap:

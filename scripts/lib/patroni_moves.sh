@@ -15,6 +15,20 @@ pt_signal() {  # SIGNAL N: one kill, so that no process of the node sees another
   kill -"$1" $(pt_processes "$2") 2>/dev/null || true
 }
 
+# Patroni's view and PostgreSQL's agree on the synchronous replica (none when asynchronous): the
+# replica the leader's COMMITs wait for is the one the DCS names, the one Patroni would
+# promote. A leader lost while they differ (a replica that rejoined being made synchronous) may
+# leave no node Patroni will promote.
+pt_settled() {
+  local n; n=$(pt_leader) || return 1
+  local names; names=$(pt_sql "$n" "SHOW synchronous_standby_names") || return 1
+  [ -z "$names" ] && return 0
+  local replicating; replicating=$(pt_sql "$n" "SELECT application_name FROM pg_stat_replication WHERE sync_state = 'sync'")
+  local named; named=$(curl -s --max-time 1 "http://127.0.0.1:${pt_api[$((n - 1))]}/cluster" |
+    /usr/bin/python3 -c 'import json, sys; print(" ".join(m["name"] for m in json.load(sys.stdin)["members"] if m["role"] == "sync_standby"))')
+  [ -n "$replicating" ] && [ "$replicating" = "$named" ]
+}
+
 pt_need_leader() {
   local n; n=$(pt_leader) ||
     { echo "error: no node leads the Patroni cluster now; scripts/servers patroni rejoin or resume" >&2; exit 2; }
@@ -27,6 +41,7 @@ pt_lose_leader() {  # SIGNAL VARIABLE STATE UNDO
   local held=${!2}
   [ -z "$held" ] || { echo "error: node $held is $3 already: scripts/servers patroni $4" >&2; exit 2; }
   local old; old=$(pt_need_leader)
+  wait_until 30 patroni pt_settled
   pt_signal "$1" "$old"
   printf -v "$2" '%s' "$old"
   wait_until 60 patroni pt_new_leader "$old"
@@ -40,6 +55,7 @@ pt_rejoin() {
   pt_start_node "$pt_down"
   pt_down=""
   wait_until 90 patroni pt_streaming 2
+  wait_until 30 patroni pt_settled
 }
 
 pt_switchover() {
@@ -54,6 +70,7 @@ pt_resume() {
   pt_signal CONT "$pt_paused"
   pt_paused=""
   wait_until 90 patroni pt_streaming 2
+  wait_until 30 patroni pt_settled
 }
 
 pt_sync_state() {  # on|off: the leader's replication is synchronous, or not at all
