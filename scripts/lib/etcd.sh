@@ -5,6 +5,9 @@
 #
 # etcd_start DIR: starts the three, appends their pids to `pids`; ready once all three are
 #   healthy. etcd_hosts: HOST:PORT,HOST:PORT,HOST:PORT for their clients.
+# Standalone (scripts/servers up etcd), its moves, each returning once it has happened:
+#   kill N: member N dies (SIGKILL); returns once the other two are healthy without it.
+#   restart N: it starts again on its data; returns once all three are healthy.
 etcd_dir="" etcd_client=() etcd_peer=() etcd_pid=()
 
 etcd_hosts() {
@@ -32,6 +35,7 @@ etcd_healthy() {
 }
 
 etcd_start() {  # DIR
+  [ -z "$etcd_dir" ] || { echo "error: etcd is up already (patroni's members: IDEMLAB_TEST_ETCD)" >&2; return 1; }
   etcd_dir=$1 etcd_client=() etcd_peer=() etcd_pid=()
   mkdir -p "$etcd_dir"
   chown postgres: "$etcd_dir"
@@ -42,3 +46,31 @@ etcd_start() {  # DIR
 }
 
 etcd_state() { declare -p etcd_dir etcd_client etcd_peer etcd_pid; }
+etcd_urls() { echo "export IDEMLAB_TEST_ETCD='etcd://$(etcd_hosts)'"; }
+etcd_env() { echo "export IDEMLAB_LOCKS='etcd://$(etcd_hosts)'"; }
+
+etcd_member_healthy() {  # N
+  ETCDCTL_API=3 etcdctl --endpoints="127.0.0.1:${etcd_client[$(($1 - 1))]}" --dial-timeout=1s \
+    endpoint health >/dev/null 2>&1
+}
+etcd_others_healthy() {  # N: every member but N
+  local i
+  for i in 1 2 3; do [ "$i" = "$1" ] || etcd_member_healthy "$i" || return 1; done
+}
+
+etcd_moves() { echo "kill|restart"; }
+etcd_move() {  # MOVE N
+  local n=${2:-}
+  [[ $n == [123] ]] || { echo "usage: scripts/servers etcd kill|restart 1|2|3" >&2; exit 2; }
+  case ${1:-} in
+    kill)
+      kill -KILL "${etcd_pid[$n]}" 2>/dev/null || true
+      wait_until 30 etcd bash -c "! kill -0 ${etcd_pid[$n]} 2>/dev/null"
+      wait_until 30 etcd etcd_others_healthy "$n" ;;
+    restart)
+      kill -0 "${etcd_pid[$n]}" 2>/dev/null && { echo "error: member $n is running" >&2; exit 2; }
+      etcd_start_member "$n"
+      wait_until 30 etcd etcd_healthy ;;
+    *) return 2 ;;
+  esac
+}

@@ -251,8 +251,10 @@ Status run_direct_attempt(Connection& connection, const Clock& clock, const Atte
                           &report.holder);  // a hint: without it the answer still stands
   if (!driver.logged()) (void)log_attempt(connection, clock, setup, report);
   report.where = where_ran(connection, report.server_answer.outcome == Outcome::kApplied);
-  if (const GuardStore* guards = guards_outside_ledger(setup))
+  if (const GuardStore* guards = guards_outside_ledger(setup)) {
     report.where.guard_node = guards->node();
+    report.where.guard_node_role = guards->node_role();
+  }
   *out = std::move(report);
   return Status::ok();
 }

@@ -104,8 +104,8 @@ void register_topology(CLI::App& app, CommandResult& result) {
   add_db_option(command, &options->db);
   command
       ->add_option("--guards", options->guards,
-                   "a store of tokens and locks too: redis://..., redis-sentinel://... or "
-                   "zookeeper://...")
+                   "a store of tokens and locks too: redis://..., redis-sentinel://..., "
+                   "zookeeper://... or etcd://...")
       ->envname("IDEMLAB_REDIS");
   command
       ->add_option("--url-for-turn", options->url_for_turn,

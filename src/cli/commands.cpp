@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "cli/command.h"
+#include "db/etcd/etcd_locator.h"
 #include "db/locator.h"
 #include "db/redis/redis_store.h"
 #include "db/zookeeper/zookeeper_store.h"
@@ -265,18 +266,26 @@ void add_redis_option(CLI::App* command, std::string* redis) {
 void add_lock_store_options(CLI::App* command, std::string* locks, bool* fence) {
   command
       ->add_option("--locks", *locks,
-                   "keep the locks in ZooKeeper (zookeeper://host:port[,...][?session_ms=N]): "
-                   "an ephemeral sequential znode, the session timeout its lease")
+                   "keep the locks in ZooKeeper (zookeeper://host:port[,...][?session_ms=N]: "
+                   "an ephemeral sequential znode, the session timeout its lease) or etcd "
+                   "(etcd://host:port[,...]: a key under a lease of the lock's TTL)")
       ->envname("IDEMLAB_LOCKS")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
-            ZooKeeperLocator locator;
-            const Status status = parse_zookeeper_locator(text, &locator);
+            Status status = Status::ok();
+            if (text.starts_with("etcd://")) {
+              EtcdLocator locator;
+              status = parse_etcd_locator(text, &locator);
+            } else {
+              ZooKeeperLocator locator;
+              status = parse_zookeeper_locator(text, &locator);
+            }
             return status.is_ok() ? "" : status.message();
           },
           "URL"));
   command->add_flag("--fence", *fence,
-                    "carry the lock grant's fence (ZooKeeper's czxid, a Redis INCR) into the "
+                    "carry the lock grant's fence (ZooKeeper's czxid, etcd's create_revision, a "
+                    "Redis INCR) into the "
                     "ledger, which refuses a holder whose fence is not the highest it has seen");
 }
 

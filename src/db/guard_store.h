@@ -16,6 +16,8 @@ class GuardStore : public StatementRunner {
   // The server answering, when the URL names several (the primary a set of Sentinels named:
   // "HOST:PORT"); "" when it names one.
   virtual std::string node() const { return ""; }
+  // What that server is to the others, for a log line ("the Sentinels' primary").
+  virtual std::string node_role() const { return "the Sentinels' primary"; }
 };
 
 }  // namespace idemlab

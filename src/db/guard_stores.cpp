@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "db/etcd/etcd_locator.h"
+#include "db/etcd/etcd_store.h"
 #include "db/locator.h"
 #include "db/redis/redis_locator.h"
 #include "db/redis/redis_store.h"
@@ -29,6 +31,20 @@ Result<std::unique_ptr<GuardStore>> open_zookeeper(std::string_view url) {
   return std::unique_ptr<GuardStore>(std::move(store));
 }
 
+Result<std::unique_ptr<GuardStore>> open_etcd(std::string_view url) {
+  EtcdLocator locator;
+  RETURN_IF_ERROR(parse_etcd_locator(url, &locator));
+  ASSIGN_OR_RETURN(std::unique_ptr<EtcdStore> store, open_etcd_store(locator));
+  return std::unique_ptr<GuardStore>(std::move(store));
+}
+
+Status read_etcd(std::string_view url, Topology* topology) {
+  EtcdLocator locator;
+  RETURN_IF_ERROR(parse_etcd_locator(url, &locator));
+  *topology = locator.topology;
+  return Status::ok();
+}
+
 Status read_redis(std::string_view url, Topology* topology) {
   RedisLocator locator;
   RETURN_IF_ERROR(parse_redis_locator(url, &locator));
@@ -49,10 +65,11 @@ struct StoreRow {
   Result<std::unique_ptr<GuardStore>> (*open)(std::string_view url);
 };
 
-constexpr std::array<StoreRow, 3> kStores{{
+constexpr std::array<StoreRow, 4> kStores{{
     {{"redis", "--redis", true}, read_redis, open_redis},
     {{"redis-sentinel", "--redis", true}, read_redis, open_redis},
     {{"zookeeper", "--locks", false}, read_zookeeper, open_zookeeper},
+    {{"etcd", "--locks", false}, read_etcd, open_etcd},
 }};
 
 const StoreRow* row_of(std::string_view url) {
@@ -68,7 +85,8 @@ Result<const GuardStoreKind*> read_guard_store_url(std::string_view url, Topolog
   const StoreRow* row = row_of(url);
   if (!row)
     return Status::usage(fmt::format(
-        "{}: a store of tokens and locks is redis://..., redis-sentinel://... or zookeeper://...",
+        "{}: a store of tokens and locks is redis://..., redis-sentinel://..., zookeeper://... or "
+        "etcd://...",
         redact_locator(url)));
   RETURN_IF_ERROR(row->read(url, topology));
   return &row->kind;

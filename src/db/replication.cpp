@@ -55,7 +55,7 @@ std::string where_ran_text(const WhereRan& where) {
 
 std::string guard_node_text(const WhereRan& where) {
   if (where.guard_node.empty()) return "";
-  return " (guards on " + where.guard_node + ", the Sentinels' primary)";
+  return " (guards on " + where.guard_node + ", " + where.guard_node_role + ")";
 }
 
 Status replayed_past(Connection& standby, const std::string& position, bool* past,

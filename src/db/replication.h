@@ -19,6 +19,7 @@ struct WhereRan {
   std::string node;
   std::string commit_position;
   std::string guard_node;
+  std::string guard_node_role;  // what guard_node is to the others ("the Sentinels' primary")
 };
 
 // Where `connection` serves now; with `applied`, the commit position too (a failed read leaves

@@ -118,7 +118,9 @@ ReplicationPitfall guard_outlives_ledger() {
 ReplicationPitfall lock_without_fence() {
   return {
       .name = "lock-without-fence",
-      .deployment = "a lease lock in Redis (--redis) or ZooKeeper (--locks zookeeper://...)",
+      .deployment =
+          "a lease lock in Redis (--redis), ZooKeeper (--locks zookeeper://...) or etcd "
+          "(--locks etcd://...)",
       .reference = "000 and 004 §5.8 (the lock with a TTL)",
       .goes_wrong =
           "a holder stopped longer than its lease (a process paused by the kernel, a "
@@ -134,11 +136,12 @@ ReplicationPitfall lock_without_fence() {
           },
       .fix =
           "--fence: each grant carries a number that grows with every grant (ZooKeeper's "
-          "creation zxid, a Redis INCR), and the ledger refuses, in the money's own "
+          "creation zxid, etcd's create_revision, a Redis INCR), and the ledger refuses, in the "
+          "money's own "
           "transaction, a write whose fence is lower than one it has already seen for the "
           "key. A Redis INCR can go backwards at a failover: the ledger then refuses the "
           "new holder too, and is still safe",
-      .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/redis-failover",
+      .shown_by = "tests/e2e/zookeeper-lock; tests/e2e/etcd-lock; tests/e2e/redis-failover",
       .lesson = "a-lock-needs-a-fencing-token",
       .audit_kind = "applied_more_than_once",
   };

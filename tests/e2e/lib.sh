@@ -102,6 +102,34 @@ wait_bounded() {
   fi
   wait_status=0; wait "$pid" || wait_status=$?
 }
+# stopped_lock_holder COMMAND...: a lock-table attempt (COMMAND) takes its lock and stops
+# before its transaction (--fault pause, held at a gate) until the kernel shows it stopped; then
+# before_twin runs if the test defines it (a lease the test ends itself), and the twin (COMMAND
+# again) is run until it is not answered in_progress: the lease has run out and it took the
+# lock (bounded); then the gate opens and the first resumes. Sets twin_exit, first_exit and
+# first_err.
+stopped_lock_holder() {
+  lock_gates=$((${lock_gates:-0} + 1))
+  local gate=$work/lock-gate-$lock_gates
+  mkdir -p "$gate"
+  "$@" --fault "pause:gate=$gate,at=begin" >"$work/first.out" 2>"$work/first.err" &
+  local pid=$! _
+  wait_at_gate "$gate" "$pid"
+  for _ in $(seq 1 3000); do grep -q '^State:.T' "/proc/$pid/status" 2>/dev/null && break; sleep 0.01; done
+  grep -q '^State:.T' "/proc/$pid/status" || fail "$*: the first attempt never stopped"
+  if declare -F before_twin >/dev/null; then before_twin; fi
+  twin_exit=5
+  for _ in $(seq 1 600); do  # in_progress until the stopped holder's lease has run out
+    twin_exit=0; timeout -k 5 120 "$@" >"$work/twin.out" 2>&1 || twin_exit=$?
+    [ "$twin_exit" -ne 5 ] && break
+    sleep 0.05
+  done
+  touch "$gate/open"
+  wait_bounded "$pid" "the first attempt, resumed"; first_exit=$wait_status
+  first_err=$(cat "$work/first.err")
+  [ "$twin_exit" = 124 ] && fail "a twin did not end within 120 s: $(cat "$work/twin.out")"
+  return 0
+}
 # hold_write_lock DB [SQL]: a sqlite3 process takes DB's write lock (BEGIN IMMEDIATE, or SQL
 # that takes it) and keeps it until release_write_lock; returns once the lock is held for
 # certain, so a test of a busy ledger depends on no sleep.

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "db/etcd/etcd_locator.h"
 #include "db/locator.h"
 #include "db/redis/redis_locator.h"
 #include "db/zookeeper/zookeeper_locator.h"
@@ -164,6 +165,20 @@ TEST_CASE("a --locks URL names a ZooKeeper ensemble and its session timeout") {
                           "zookeeper://h:1,?session_ms=5"}) {
     ZooKeeperLocator out;
     CHECK_MESSAGE(parse_zookeeper_locator(bad, &out).code() == StatusCode::kUsage, bad);
+  }
+}
+
+TEST_CASE("a --locks URL names etcd's members, in the order a client asks them") {
+  EtcdLocator locator;
+  REQUIRE(parse_etcd_locator("etcd://127.0.0.1:2379,127.0.0.1:2380?connect_timeout=3", &locator)
+              .is_ok());
+  CHECK(locator.members == std::vector<std::string>{"127.0.0.1:2379", "127.0.0.1:2380"});
+  CHECK(locator.connect_timeout_s == 3);
+  CHECK(locator.topology.kind == TopologyKind::kEnsemble);
+  for (const char* bad : {"etcd://", "etcd://h", "etcd://h:0", "zookeeper://h:1",
+                          "etcd://h:1?lease=5", "etcd://h:1?connect_timeout=0", "etcd://h:1,"}) {
+    EtcdLocator out;
+    CHECK_MESSAGE(parse_etcd_locator(bad, &out).code() == StatusCode::kUsage, bad);
   }
 }
 

@@ -19,38 +19,22 @@ unset IDEMLAB_LOCKS IDEMLAB_REDIS  # each case names its lock store
 zk="$IDEMLAB_TEST_ZOOKEEPER?session_ms=400"  # the shortest lease this server grants (2 ticks)
 redis_socket=${IDEMLAB_TEST_REDIS#redis://}
 
-# stopped_holder DB BIZ_SEQ STORE ARGS...: the first attempt stops before 'begin' holding the
-# lock; the twin is run until the lease has run out and it takes the lock (bounded); then the
-# first resumes. Sets first_exit, twin_exit, first_err.
+# stopped_holder DB BIZ_SEQ STORE ARGS...: lib.sh's stopped_lock_holder, the lock in ZooKeeper
+# or Redis. Sets first_exit, twin_exit, first_err.
 stopped_holder() {
   local db=$1 biz_seq=$2 store=$3; shift 3
-  gates=$((gates + 1))
-  local gate=$work/gate-$gates; mkdir -p "$gate"
-  local attempt=("$IDEMLAB" lock-table --db "$db" --biz-seq "$biz_seq" --from alice --to bob
-                 --amount 1.00 "$@")
   local lock=(--locks "$zk")
-  [ "$store" = redis ] && lock=(--redis "$IDEMLAB_TEST_REDIS")
-  "${attempt[@]}" "${lock[@]}" --fault "pause:gate=$gate,at=begin" >"$work/first.out" \
-    2>"$work/first.err" &
-  local pid=$! _
-  wait_at_gate "$gate" "$pid"
-  for _ in $(seq 1 3000); do grep -q '^State:.T' "/proc/$pid/status" 2>/dev/null && break; sleep 0.01; done
-  grep -q '^State:.T' "/proc/$pid/status" || fail "$biz_seq: the first attempt never stopped"
-  [ "$store" = redis ] && redis-cli -s "$redis_socket" DEL "lock:api:$biz_seq" >/dev/null
-  twin_exit=5
-  for _ in $(seq 1 400); do  # in_progress until the stopped holder's session expires
-    twin_exit=0; timeout -k 5 120 "${attempt[@]}" "${lock[@]}" >"$work/twin.out" 2>&1 || twin_exit=$?
-    [ "$twin_exit" -ne 5 ] && break
-    sleep 0.05
-  done
-  touch "$gate/open"
-  wait_bounded "$pid" "$biz_seq's first attempt, resumed"; first_exit=$wait_status
-  first_err=$(cat "$work/first.err")
+  unset -f before_twin
+  if [ "$store" = redis ]; then
+    lock=(--redis "$IDEMLAB_TEST_REDIS")
+    before_twin() { redis-cli -s "$redis_socket" DEL "lock:api:$biz_seq" >/dev/null; }
+  fi
+  stopped_lock_holder "$IDEMLAB" lock-table --db "$db" --biz-seq "$biz_seq" --from alice --to bob \
+    --amount 1.00 "$@" "${lock[@]}"
   echo "$biz_seq $store $*: twin $twin_exit, first $first_exit at $SECONDS s"
-  [ "$twin_exit" = 124 ] && fail "$biz_seq: a twin did not end within 120 s: $(cat "$work/twin.out")"
 }
 
-gates=0 sqlite=$work/l.db
+sqlite=$work/l.db
 expect_exit 0 "$IDEMLAB" init --db "$sqlite"
 # The variant that trusts the lock: the twin and the resumed holder both move the money.
 stopped_holder "$sqlite" z1 zookeeper --pitfall=ttl-too-short
