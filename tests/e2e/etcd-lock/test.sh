@@ -7,7 +7,8 @@
 # (ttl-too-short) moves the money again; with --fence the ledger refuses the lower revision in
 # the money's own transaction (in_progress, fenced); the guarded lock-table finds its lock
 # gone. Then the member the client asks first is killed: the next answers, and the lock still
-# works; restarted, it rejoins.
+# works; restarted, it rejoins. serve and consume keep their locks there too; a URL whose
+# members all refuse is answered 75, and nothing moves.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -64,4 +65,26 @@ expect_exit 0 "$ROOT/scripts/servers" etcd restart 1
 expect_exit 0 pay k2 --fence
 expect_equal "$(pairs "$sqlite" k2)" 1 "member 1 back"
 expect_exit 2 "$ROOT/scripts/servers" etcd kill 4
+
+# serve and consume keep lock-table's locks in etcd too, with the fence in the ledger.
+served=$work/served.db
+expect_exit 0 "$IDEMLAB" init --db "$served"
+source "$(dirname "$0")/../serve_lib.sh"
+start_serve --db "$served" --strategy lock-table --locks "$etcd" --fence
+post '"h1"' 'from=alice&to=bob&amount=1.00'
+expect_equal "$status" 201 "serve with its locks in etcd"
+stop_serve
+queue=etcd-$$
+expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 2 --prefix q
+expect_exit 0 timeout -k 5 120 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" \
+  --db "$served" --strategy lock-table --locks "$etcd" --fence --until-idle 500
+expect_exit 0 "$IDEMLAB" audit --db "$served"
+expect_contains "$out" "3 transfers applied"
+expect_equal "$(sql_on "$served" "SELECT count(*) FROM fence")" 3 "a fence kept per lock"
+# No member answers: every one refuses the connection, exit 75, nothing moved.
+expect_exit 75 "$IDEMLAB" lock-table --db "$sqlite" --biz-seq n1 --from alice --to bob \
+  --amount 1.00 --locks "etcd://127.0.0.1:1,127.0.0.1:2?connect_timeout=1"
+expect_one_error_line
+expect_contains "$err" "no etcd member of etcd://127.0.0.1:1,127.0.0.1:2?connect_timeout=1 took"
+expect_equal "$(pairs "$sqlite" n1)" 0 "no lock, no money moved"
 finish
