@@ -130,6 +130,25 @@ stopped_lock_holder() {
   [ "$twin_exit" = 124 ] && fail "a twin did not end within 120 s: $(cat "$work/twin.out")"
   return 0
 }
+# locks_served_and_consumed LOCKS DB WHAT QUEUE: serve and consume run lock-table with its locks in
+# the store LOCKS (WHAT names it) and the fence in the fresh ledger DB: one POST and two
+# deliveries (published to QUEUE), three transfers applied, a fence kept per lock.
+locks_served_and_consumed() {
+  local locks=$1 db=$2 what=$3 queue=$4
+  expect_exit 0 "$IDEMLAB" init --db "$db"
+  source "$ROOT/tests/e2e/serve_lib.sh"
+  start_serve --db "$db" --strategy lock-table --locks "$locks" --fence
+  post '"h1"' 'from=alice&to=bob&amount=1.00'
+  expect_equal "$status" 201 "serve with its locks in $what"
+  stop_serve
+  expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 2 \
+    --prefix q
+  expect_exit 0 timeout -k 5 120 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" \
+    --db "$db" --strategy lock-table --locks "$locks" --fence --until-idle 500
+  expect_exit 0 "$IDEMLAB" audit --db "$db"
+  expect_contains "$out" "3 transfers applied"
+  expect_equal "$(sql_on "$db" "SELECT count(*) FROM fence")" 3 "a fence kept per lock ($what)"
+}
 # hold_write_lock DB [SQL]: a sqlite3 process takes DB's write lock (BEGIN IMMEDIATE, or SQL
 # that takes it) and keeps it until release_write_lock; returns once the lock is held for
 # certain, so a test of a busy ledger depends on no sleep.

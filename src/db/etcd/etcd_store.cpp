@@ -105,10 +105,6 @@ StepResult EtcdStore::release_all(const std::string& key) {
 }
 
 StepResult EtcdStore::run(Stmt id, const Binds& binds) {
-  return run_lock_statement(id, binds);
-}
-
-StepResult EtcdStore::run_lock_statement(Stmt id, const Binds& binds) {
   const std::string key = key_of(binds);
   switch (id) {
     case Stmt::kAcquireLock:

@@ -37,7 +37,6 @@ class EtcdStore final : public GuardStore {
   bool link_lost() const override { return lost_; }
 
  private:
-  StepResult run_lock_statement(Stmt id, const Binds& binds);
   StepResult acquire(const std::string& key, const std::string& owner, int64_t ttl_s);
   StepResult held(const std::string& key);
   StepResult release(const std::string& key);

@@ -67,20 +67,7 @@ expect_equal "$(pairs "$sqlite" k2)" 1 "member 1 back"
 expect_exit 2 "$ROOT/scripts/servers" etcd kill 4
 
 # serve and consume keep lock-table's locks in etcd too, with the fence in the ledger.
-served=$work/served.db
-expect_exit 0 "$IDEMLAB" init --db "$served"
-source "$(dirname "$0")/../serve_lib.sh"
-start_serve --db "$served" --strategy lock-table --locks "$etcd" --fence
-post '"h1"' 'from=alice&to=bob&amount=1.00'
-expect_equal "$status" 201 "serve with its locks in etcd"
-stop_serve
-queue=etcd-$$
-expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 2 --prefix q
-expect_exit 0 timeout -k 5 120 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" \
-  --db "$served" --strategy lock-table --locks "$etcd" --fence --until-idle 500
-expect_exit 0 "$IDEMLAB" audit --db "$served"
-expect_contains "$out" "3 transfers applied"
-expect_equal "$(sql_on "$served" "SELECT count(*) FROM fence")" 3 "a fence kept per lock"
+locks_served_and_consumed "$etcd" "$work/served.db" etcd "etcd-$$"
 # No member answers: every one refuses the connection, exit 75, nothing moved.
 expect_exit 75 "$IDEMLAB" lock-table --db "$sqlite" --biz-seq n1 --from alice --to bob \
   --amount 1.00 --locks "etcd://127.0.0.1:1,127.0.0.1:2?connect_timeout=1"

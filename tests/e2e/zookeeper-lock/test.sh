@@ -69,19 +69,8 @@ expect_equal "$twin_exit/$first_exit/$(pairs "$sqlite" r2)" 0/5/1 "Redis lock wi
 
 # serve and consume keep lock-table's locks in ZooKeeper too, with the fence in the ledger.
 served=$work/served.db
-expect_exit 0 "$IDEMLAB" init --db "$served"
-source "$(dirname "$0")/../serve_lib.sh"
-start_serve --db "$served" --strategy lock-table --locks "$zk" --fence
-post '"h1"' 'from=alice&to=bob&amount=1.00'
-expect_equal "$status" 201 "serve with its locks in ZooKeeper"
-stop_serve
 queue=zk-$$
-expect_exit 0 "$IDEMLAB" publish --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --requests 2 --prefix q
-expect_exit 0 timeout -k 5 120 "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" --queue "$queue" --db "$served" \
-  --strategy lock-table --locks "$zk" --fence --until-idle 500
-expect_exit 0 "$IDEMLAB" audit --db "$served"
-expect_contains "$out" "3 transfers applied"
-expect_equal "$(sql_on "$served" "SELECT count(*) FROM fence")" 3 "a fence kept per lock"
+locks_served_and_consumed "$zk" "$served" ZooKeeper "$queue"
 # IDEMLAB_LOCKS is for lock-table: another strategy leaves it alone; typed, it is refused.
 expect_exit 0 env IDEMLAB_LOCKS="$zk" "$IDEMLAB" consume --broker "$IDEMLAB_TEST_AMQP" \
   --queue "$queue" --db "$served" --strategy dedup-table --until-idle 200
