@@ -83,15 +83,12 @@ Result<HttpReply> get_accounts(Connection& ledger) {
 }
 
 Result<HttpReply> get_account(Connection& ledger, const std::string& name) {
-  ASSIGN_OR_RETURN(const std::vector<AccountBalance> accounts, accounts_of(ledger));
-  auto found = std::find_if(accounts.begin(), accounts.end(),
-                            [&](const AccountBalance& account) { return account.name == name; });
-  if (found == accounts.end()) return not_found(fmt::format("no account {}", in_quotes(name)));
-  LimitResult limit;
-  RETURN_IF_ERROR(read_limit(ledger, name, &limit));
+  AccountView account;
+  RETURN_IF_ERROR(read_account(ledger, name, &account));
+  if (!account.found) return not_found(fmt::format("no account {}", in_quotes(name)));
   return json_reply(200, {{"account", name},
-                          {"balance", format_amount(found->balance_minor)},
-                          {"limit", limit_json(limit.after_minor)}});
+                          {"balance", format_amount(account.balance_minor)},
+                          {"limit", limit_json(account.limit_minor)}});
 }
 
 // PUT's body: exactly amount=, a positive amount.

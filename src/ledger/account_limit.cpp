@@ -2,6 +2,8 @@
 // read before and after it so that the caller can say what a repeat did.
 #include "ledger/account_limit.h"
 
+#include "ledger/ledger.h"
+
 namespace idemlab {
 
 namespace {
@@ -20,16 +22,11 @@ Stmt change_statement(LimitChange change) {
 
 Status read_into(Connection& connection, const std::string& account, bool* found,
                  std::optional<int64_t>* limit) {
-  *found = false;
-  limit->reset();
-  StepResult result = connection.query(
-      "SELECT l.limit_minor FROM account a LEFT JOIN account_limit l ON l.account = a.name "
-      "WHERE a.name = :account",
-      {{":account", account}}, [&](const Row& row) {
-        *found = true;
-        if (!is_null(row[0])) *limit = as_int(row[0]);
-      });
-  return result.ok() ? Status::ok() : step_error(connection, result);
+  AccountView view;
+  Status status = read_account(connection, account, &view);
+  *found = view.found;
+  *limit = view.limit_minor;
+  return status;
 }
 
 Status apply(Connection& connection, const Clock& clock, LimitChange change,

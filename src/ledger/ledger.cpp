@@ -18,6 +18,19 @@ Status list_accounts(Connection& connection, std::vector<AccountBalance>* out) {
   return Status::ok();
 }
 
+Status read_account(Connection& connection, const std::string& name, AccountView* out) {
+  *out = AccountView{};
+  StepResult result = connection.query(
+      "SELECT a.balance_minor, l.limit_minor FROM account a "
+      "LEFT JOIN account_limit l ON l.account = a.name WHERE a.name = :account",
+      {{":account", name}}, [&](const Row& row) {
+        out->found = true;
+        out->balance_minor = as_int(row[0]);
+        if (!is_null(row[1])) out->limit_minor = as_int(row[1]);
+      });
+  return result.ok() ? Status::ok() : step_error(connection, result);
+}
+
 namespace {
 
 constexpr const char* kAttemptsMatching =

@@ -18,6 +18,15 @@ struct AccountBalance {
 };
 Status list_accounts(Connection& connection, std::vector<AccountBalance>* out);
 
+// One account's balance and limit, read in one statement (one snapshot); `found` false when
+// there is no such account.
+struct AccountView {
+  bool found = false;
+  int64_t balance_minor = 0;
+  std::optional<int64_t> limit_minor;
+};
+Status read_account(Connection& connection, const std::string& name, AccountView* out);
+
 struct AttemptRecord {
   int64_t id = 0;
   std::string source;
