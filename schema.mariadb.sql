@@ -21,7 +21,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 ) ENGINE = InnoDB;
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 7);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 8);
 
 CREATE TABLE account (
   name                  VARCHAR(32) PRIMARY KEY CHECK (char_length(name) BETWEEN 1 AND 32),

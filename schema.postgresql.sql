@@ -16,7 +16,7 @@ CREATE TABLE idemlab_schema (
   application_id BIGINT NOT NULL CHECK (application_id = 1768187245),  -- "idem"
   version        INTEGER NOT NULL CHECK (version > 0)
 );
-INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 7);
+INSERT INTO idemlab_schema (application_id, version) VALUES (1768187245, 8);
 
 CREATE TABLE account (
   name                  TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 32),

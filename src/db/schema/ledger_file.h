@@ -13,7 +13,7 @@ namespace idemlab {
 
 extern const char* const kSchemaSql;  // schema.sql, embedded by CMake
 
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 constexpr int kApplicationId = 1768187245;  // "idem"
 
 struct OpeningBalance {

@@ -68,8 +68,8 @@ std::string table_definition(Engine engine, std::string_view table) {
 
 // Version 3 was the first on a server; 4 gave each attempt its isolation level and where its
 // guards lived; 5 added a consumer's deliveries; 6 the fences of lock-table --fence; 7 the
-// Galera node that served an attempt. A column
-// or table is added only if missing:
+// Galera node that served an attempt; 8 changed only SQLite's file. A column or table is added
+// only if missing:
 // MariaDB commits each ALTER and CREATE at once, so an upgrade cut short between the
 // statements is finished by the next.
 Status upgrade_server_ledger(const Locator& locator, Connection& connection, int64_t version) {

@@ -42,7 +42,7 @@ expect_exit 0 "$IDEMLAB" history --db "$work/l.db"
 case "$out" in *isolation*) fail "a SQLite history shows an isolation column: $out" ;; esac
 
 # A version-3 ledger on each server: its attempts have no level and there is no delivery table;
-# opening it adds the columns and the tables (version 7).
+# opening it adds the columns and the tables (version 8).
 maria_socket=${maria##*socket=}
 for db in "$pg" "$maria"; do
   "$IDEMLAB" init --force --db "$db" >/dev/null
@@ -58,7 +58,7 @@ for db in "$pg" "$maria"; do
   expect_contains "$out" '"node":null'
   expect_exit 0 "$IDEMLAB" naive --db "$db" --biz-seq v2 --from alice --to bob --amount 1
   expect_exit 0 "$IDEMLAB" audit --db "$db"
-  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 7 "$db: upgraded to version 7"
+  expect_equal "$(sql_on "$db" "SELECT version FROM idemlab_schema")" 8 "$db: upgraded to version 8"
   expect_equal "$(sql_on "$db" "SELECT count(*) FROM delivery")" 0 "$db: the delivery table is there"
   expect_equal "$(sql_on "$db" "SELECT count(*) FROM fence")" 0 "$db: the fence table is there"
 done

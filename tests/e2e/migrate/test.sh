@@ -21,7 +21,7 @@ journal_before=$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side |
 
 # A reader upgrades it; nothing is lost.
 expect_exit 0 "$IDEMLAB" history --db "$v1" --json
-expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 7 "schema version after upgrade"
+expect_equal "$(sqlite3 "$v1" 'PRAGMA user_version')" 8 "schema version after upgrade"
 expect_equal "$(sqlite3 "$v1" "SELECT group_concat(biz_seq || account || side || amount_minor) FROM journal")" \
   "$journal_before" "journal kept"
 expect_equal "$(sqlite3 "$v1" "SELECT DISTINCT source FROM journal")" api "journal source"
@@ -50,7 +50,7 @@ expect_exit 0 "$IDEMLAB" select-insert --db "$v2" --biz-seq a1 --from alice --to
 sqlite3 "$v2" "DROP TABLE account_limit; DROP TABLE delivery; DROP TABLE fence; PRAGMA user_version = 2"
 expect_exit 0 "$IDEMLAB" limit --db "$v2" --account alice
 expect_equal "$out" "limit: alice none" "no limit after the upgrade"
-expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 7 "version 2 upgraded"
+expect_equal "$(sqlite3 "$v2" 'PRAGMA user_version')" 8 "version 2 upgraded"
 expect_exit 0 "$IDEMLAB" history --db "$v2" --json
 expect_contains "$out" '"biz_seq":"a1","strategy":"select-insert"'
 expect_contains "$out" '"isolation":null'
@@ -70,10 +70,28 @@ sqlite3 "$v6" "UPDATE attempt SET isolation = 'serializable', guard_store = 'red
 expect_exit 0 "$IDEMLAB" history --db "$v6" --json
 expect_contains "$out" '"biz_seq":"d1","strategy":"dedup-table"'
 expect_contains "$out" '"isolation":"serializable","node":null'
-expect_equal "$(sqlite3 "$v6" 'PRAGMA user_version')" 7 "version 6 upgraded"
+expect_equal "$(sqlite3 "$v6" 'PRAGMA user_version')" 8 "version 6 upgraded"
 expect_equal "$(sqlite3 "$v6" "SELECT guard_store FROM attempt")" "redis://x:1" "guard store kept"
 expect_equal "$(schema_of "$v6")" "$(schema_of "$work/fresh.db")" "upgraded v6 schema is the fresh one"
 expect_exit 0 "$IDEMLAB" audit --db "$v6"
+
+# A version-7 ledger (its flow status checked by an IN list) keeps every flow row, each with its
+# id, status and answer, and gets the fresh definition: the status checked as a range.
+v7=$work/v7.db
+expect_exit 0 "$IDEMLAB" init --db "$v7"
+expect_exit 0 "$IDEMLAB" state-machine --db "$v7" --biz-seq s1 --from alice --to bob --amount 2
+expect_exit 3 "$IDEMLAB" state-machine --db "$v7" --biz-seq s2 --from alice --to bob --amount 5000
+sqlite3 "$v7" "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, 'CHECK (status BETWEEN 0 AND 3)', 'CHECK (status IN (0, 1, 2, 3))') WHERE name = 'transfer_flow'; PRAGMA user_version = 7"
+expect_contains "$(sqlite3 "$v7" .schema)" "CHECK (status IN (0, 1, 2, 3))"
+flows="SELECT id, source, biz_seq, status, outcome, reason FROM transfer_flow ORDER BY id"
+rows_before=$(sqlite3 "$v7" "$flows")
+expect_exit 0 "$IDEMLAB" history --db "$v7"
+expect_equal "$(sqlite3 "$v7" 'PRAGMA user_version')" 8 "version 7 upgraded"
+expect_equal "$(sqlite3 "$v7" "$flows")" "$rows_before" "flow rows kept"
+expect_equal "$(schema_of "$v7")" "$(schema_of "$work/fresh.db")" "upgraded v7 schema is the fresh one"
+expect_exit 0 "$IDEMLAB" state-machine --db "$v7" --biz-seq s1 --from alice --to bob --amount 2
+expect_contains "$out" "replayed"
+expect_exit 0 "$IDEMLAB" audit --db "$v7"
 
 # A read-only version-1 file cannot be upgraded: an error, and the file is unchanged.
 ro=$work/ro.db
