@@ -18,6 +18,8 @@
 #   pause-leader: the leader's Patroni and PostgreSQL stop (SIGSTOP); returns once Patroni has
 #     promoted a replica that takes writes, under a live old primary. resume: it goes on
 #     (SIGCONT); returns once one leader takes writes and both others stream from it.
+#     resume postgres: only its PostgreSQL goes on, its Patroni still stopped; returns once it
+#     takes writes (an old primary nobody has demoted yet).
 #   sync off|on|strict: asynchronous, synchronous_mode, synchronous_mode_strict; returns once
 #     the leader's replication says so.
 #   cut: the leader's walsenders stop (SIGSTOP): from now on the replicas receive nothing, for

@@ -73,6 +73,17 @@ pt_resume() {
   wait_until 30 patroni pt_settled
 }
 
+# The paused node's PostgreSQL goes on while its Patroni stays stopped: a primary that its HA
+# manager no longer names leader, answering its clients as one, as a resumed old primary does
+# until its Patroni next looks. Returns once it takes writes; `resume` then lets Patroni go on.
+pt_resume_postgres() {
+  [ -n "$pt_paused" ] || { echo "error: no node is paused: scripts/servers patroni pause-leader first" >&2; exit 2; }
+  local pm; pm=$(pt_postmaster "$pt_paused")
+  # shellcheck disable=SC2046
+  kill -CONT "$pm" $(ps -o pid= --ppid "$pm") 2>/dev/null || true
+  wait_until 10 patroni pt_writable "$pt_paused"
+}
+
 pt_sync_state() {  # on|off: the leader's replication is synchronous, or not at all
   local n; n=$(pt_leader) || return 1
   local names; names=$(pt_sql "$n" "SHOW synchronous_standby_names") || return 1
@@ -125,7 +136,12 @@ pt_move() {  # MOVE [ARG]
     failover) pt_failover ;;
     rejoin) pt_rejoin ;;
     pause-leader) pt_pause_leader ;;
-    resume) pt_resume ;;
+    resume)
+      case ${2:-} in
+        "") pt_resume ;;
+        postgres) pt_resume_postgres ;;
+        *) echo "usage: scripts/servers patroni resume [postgres]" >&2; exit 2 ;;
+      esac ;;
     sync) pt_sync "${2:-}" ;;
     cut) pt_cut ;;
     *) return 2 ;;

@@ -5,8 +5,9 @@
 # held against the client's answer names it) and the client's retry moves it once. In
 # synchronous_mode_strict the same cut and failover lose nothing answered. Each move returns once
 # it has happened: a switchover hands writes to another node; a paused leader (SIGSTOP) is
-# replaced while it is stopped; resumed, one leader takes writes; a node killed comes back
-# streaming. One topology for the file; its start time and memory are printed, not asserted.
+# replaced while it is stopped; resumed, its PostgreSQL first, it acknowledges a transfer that
+# one of the two timelines then loses; a node killed comes back streaming. One topology for the
+# file; its start time and memory are printed, not asserted.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -83,7 +84,32 @@ expect_exit 0 servers pause-leader
 stopped=$(ps -u postgres -o stat= | grep -c '^T' || true)
 [ "$stopped" -gt 0 ] || fail "the old leader's processes are not stopped while it is replaced"
 expect_exit 0 pay during-pause
+printf '%s\n' "$out" >>"$work/told.jsonl"
+
+# The old primary resumed: its PostgreSQL goes on before its Patroni does, and answers a client
+# that reaches it (a session kept open, a URL naming it first) as the primary it no longer is.
+# stale-1 is applied there and answered. Once its Patroni goes on, one of the two timelines is
+# rewound: normally the old primary's (stale-1 lost); with Patroni 3.0's etcd3 client the
+# resumed node can take the leader key back, and then the new leader's (during-pause lost).
+# Either way a transfer answered applied is gone, the audit names it, and a retry moves it once.
+expect_exit 0 servers resume postgres
+old_primary="postgresql://postgres@127.0.0.1:$paused/idemlab"
+expect_exit 0 "$IDEMLAB" select-insert --db "$old_primary" --biz-seq stale-1 --from alice \
+  --to bob --amount 1.00 --json
+expect_equal "$(json_field "$out" outcome)" applied "stale-1's answer from the old primary"
+printf '%s\n' "$out" >>"$work/told.jsonl"
 expect_exit 0 servers resume
+expect_exit 7 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl" --json
+lost=$(grep -o '"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"[^"]*"' <<<"$out" |
+  sed 's/.*"biz_seq":"//; s/"$//' | sort | tr '\n' ' ')
+echo "patroni: answered applied, lost when the resumed old primary met the new leader: $lost"
+case "$lost" in
+  "stale-1 " | "during-pause " | "during-pause stale-1 ") ;;
+  *) fail "the audit names '$lost', not what one of the two timelines held" ;;
+esac
+for seq in $lost; do expect_exit 0 pay "$seq"; done
+expect_equal "$(pairs "$db" stale-1)" 1 "stale-1 moved once after the retry"
+expect_equal "$(pairs "$db" during-pause)" 1 "during-pause moved once after the retry"
 expect_exit 0 pay after-resume
-expect_exit 0 "$IDEMLAB" audit --db "$db"
+expect_exit 0 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl"
 finish
