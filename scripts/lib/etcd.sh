@@ -1,7 +1,8 @@
 # Three etcd 3.4 members on 127.0.0.1 and free ports, from Debian's etcd-server, each a direct
 # child of the script that started it, as the postgres user (the Patroni topology's DCS; its
 # members are also the lock store of --locks etcd://). Their data on tmpfs: etcd preallocates
-# 64 MB of WAL per member.
+# 64 MB of WAL per member. The v2 API is on as well (--enable-v2): Patroni keeps its keys there
+# (scripts/lib/patroni.sh says why); the locks use v3.
 #
 # etcd_start DIR: starts the three, appends their pids to `pids`; ready once all three are
 #   healthy. etcd_hosts: HOST:PORT,HOST:PORT,HOST:PORT for their clients.
@@ -25,7 +26,7 @@ etcd_start_member() {  # N (1-3)
     --data-dir "$etcd_dir/e$n" --listen-client-urls "$client" --advertise-client-urls "$client" \
     --listen-peer-urls "$peer" --initial-advertise-peer-urls "$peer" \
     --initial-cluster "$cluster" --initial-cluster-state new --initial-cluster-token idemlab \
-    --logger=zap --log-level=warn >>"$etcd_dir/e$n.log" 2>&1 &
+    --enable-v2=true --logger=zap --log-level=warn >>"$etcd_dir/e$n.log" 2>&1 &
   pids+=($!)
   etcd_pid[$n]=$!
 }

@@ -5,6 +5,10 @@
 # REST API on 127.0.0.1 and free ports, trust authentication on loopback. Patroni decides when
 # to fail over (ttl 10 s, loop_wait 2 s, retry_timeout 3 s) and whom to promote;
 # maximum_lag_on_failover is 1 GB, so that a failover after `cut` still promotes a replica.
+# Patroni talks to etcd through its `etcd:` client (the v2 API), not `etcd3:`: Patroni 3.0.2's
+# etcd3 client writes the leader key without comparing, and a leader resumed after a pause
+# took the key back from the node Patroni had promoted in 2 of 8 runs (the promoted node's
+# timeline then rewound); the v2 client writes it only if it still holds it.
 # The facts behind the moves: docs/replication.md.
 #
 # pt_start DIR: starts etcd, then the three Patroni nodes; ready once a leader takes writes and
@@ -61,7 +65,7 @@ namespace: /idemlab/
 name: node$n
 log: {level: INFO}  # why it promotes, or will not: in the node's log
 restapi: {listen: '127.0.0.1:$api', connect_address: '127.0.0.1:$api'}
-etcd3: {hosts: '$(etcd_hosts)'}
+etcd: {hosts: '$(etcd_hosts)'}  # v2: see above
 bootstrap:
   dcs:
     ttl: 10
