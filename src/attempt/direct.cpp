@@ -49,10 +49,11 @@ bool rolled_back_by_server(const Answer& answer) {
 }
 
 // Where a guard kept outside the ledger was: the URL, and the server that answered when it names
-// several ("redis-sentinel://S1,S2/m (primary HOST:PORT)").
+// several ("redis-sentinel://S1,S2/m (primary HOST:PORT)", "etcd://E1,E2 (member HOST:PORT)").
 std::string guard_store_shown(const GuardStore& store) {
   const std::string node = store.node();
-  return node.empty() ? store.location() : fmt::format("{} (primary {})", store.location(), node);
+  return node.empty() ? store.location()
+                      : fmt::format("{} ({} {})", store.location(), store.node_label(), node);
 }
 
 // The attempts log is a record for people. Written alone after the answer, a row that cannot be

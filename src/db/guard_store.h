@@ -18,6 +18,8 @@ class GuardStore : public StatementRunner {
   virtual std::string node() const { return ""; }
   // What that server is to the others, for a log line ("the Sentinels' primary").
   virtual std::string node_role() const { return "the Sentinels' primary"; }
+  // The same in one word, beside the URL in an attempt's history row ("primary").
+  virtual std::string node_label() const { return "primary"; }
 };
 
 }  // namespace idemlab

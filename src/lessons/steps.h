@@ -91,5 +91,6 @@ Lesson standby_has_not_seen_it();     // standby_lessons.cpp
 Lesson failover_forgets_answer();     // standby_lessons.cpp
 Lesson failover_forgets_token();      // redis_lesson.cpp
 Lesson lock_needs_fence();            // lock_lesson.cpp
+Lesson lease_is_not_a_lock();         // lease_lesson.cpp
 
 }  // namespace idemlab

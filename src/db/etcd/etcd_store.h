@@ -34,6 +34,7 @@ class EtcdStore final : public GuardStore {
   const std::string& location() const override { return client_->shown(); }
   std::string node() const override { return client_->member(); }
   std::string node_role() const override { return "the etcd member that answered"; }
+  std::string node_label() const override { return "member"; }
   bool link_lost() const override { return lost_; }
 
  private:

@@ -1,21 +1,23 @@
-# e2e: the four lessons on replicated servers, each on the real topology it names, started once
-# for the file (scripts/servers up postgres-standby redis-sentinel zookeeper): the standby has
-# not seen it yet (select-insert reading on a paused standby moves money twice; with
+# e2e: the five lessons on replicated servers, each on the real topology it names, started
+# once for the file (scripts/servers up postgres-standby redis-sentinel zookeeper etcd): the
+# standby has not seen it yet (select-insert reading on a paused standby moves money twice; with
 # read-your-writes once), a failover forgets what it was told (applied and answered, gone after
 # the promotion, moved once by the retry), a Redis failover forgets a token (twice; the token in
 # the ledger once), a lock needs a fencing token (a stopped ZooKeeper holder writes after its
-# twin; with --fence the ledger refuses it). The failovers spend their topologies, so each comes
+# twin; with --fence the ledger refuses it), a lease is not a lock (the same with etcd's lease
+# and its key's revision). The failovers spend their topologies, so each comes
 # last on its own. Each lesson's time is printed: the bar (under 10 s) is measured, not asserted.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
-"$ROOT/scripts/servers" up postgres-standby redis-sentinel zookeeper >/dev/null ||
+"$ROOT/scripts/servers" up postgres-standby redis-sentinel zookeeper etcd >/dev/null ||
   { fail "the topologies did not start"; finish; }
 eval "$("$ROOT/scripts/servers" env)"
 pg=(--primary "$IDEMLAB_TEST_PG_PRIMARY" --standby "$IDEMLAB_TEST_PG_STANDBY")
 redis=(--sentinel "$IDEMLAB_TEST_REDIS_SENTINEL" --redis-primary "$IDEMLAB_TEST_REDIS_PRIMARY")
 zookeeper=(--zookeeper "$IDEMLAB_TEST_ZOOKEEPER")
+etcd=(--etcd "$IDEMLAB_TEST_ETCD")
 
 lesson() {  # NAME OPTIONS...: runs it at 80 columns, prints how long it took
   local started; started=$(date +%s%N)
@@ -71,4 +73,12 @@ case $out in *"applied_more_than_once  api     k2"*) fail "the fenced lock moved
 first=$out
 lesson a-lock-needs-a-fencing-token "${zookeeper[@]}"
 expect_equal "$out" "$first" "the fencing lesson, twice: the same bytes"
+
+expect_exit 11 "$IDEMLAB" lesson a-lease-is-not-a-lock
+expect_contains "$err" "--etcd"
+lesson a-lease-is-not-a-lock "${etcd[@]}"
+expect_contains "$out" "applied_more_than_once  api     e1"
+expect_contains "$out" "in_progress: the ledger refused this attempt's lock for e2 (fenced)"
+expect_contains "$out" '$ETCD (member'  # the member beside the URL, not a primary
+case $out in *"applied_more_than_once  api     e2"*) fail "the fenced lease moved e2 twice" ;; esac
 finish
