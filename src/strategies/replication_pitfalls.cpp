@@ -91,8 +91,8 @@ ReplicationPitfall guard_outlives_ledger() {
   return {
       .name = "guard-outlives-ledger",
       .deployment =
-          "the ledger on a PostgreSQL primary with an asynchronous standby, the "
-          "token in Redis (--redis)",
+          "the ledger on a PostgreSQL primary with an asynchronous standby (or behind "
+          "Patroni, asynchronous), the token in Redis (--redis)",
       .reference = "003 (the token in Redis, the money in the database)",
       .goes_wrong =
           "a failover of the ledger loses the last transfers the standby never "
@@ -108,8 +108,9 @@ ReplicationPitfall guard_outlives_ledger() {
           },
       .fix =
           "keep the guard with the money (the SQL token table), or a synchronous standby "
-          "(synchronous_commit on or remote_apply): nothing acknowledged is lost",
-      .shown_by = "tests/e2e/postgres-standby",
+          "(synchronous_commit on or remote_apply; Patroni's synchronous_mode_strict): nothing "
+          "acknowledged is lost",
+      .shown_by = "tests/e2e/postgres-standby; tests/e2e/patroni",
       .lesson = "a-failover-forgets-what-it-was-told",
       .audit_kind = "told_applied_not_in_ledger (audit --answers)",
   };
