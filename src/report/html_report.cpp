@@ -43,7 +43,7 @@ table.legend{font-size:12px;margin:8px 0}table.legend td{padding:2px 6px}
 .slide table.legend th{text-align:left;vertical-align:top;white-space:nowrap;padding:2px 6px}
 nav.card{margin:0 0 28px}nav ol{margin:0;padding-left:22px}
 td.differs{outline:3px solid #1f4e9c;outline-offset:-3px;font-weight:bold}
-#lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}#lessons li{break-inside:avoid}
+.lessons ol{columns:2;column-gap:28px;font-size:13px;margin:0}.lessons li{break-inside:avoid}
 @media print{body{max-width:none}.card{background:white}section{break-inside:avoid}}
 )css";
 
@@ -225,13 +225,25 @@ std::string build_report_matrix(const ReportInput& input, const ReportData& data
                        [](const SimResult& r) { return double(r.latency_ms_p99); }, "ms")));
 }
 
+// The lessons in two cards, each half of them: one card of all of them is taller than a slide.
 std::string build_report_lessons() {
-  std::string out = "<section class=\"card\" id=\"lessons\"><h2>Lessons</h2><ol>\n";
-  for (const Lesson& lesson : all_lessons())
-    out += fmt::format("<li><b>{}</b> ({}): {} <code>{}</code></li>\n", markup_text(lesson.title),
-                       markup_text(lesson.reference), markup_text(lesson.takeaway),
-                       markup_text(lesson_invocation(lesson)));
-  return out + "</ol></section>\n";
+  const std::vector<Lesson>& lessons = all_lessons();
+  const size_t half = (lessons.size() + 1) / 2;
+  std::string out;
+  for (size_t first = 0; first < lessons.size(); first += half) {
+    const size_t last = std::min(first + half, lessons.size());
+    out += fmt::format(
+        "<section class=\"card lessons\" id=\"{}\"><h2>Lessons {} to {}</h2><ol start=\"{}\">\n",
+        first == 0 ? "lessons" : "lessons-more", lessons[first].number, lessons[last - 1].number,
+        lessons[first].number);
+    for (size_t i = first; i < last; ++i)
+      out +=
+          fmt::format("<li><b>{}</b> ({}): {} <code>{}</code></li>\n",
+                      markup_text(lessons[i].title), markup_text(lessons[i].reference),
+                      markup_text(lessons[i].takeaway), markup_text(lesson_invocation(lessons[i])));
+    out += "</ol></section>\n";
+  }
+  return out;
 }
 
 }  // namespace
