@@ -20,7 +20,6 @@ std::string leased(std::string_view biz_seq, std::string_view extra) {
 }  // namespace
 
 Lesson lease_is_not_a_lock() {
-  const std::string stop = "--fault pause:gate=gate,at=begin";
   return {0,
           "a-lease-is-not-a-lock",
           "A lease is not a lock",
@@ -32,26 +31,22 @@ Lesson lease_is_not_a_lock() {
           "that its key is gone. $ETCD stands for the members given with --etcd; each holder "
           "is lock-table with its lock in etcd under a 2 s lease (etcd's shortest), in the "
           "variant that trusts the lock alone.",
-          {step("A ledger, in a SQLite file.", "init --db l.db"),
-           held("The first holder creates the key under its lease, then its whole process stops "
-                "before its transaction.",
-                leased("e1", stop)),
-           again_while("A twin is refused (in_progress) while the key stands. Once the lease "
+          stopped_holder_steps(
+              leased, "e1", "e2",
+              {.held = "The first holder creates the key under its lease, then its whole "
+                       "process stops before its transaction.",
+               .twin = "A twin is refused (in_progress) while the key stands. Once the lease "
                        "has run out, etcd deletes the key; the twin creates it and moves the "
                        "money.",
-                       leased("e1", ""), 5),
-           release("The first holder resumes. Nothing told it its lease ended, and it moves the "
-                   "money too."),
-           step("The journal: e1 moved twice.", "audit --db l.db", 7),
-           held("Again, with --fence: each grant carries the key's create_revision, a number "
-                "etcd raises with every write to the cluster, into the money's own "
-                "transaction, and the ledger keeps the highest it has seen for the lock.",
-                leased("e2", "--fence " + stop)),
-           again_while("", leased("e2", "--fence"), 5),
-           release("The first holder resumes; its revision is lower than the twin's, and the "
-                   "ledger refuses its write in the same transaction as the money.",
-                   5),
-           step("e2 moved once.", "audit --db l.db", 7)},
+               .resumed = "The first holder resumes. Nothing told it its lease ended, and it "
+                          "moves the money too.",
+               .fenced_held = "Again, with --fence: each grant carries the key's "
+                              "create_revision, a number etcd raises with every write to the "
+                              "cluster, into the money's own transaction, and the ledger keeps "
+                              "the highest it has seen for the lock.",
+               .fenced_resumed = "The first holder resumes; its revision is lower than the "
+                                 "twin's, and the ledger refuses its write in the same "
+                                 "transaction as the money."}),
           "A lease says how long its holder was alive the last time etcd heard from it, not "
           "that it holds the lock now. etcd's answer for a lock is the key's revision as a "
           "fencing token: the resource refuses a write whose revision is lower than one it has "

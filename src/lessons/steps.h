@@ -1,6 +1,7 @@
 // Building a lesson's steps from command lines, and the lessons kept in files of their own.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,16 @@ Lesson standby_has_not_seen_it();     // standby_lessons.cpp
 Lesson failover_forgets_answer();     // standby_lessons.cpp
 Lesson failover_forgets_token();      // redis_lesson.cpp
 Lesson lock_needs_fence();            // lock_lesson.cpp
-Lesson lease_is_not_a_lock();         // lease_lesson.cpp
+
+// The two lock lessons' steps: a ledger; a holder stopped at its gate; a twin retried while
+// it is refused, until the lock is free; the holder resumed; the audit; then the same with
+// --fence, the resumed holder refused. `attempt(biz_seq, extra)` is one holder's command.
+struct StoppedHolderWords {
+  std::string held, twin, resumed, fenced_held, fenced_resumed;
+};
+std::vector<LessonStep> stopped_holder_steps(
+    const std::function<std::string(std::string_view, std::string_view)>& attempt,
+    std::string_view first, std::string_view second, const StoppedHolderWords& say);
+Lesson lease_is_not_a_lock();  // lease_lesson.cpp
 
 }  // namespace idemlab
