@@ -1,12 +1,11 @@
-// `idemlab consume`: transfer messages from a RabbitMQ queue, each one attempt of a strategy on
-// the ledger, acked after its commit (or on receipt), until the queue stays idle.
+// `idemlab consume`: transfer messages from a RabbitMQ queue or a JetStream stream, each one
+// attempt of a strategy on the ledger, acked after its commit (or on receipt, or with an ack
+// the server confirms), until the queue stays idle.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "amqp/broker_queue.h"
-#include "amqp/consumer.h"
 #include "attempt/fault_check.h"
 #include "cli/command.h"
 #include "cli/deployment_options.h"
@@ -17,6 +16,8 @@
 #include "db/locator.h"
 #include "db/schema/ledger_file.h"
 #include "ledger/audit.h"
+#include "queue/brokers.h"
+#include "queue/consumer.h"
 #include "term/text.h"
 
 namespace idemlab {
@@ -38,6 +39,7 @@ struct ConsumeOptions {
   int64_t max_deliveries = defaults::kMaxDeliveries;
   int64_t requeue_pause_ms = defaults::kRequeuePauseMs;
   int64_t lock_ttl_ms = defaults::kLockTtlMs;
+  int64_t ack_wait_ms = 0;
   bool unique_index = false;
   bool json = false;
 };
@@ -157,7 +159,30 @@ int consume_pool_size(const Deployment& deployment) {
   return spreads_connections(topology) ? topology.members() : 1;
 }
 
+// --ack double and --ack-wait-ms, checked against what the broker can do.
+void check_broker(const ConsumeOptions& options, const BrokerKind& broker) {
+  if (options.ack == "double" && !broker.double_ack)
+    throw_if_error(Status::usage(fmt::format(
+        "--ack double: {} does not confirm an ack (NATS JetStream's AckSync does)", broker.name)));
+  if (options.ack_wait_ms > 0 && broker.redelivers_on_close)
+    throw_if_error(Status::usage(fmt::format(
+        "--ack-wait-ms: {} redelivers an unacked message when its consumer's connection "
+        "closes, and keeps no ack wait",
+        broker.name)));
+}
+
+ConsumedQueueOptions queue_options_of(const ConsumeOptions& options) {
+  ConsumedQueueOptions queue;
+  queue.queue = options.queue;
+  queue.prefetch = static_cast<int>(options.prefetch);
+  queue.double_ack = options.ack == "double";
+  queue.ack_wait_ms = static_cast<int>(options.ack_wait_ms);
+  return queue;
+}
+
 ExitCode run_consume(const ConsumeOptions& options) {
+  const BrokerKind& broker = *value_or_throw(broker_of(options.broker));
+  check_broker(options, broker);
   ConsumeSettings settings = settings_of(options);
   settings.policy.fence = options.deployment.fence;
   settings.read_your_writes = options.deployment.read_your_writes;
@@ -168,8 +193,8 @@ ExitCode run_consume(const ConsumeOptions& options) {
     LinkPool::Lease first = value_or_throw(pool.acquire(/*takes_turn=*/false));
     throw_if_error(pool.deployment().check(*first));
   }
-  std::unique_ptr<BrokerQueue> queue = value_or_throw(
-      BrokerQueue::open(options.broker, options.queue, static_cast<int>(options.prefetch)));
+  std::unique_ptr<ConsumedQueue> queue =
+      value_or_throw(broker.open_consumed(options.broker, queue_options_of(options)));
   install_interrupt_handlers();
   ConsumeTally tally;
   const Status consumed =
@@ -222,11 +247,14 @@ void add_redelivery_options(CLI::App* command, ConsumeOptions* options) {
 void register_consume(CLI::App& app, CommandResult& result) {
   auto options = std::make_shared<ConsumeOptions>();
   CLI::App* command = app.add_subcommand(
-      "consume", "transfer messages from a RabbitMQ queue, each an attempt of a strategy");
-  command->add_option("--broker", options->broker, "amqp://USER:PASSWORD@HOST:PORT/")
+      "consume",
+      "transfer messages from a RabbitMQ queue or a JetStream stream, each an attempt of a "
+      "strategy");
+  command->add_option("--broker", options->broker, broker_url_help())
       ->required()
       ->envname("IDEMLAB_BROKER");
-  command->add_option("--queue", options->queue, "a durable queue")->required();
+  command->add_option("--queue", options->queue, "a durable queue, or on JetStream a stream")
+      ->required();
   DeploymentFlags& deployment = options->deployment;
   add_db_option(command, &deployment.db);
   command->add_option("--strategy", options->strategy, "the strategy each message runs")
@@ -247,8 +275,14 @@ void register_consume(CLI::App& app, CommandResult& result) {
       ->add_option("--ack", options->ack,
                    "after-commit (default): ack once the attempt is settled; on-receipt: "
                    "ack first, the pitfall ack-on-receipt (a consumer that dies mid-work loses the "
-                   "message)")
-      ->check(CLI::IsMember({"after-commit", "on-receipt"}));
+                   "message); double (JetStream): after-commit, each ack waited on until the "
+                   "server confirms it")
+      ->check(CLI::IsMember({"after-commit", "on-receipt", "double"}));
+  command
+      ->add_option("--ack-wait-ms", options->ack_wait_ms,
+                   "JetStream: a delivery not acked this long is delivered again, also when its "
+                   "consumer died (default: the server's, 30000); set when the consumer is made")
+      ->check(whole_number(1, limits::kMaxDurationMs));
   command
       ->add_option("--key", options->key,
                    "business (default): the request's biz_seq; message-id: the broker's "

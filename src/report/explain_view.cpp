@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "amqp/consumer_pitfalls.h"
 #include "attempt/fault.h"
+#include "queue/consumer_pitfalls.h"
 #include "report/json.h"
 #include "strategies/replication_pitfalls.h"
 #include "term/text.h"

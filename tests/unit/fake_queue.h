@@ -1,4 +1,4 @@
-// Test seam: an in-memory queue in the broker's place (amqp/consumed_queue.h). It hands out
+// Test seam: an in-memory queue in the broker's place (queue/consumed_queue.h). It hands out
 // its messages in order, takes a requeued one back at the head with the redelivered flag set,
 // as RabbitMQ does, and keeps what was acked and dead-lettered for the test to read.
 #pragma once
@@ -10,32 +10,32 @@
 #include <utility>
 #include <vector>
 
-#include "amqp/consumed_queue.h"
+#include "queue/consumed_queue.h"
 
 namespace idemlab::test {
 
 class FakeQueue final : public ConsumedQueue {
  public:
   void publish(std::string body, std::string message_id) {
-    ready_.push_back(Delivery{0, std::move(body), std::move(message_id), false});
+    ready_.push_back(Delivery{{}, std::move(body), std::move(message_id), false});
   }
 
   Result<std::optional<Delivery>> next(int) override {
     if (ready_.empty()) return std::optional<Delivery>();
     Delivery delivery = std::move(ready_.front());
     ready_.pop_front();
-    delivery.tag = ++tags_;
-    unacked_[delivery.tag] = delivery;
+    delivery.handle = DeliveryHandle{++handles_};
+    unacked_[delivery.handle] = delivery;
     return std::optional<Delivery>(delivery);
   }
-  Status ack(uint64_t tag) override {
-    if (unacked_.erase(tag) != 1) return Status::internal("ack of an unknown tag");
+  Status ack(DeliveryHandle handle) override {
+    if (unacked_.erase(handle) != 1) return Status::internal("ack of an unknown delivery");
     ++acked_;
     return Status::ok();
   }
-  Status requeue(uint64_t tag) override {
-    auto found = unacked_.find(tag);
-    if (found == unacked_.end()) return Status::internal("requeue of an unknown tag");
+  Status requeue(DeliveryHandle handle) override {
+    auto found = unacked_.find(handle);
+    if (found == unacked_.end()) return Status::internal("requeue of an unknown delivery");
     Delivery delivery = std::move(found->second);
     unacked_.erase(found);
     delivery.redelivered = true;
@@ -60,9 +60,9 @@ class FakeQueue final : public ConsumedQueue {
 
  private:
   std::deque<Delivery> ready_;
-  std::map<uint64_t, Delivery> unacked_;
+  std::map<DeliveryHandle, Delivery> unacked_;
   std::vector<std::pair<std::string, std::string>> dead_;  // body, reason
-  uint64_t tags_ = 0;
+  uint64_t handles_ = 0;
   int acked_ = 0;
   int requeued_ = 0;
   std::string dead_name_ = "q.dead";

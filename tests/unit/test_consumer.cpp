@@ -1,10 +1,10 @@
-// Tests for amqp/consumer with an in-memory queue in the broker's place: what is acked, what
+// Tests for queue/consumer with an in-memory queue in the broker's place: what is acked, what
 // goes back to the queue, what is dead-lettered and why, and the ledger each leaves.
 #include <doctest/doctest.h>
 
-#include "amqp/consumer.h"
 #include "fake_queue.h"
 #include "fault_vfs.h"
+#include "queue/consumer.h"
 #include "strategy_harness.h"
 
 using namespace idemlab;
@@ -162,7 +162,7 @@ TEST_CASE("a message another consumer had counts as delivered once already") {
   FakeQueue queue;
   queue.publish(message("r1"), "m1");
   Result<std::optional<Delivery>> first = queue.next(0);  // a consumer took it, and died
-  REQUIRE(queue.requeue((*first)->tag).is_ok());
+  REQUIRE(queue.requeue((*first)->handle).is_ok());
   consume(queue, ledger, settings_for("lock-table", 2));
   CHECK(queue.requeued() == 1);  // the dead consumer's only: the second delivery is the last
   CHECK(queue.dead().size() == 1);

@@ -1,7 +1,7 @@
-// Tests for amqp/settle: what the consumer does with each kind of answer.
+// Tests for queue/settle: what the consumer does with each kind of answer.
 #include <doctest/doctest.h>
 
-#include "amqp/settle.h"
+#include "queue/settle.h"
 
 using namespace idemlab;
 

@@ -1,5 +1,5 @@
 // The two pitfalls of a queue consumer the references name (001 §MQ).
-#include "amqp/consumer_pitfalls.h"
+#include "queue/consumer_pitfalls.h"
 
 #include <array>
 

@@ -1,5 +1,5 @@
 // Consuming from RabbitMQ, and dead letters stored before their original is acked.
-#include "amqp/broker_queue.h"
+#include "queue/amqp/rabbit_queue.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 
 namespace idemlab {
 
-Result<std::unique_ptr<BrokerQueue>> BrokerQueue::open(const std::string& url,
+Result<std::unique_ptr<RabbitQueue>> RabbitQueue::open(const std::string& url,
                                                        const std::string& queue, int prefetch) {
   // A broker just restarted answers for a durable queue it is still recovering that it is
   // "down or inaccessible", and closes the channel: asked again on a new connection, a moment
@@ -25,11 +25,11 @@ Result<std::unique_ptr<BrokerQueue>> BrokerQueue::open(const std::string& url,
       continue;
     RETURN_IF_ERROR(found);
     RETURN_IF_ERROR(broker.start_consuming(queue, prefetch));
-    return std::make_unique<BrokerQueue>(std::move(broker), url, queue);
+    return std::make_unique<RabbitQueue>(std::move(broker), url, queue);
   }
 }
 
-Status BrokerQueue::dead_letter(const Delivery& delivery, const std::string& reason) {
+Status RabbitQueue::dead_letter(const Delivery& delivery, const std::string& reason) {
   if (!publisher_) {
     ASSIGN_OR_RETURN(Broker publisher, Broker::connect(url_));
     RETURN_IF_ERROR(publisher.declare_queue(dead_letter_queue_));

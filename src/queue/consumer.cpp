@@ -1,18 +1,18 @@
 // One delivery at a time: read, admit, attempt, then ack, requeue or dead-letter.
-#include "amqp/consumer.h"
+#include "queue/consumer.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "amqp/settle.h"
-#include "amqp/transfer_message.h"
 #include "core/clock.h"
 #include "core/interrupt.h"
 #include "core/limits.h"
 #include "core/quote.h"
 #include "ledger/money.h"
+#include "queue/settle.h"
+#include "queue/transfer_message.h"
 
 namespace idemlab {
 
@@ -77,18 +77,20 @@ class Consumer {
   int64_t unreachable_ms_ = 0;
 };
 
-// This delivery's number among the message's deliveries: the consumer's own count, begun at 2
-// for a message the broker says was delivered before (to a consumer now gone).
+// This delivery's number among the message's deliveries: the broker's count where it keeps
+// one (JetStream), else the consumer's own, begun at 2 for a message the broker says was
+// delivered before (to a consumer now gone).
 int Consumer::count_delivery(const Delivery& delivery) {
   auto [entry, first] = deliveries_.try_emplace(delivery.message_id + '\n' + delivery.body, 0);
   if (first && delivery.redelivered) entry->second = 1;
-  return ++entry->second;
+  entry->second = static_cast<int>(std::max<int64_t>(entry->second + 1, delivery.deliveries));
+  return entry->second;
 }
 
 Status Consumer::set_aside(const Delivery& delivery, const std::string& head,
                            const std::string& why) {
   RETURN_IF_ERROR(queue_.dead_letter(delivery, why));
-  RETURN_IF_ERROR(queue_.ack(delivery.tag));
+  RETURN_IF_ERROR(queue_.ack(delivery.handle));
   deliveries_.erase(delivery.message_id + '\n' + delivery.body);
   if (tally_->dead_lettered++ == 0) tally_->first_dead_letter = why;
   say_(fmt::format("{}: {}, set aside on {}", head, why, queue_.dead_letter_queue()));
@@ -118,7 +120,7 @@ Status Consumer::settle(const Delivery& delivery, const Settlement& settlement, 
   if (settlement.settle == Settle::kAck) {
     deliveries_.erase(delivery.message_id + '\n' + delivery.body);
     ++tally_->acked;
-    return queue_.ack(delivery.tag);
+    return queue_.ack(delivery.handle);
   }
   const int64_t pause =
       std::min<int64_t>(limits::kMaxRequeuePauseMs,
@@ -126,7 +128,7 @@ Status Consumer::settle(const Delivery& delivery, const Settlement& settlement, 
   (void)sleep_unless_interrupted(pause);
   ++tally_->requeued;
   if (interrupt_signal() != 0) ++tally_->left_in_queue;
-  return queue_.requeue(delivery.tag);
+  return queue_.requeue(delivery.handle);
 }
 
 // The ledger (or its guard store) could not be reached for this delivery: during a failover
@@ -136,7 +138,7 @@ Status Consumer::settle(const Delivery& delivery, const Settlement& settlement, 
 Status Consumer::unreachable(const Delivery& delivery, const std::string& head, const Status& why) {
   const bool passing = why.code() == StatusCode::kUnavailable || why.code() == StatusCode::kBusy ||
                        why.code() == StatusCode::kLedger;
-  RETURN_IF_ERROR(queue_.requeue(delivery.tag));
+  RETURN_IF_ERROR(queue_.requeue(delivery.handle));
   ++tally_->requeued;
   if (!passing || interrupt_signal() != 0) {
     ++tally_->left_in_queue;
@@ -182,7 +184,7 @@ Status Consumer::attempt(const Delivery& delivery, const std::string& head, Link
   if (settings_.ack_on_receipt || settings_.key_by_message_id)
     RETURN_IF_ERROR(log_delivery(links.ledger, settings_, delivery, setup.request, carried));
   tally_->requests.insert(setup.request.source + "/" + carried);
-  if (settings_.ack_on_receipt) RETURN_IF_ERROR(queue_.ack(delivery.tag));
+  if (settings_.ack_on_receipt) RETURN_IF_ERROR(queue_.ack(delivery.handle));
   setup.guard_store = links.guards.get();
   std::optional<ReadSplit> reads;
   if (links.standby.is_open())
@@ -192,7 +194,7 @@ Status Consumer::attempt(const Delivery& delivery, const std::string& head, Link
   if (Status failed = run_direct_attempt(links.ledger, clock, setup, &report); !failed.is_ok()) {
     if (settings_.ack_on_receipt) return failed;
     if (!is_link_loss(failed) && failed.code() != StatusCode::kBusy) {
-      (void)queue_.requeue(delivery.tag);
+      (void)queue_.requeue(delivery.handle);
       ++tally_->requeued;
       ++tally_->left_in_queue;
       return failed;

@@ -1,5 +1,5 @@
 // Writing and reading a transfer message.
-#include "amqp/transfer_message.h"
+#include "queue/transfer_message.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Broker over rabbitmq-c: connecting, publishing with confirms, consuming with timeouts.
-#include "amqp/broker.h"
+#include "queue/amqp/broker.h"
 
 #include <fmt/format.h>
 #include <sys/time.h>
@@ -263,7 +263,7 @@ Result<std::optional<Delivery>> Broker::next(int wait_ms) {
   }
   RETURN_IF_ERROR(check(reply, "consuming"));
   Delivery delivery;
-  delivery.tag = envelope.delivery_tag;
+  delivery.handle = DeliveryHandle{envelope.delivery_tag};
   delivery.redelivered = envelope.redelivered != 0;
   delivery.body = text_of(envelope.message.body);
   if (envelope.message.properties._flags & AMQP_BASIC_MESSAGE_ID_FLAG)

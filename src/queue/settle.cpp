@@ -1,5 +1,5 @@
 // The consumer's decision table.
-#include "amqp/settle.h"
+#include "queue/settle.h"
 
 #include <fmt/format.h>
 

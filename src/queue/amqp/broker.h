@@ -10,12 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "amqp/consumed_queue.h"
-#include "amqp/librabbitmq.h"
+#include "queue/amqp/librabbitmq.h"
+#include "queue/consumed_queue.h"
+#include "queue/published_queue.h"
 
 namespace idemlab {
-
-enum class Confirm { kStored, kReturned, kNacked, kNoConfirm };
 
 class Broker {
  public:

@@ -1,5 +1,5 @@
 // Resolving librabbitmq.so.4's functions into LibRabbitmq.
-#include "amqp/librabbitmq.h"
+#include "queue/amqp/librabbitmq.h"
 
 #include "core/client_library.h"
 

@@ -20,10 +20,10 @@
 #include <set>
 #include <string>
 
-#include "amqp/consumed_queue.h"
 #include "attempt/front_door.h"
 #include "attempt/request_faults.h"
 #include "db/link_pool.h"
+#include "queue/consumed_queue.h"
 
 namespace idemlab {
 

@@ -1,4 +1,4 @@
-// BrokerQueue: a RabbitMQ queue as the consumer takes it (consumed_queue.h). Deliveries come on
+// RabbitQueue: a RabbitMQ queue as the consumer takes it (consumed_queue.h). Deliveries come on
 // one connection; dead letters go out on a second, in confirm mode, opened when the first is
 // set aside, so that a message is acked only once the broker has stored its dead-letter copy
 // (a confirm awaited on the consuming channel would have to skip the deliveries it meets).
@@ -7,24 +7,24 @@
 #include <memory>
 #include <string>
 
-#include "amqp/broker.h"
-#include "amqp/consumed_queue.h"
+#include "queue/amqp/broker.h"
+#include "queue/consumed_queue.h"
 
 namespace idemlab {
 
-class BrokerQueue final : public ConsumedQueue {
+class RabbitQueue final : public ConsumedQueue {
  public:
   // Consumes `queue` (which must exist: consume never creates one) with `prefetch`.
-  static Result<std::unique_ptr<BrokerQueue>> open(const std::string& url, const std::string& queue,
+  static Result<std::unique_ptr<RabbitQueue>> open(const std::string& url, const std::string& queue,
                                                    int prefetch);
 
   Result<std::optional<Delivery>> next(int wait_ms) override { return broker_.next(wait_ms); }
-  Status ack(uint64_t tag) override { return broker_.ack(tag); }
-  Status requeue(uint64_t tag) override { return broker_.reject(tag, true); }
+  Status ack(DeliveryHandle handle) override { return broker_.ack(handle.id); }
+  Status requeue(DeliveryHandle handle) override { return broker_.reject(handle.id, true); }
   Status dead_letter(const Delivery& delivery, const std::string& reason) override;
   const std::string& dead_letter_queue() const override { return dead_letter_queue_; }
 
-  BrokerQueue(Broker broker, std::string url, std::string queue)
+  RabbitQueue(Broker broker, std::string url, std::string queue)
       : broker_(std::move(broker)), url_(std::move(url)), dead_letter_queue_(queue + ".dead") {}
 
  private:
