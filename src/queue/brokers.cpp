@@ -42,9 +42,9 @@ Result<std::unique_ptr<PublishedQueue>> open_jetstream_published(
 }
 
 constexpr std::array kBrokers{
-    BrokerKind{"amqp", "RabbitMQ", false, false, true, open_rabbit_consumed,
+    BrokerKind{"amqp", "amqps", "RabbitMQ", false, false, true, open_rabbit_consumed,
                open_rabbit_published},
-    BrokerKind{"nats", "NATS JetStream", true, true, false, open_jetstream_consumed,
+    BrokerKind{"nats", "tls", "NATS JetStream", true, true, false, open_jetstream_consumed,
                open_jetstream_published},
 };
 
@@ -54,7 +54,7 @@ Result<const BrokerKind*> broker_of(const std::string& url) {
   const size_t colon = url.find("://");
   const std::string scheme = colon == std::string::npos ? "" : url.substr(0, colon);
   for (const BrokerKind& kind : kBrokers)
-    if (kind.scheme == scheme) return &kind;
+    if (kind.scheme == scheme || kind.tls_scheme == scheme) return &kind;
   return Status::usage(fmt::format("--broker: {} is not a broker's scheme (the URL is {})",
                                    scheme.empty() ? "no scheme" : "'" + scheme + "://'",
                                    broker_url_help()));

@@ -29,11 +29,12 @@ struct PublishedQueueOptions {
 };
 
 struct BrokerKind {
-  std::string_view scheme;  // "amqp"
-  std::string_view name;    // "RabbitMQ", for messages
-  bool dedup_window;        // drops a repeat of a message's dedup id for a window of time
-  bool double_ack;          // can confirm an ack
-  bool redelivers_on_close;  // an unacked delivery comes back as soon as its consumer is gone
+  std::string_view scheme;      // "amqp"
+  std::string_view tls_scheme;  // "amqps": its own client refuses it, in its own words
+  std::string_view name;        // "RabbitMQ", for messages
+  bool dedup_window;            // drops a repeat of a message's dedup id for a window of time
+  bool double_ack;              // can confirm an ack
+  bool redelivers_on_close;     // an unacked delivery comes back as soon as its consumer is gone
   Result<std::unique_ptr<ConsumedQueue>> (*open_consumed)(const std::string& url,
                                                           const ConsumedQueueOptions& options);
   Result<std::unique_ptr<PublishedQueue>> (*open_published)(const std::string& url,

@@ -39,9 +39,10 @@ std::string location_of(const std::string& url) {
 
 Result<std::unique_ptr<JetStream>> JetStream::connect(const std::string& url) {
   if (!url.starts_with("nats://"))
-    return Status::usage(fmt::format("--broker {}: JetStream is reached at nats://HOST:PORT "
-                                     "(this client speaks no TLS)",
-                                     location_of(url)));
+    return Status::usage(
+        fmt::format("--broker {}: JetStream is reached at nats://HOST:PORT "
+                    "(this client speaks no TLS)",
+                    location_of(url)));
   const LibNats* lib = nullptr;
   RETURN_IF_ERROR(load_libnats(&lib));
   std::unique_ptr<JetStream> stream(new JetStream(lib, location_of(url)));
@@ -112,8 +113,8 @@ Status JetStream::expect_stream(const std::string& queue) {
   if (info != nullptr) lib_->stream_info_destroy(info);
   if (status == NATS_OK) return Status::ok();
   if (code == JSStreamNotFoundErr)
-    return Status::usage(fmt::format("{} has no stream {}: idemlab publish makes it", location_,
-                                     queue));
+    return Status::usage(
+        fmt::format("{} has no stream {}: idemlab publish makes it", location_, queue));
   return failure(status, code, "looking up the stream " + queue);
 }
 
@@ -124,7 +125,8 @@ Result<Confirm> JetStream::publish(const std::string& subject, const OutgoingMes
                                        static_cast<int>(message.body.size()));
   if (status == NATS_OK && !message.message_id.empty())
     status = lib_->header_set(msg, kMessageIdHeader, message.message_id.c_str());
-  if (status == NATS_OK && !reason.empty()) status = lib_->header_set(msg, kReasonHeader, reason.c_str());
+  if (status == NATS_OK && !reason.empty())
+    status = lib_->header_set(msg, kReasonHeader, reason.c_str());
   jsPubOptions options;
   lib_->pub_options_init(&options);
   options.MaxWait = wait_ms;

@@ -31,8 +31,8 @@ class JetStream {
   Status expect_stream(const std::string& queue);
   // Publishes `message` on `subject`, its dedup id as Nats-Msg-Id, its message id (and a dead
   // letter's `reason`) in headers of idemlab's own; the ack waited on at most `wait_ms`.
-  Result<Confirm> publish(const std::string& subject, const OutgoingMessage& message,
-                          int wait_ms, const std::string& reason = "");
+  Result<Confirm> publish(const std::string& subject, const OutgoingMessage& message, int wait_ms,
+                          const std::string& reason = "");
 
   // A failed call of the client's, as a Status naming the broker and what it was doing.
   Status failure(natsStatus status, jsErrCode code, const std::string& doing) const;
@@ -41,8 +41,7 @@ class JetStream {
   const std::string& location() const { return location_; }
 
  private:
-  JetStream(const LibNats* lib, std::string location)
-      : lib_(lib), location_(std::move(location)) {}
+  JetStream(const LibNats* lib, std::string location) : lib_(lib), location_(std::move(location)) {}
 
   const LibNats* lib_;
   std::string location_;

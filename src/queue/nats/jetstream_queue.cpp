@@ -49,8 +49,8 @@ Status JetStreamQueue::check_ack_wait() {
   const LibNats& lib = stream_->lib();
   jsConsumerInfo* info = nullptr;
   jsErrCode code = jsErrCode(0);
-  const natsStatus status = lib.get_consumer_info(&info, stream_->context(),
-                                                  options_.queue.c_str(), kDurable, nullptr, &code);
+  const natsStatus status = lib.get_consumer_info(&info, stream_->context(), options_.queue.c_str(),
+                                                  kDurable, nullptr, &code);
   if (status != NATS_OK) return Status::ok();  // none yet: subscribing makes it
   const int64_t kept_ms = info->Config->AckWait / kNanosPerMs;
   lib.consumer_info_destroy(info);
@@ -72,9 +72,9 @@ Status JetStreamQueue::subscribe() {
   options.Config.MaxDeliver = -1;  // bounded by the consumer itself: see jetstream_queue.h
   if (options_.ack_wait_ms > 0) options.Config.AckWait = options_.ack_wait_ms * kNanosPerMs;
   jsErrCode code = jsErrCode(0);
-  const natsStatus status = lib.pull_subscribe(&subscription_, stream_->context(),
-                                               options_.queue.c_str(), kDurable, nullptr,
-                                               &options, &code);
+  const natsStatus status =
+      lib.pull_subscribe(&subscription_, stream_->context(), options_.queue.c_str(), kDurable,
+                         nullptr, &options, &code);
   if (status == NATS_OK) return Status::ok();
   return stream_->failure(status, code,
                           fmt::format("opening the consumer {} on {}", kDurable, options_.queue));
@@ -136,7 +136,7 @@ Result<natsMsg*> JetStreamQueue::take(DeliveryHandle handle, const char* doing) 
 }
 
 Status JetStreamQueue::ack(DeliveryHandle handle) {
-  ASSIGN_OR_RETURN(natsMsg* msg, take(handle, "an ack"));
+  ASSIGN_OR_RETURN(natsMsg * msg, take(handle, "an ack"));
   const LibNats& lib = stream_->lib();
   jsErrCode code = jsErrCode(0);
   const natsStatus status =
@@ -151,7 +151,7 @@ Status JetStreamQueue::ack(DeliveryHandle handle) {
 }
 
 Status JetStreamQueue::requeue(DeliveryHandle handle) {
-  ASSIGN_OR_RETURN(natsMsg* msg, take(handle, "a requeue"));
+  ASSIGN_OR_RETURN(natsMsg * msg, take(handle, "a requeue"));
   const LibNats& lib = stream_->lib();
   const natsStatus status = lib.nak(msg, nullptr);
   lib.msg_destroy(msg);
@@ -162,9 +162,8 @@ Status JetStreamQueue::requeue(DeliveryHandle handle) {
 
 Status JetStreamQueue::dead_letter(const Delivery& delivery, const std::string& reason) {
   const OutgoingMessage letter{delivery.body, delivery.message_id, ""};
-  ASSIGN_OR_RETURN(const Confirm confirm,
-                   stream_->publish(dead_letter_queue_, letter, defaults::kServerWaitS * 1000,
-                                    reason));
+  ASSIGN_OR_RETURN(const Confirm confirm, stream_->publish(dead_letter_queue_, letter,
+                                                           defaults::kServerWaitS * 1000, reason));
   if (confirm == Confirm::kStored) return Status::ok();
   return Status::unavailable(
       "no_confirm", fmt::format("{} did not confirm the dead letter on {}: the message stays "
