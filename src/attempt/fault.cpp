@@ -83,6 +83,13 @@ constexpr std::array kFaults{
               "the replica is synchronous, and has every write its primary acknowledged. The "
               "strategies with a token or a lock keep them in that store for the run",
               kSimulated},
+    FaultInfo{FaultKind::kRepublish, "republish", "republish[:k=K,ms=MS]",
+              "k (default 1), ms (default 40), p, nth",
+              "the producer's confirm is lost, so it publishes the request again k times, "
+              "each ms after the last: copies of one request, as a queue carries them; a "
+              "broker with a duplicate window (--topology queue=jetstream) drops each copy "
+              "that comes within it",
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -173,6 +180,7 @@ Status complete_fault(std::string_view name, bool pauses, FaultSpec* spec) {
   if ((spec->kind == FaultKind::kShortTtl || spec->kind == FaultKind::kBusy) && spec->ms == 0)
     return Status::usage(fmt::format("fault {} needs ms=MS", name));
   if (spec->count == 0) spec->count = spec->kind == FaultKind::kDoubleSubmit ? 2 : 1;
+  if (spec->kind == FaultKind::kRepublish && spec->ms == 0) spec->ms = kDefaultRepublishMs;
   return Status::ok();
 }
 
@@ -221,7 +229,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
     } else if (key == "nth") {
       status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
     } else if (key == "ms" &&
-               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy)) {
+               (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy ||
+                spec.kind == FaultKind::kRepublish)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
     } else if ((key == "at" && pauses) || (key == "after" && (spec.kind == FaultKind::kCrash ||
                                                               spec.kind == FaultKind::kFailover))) {
@@ -236,7 +245,8 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
       if (value.empty()) return Status::usage(fmt::format("fault {}: gate= is empty", name));
       spec.gate = std::string(value);
     } else if (key == "k" &&
-               (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit)) {
+               (spec.kind == FaultKind::kRedeliver || spec.kind == FaultKind::kDoubleSubmit ||
+                spec.kind == FaultKind::kRepublish)) {
       status = parse_int(name, key, value, 1, limits::kMaxCopies, &spec.count);
     } else {
       return Status::usage(fmt::format("fault {} takes {}; not '{}'", name, info->parameters, key));

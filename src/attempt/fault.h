@@ -25,6 +25,7 @@ enum class FaultKind {
   kNoKey,         // the client sends the request without its idempotency key
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
   kFailover,      // a primary dies (the guard store's, the ledger's); its replica takes over
+  kRepublish,     // the producer's confirm is lost: it publishes the request again, k times
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the
@@ -54,6 +55,8 @@ const FaultInfo& fault_info(FaultKind kind);
 
 // What `slow` pauses when it names no ms=: past the default client timeout (300 ms).
 constexpr int64_t kDefaultSlowMs = 1000;
+// How long after the first publish a republished copy follows, unless ms= says.
+constexpr int64_t kDefaultRepublishMs = 40;
 // How long a slow:gate= waits for its gate at most, unless ms= says.
 constexpr int64_t kDefaultGateCapMs = 60000;
 

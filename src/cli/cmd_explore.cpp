@@ -54,6 +54,10 @@ void choose_topology(ExploreOptions* options) {
         "--replica-lag is a topology now: give --topology ledger=standby:reads=standby"));
   SimTopology topology;
   throw_if_error(parse_topologies(options->topology, &topology));
+  if (topology.queue_dedups)
+    throw_if_error(Status::usage(
+        "--topology queue=jetstream: explore enumerates the interleavings of twins, not a "
+        "queue's copies; simulate --topology queue=jetstream --fault republish runs them"));
   if (topology.galera())
     throw_if_error(Status::usage(
         "explore does not enumerate a Galera cluster's certification: run simulate or compare "

@@ -166,6 +166,10 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["galera_nodes"] = r.galera_nodes;
     out["certification_failures"] = r.certification_failures;
   }
+  if (r.queue_window_ms > 0) {  // queue=jetstream: the broker's duplicate window
+    out["duplicate_window_ms"] = r.queue_window_ms;
+    out["dropped_by_broker"] = r.dropped_by_broker;
+  }
   if (r.ledger_failovers > 0) {  // a failover of the ledger (of=ledger|both)
     out["ledger_failovers"] = r.ledger_failovers;
     out["commits_lost"] = r.commits_lost;
@@ -230,6 +234,11 @@ void replication_lines(const SimResult& r, Line& line) {
     line("certification_failures", std::to_string(r.certification_failures),
          fmt::format("commits the simulated cluster of {} nodes refused (1213, answered busy)",
                      r.galera_nodes)
+             .c_str());
+  if (r.queue_window_ms > 0)
+    line("dropped_by_broker", std::to_string(r.dropped_by_broker),
+         fmt::format("republished copies the queue dropped inside its {} ms duplicate window",
+                     r.queue_window_ms)
              .c_str());
   if (r.ledger_failovers > 0)
     line("ledger_failovers", std::to_string(r.ledger_failovers),

@@ -102,3 +102,30 @@ TEST_CASE("what a topology cannot carry, or changes nothing, is refused") {
   REQUIRE(parse_topologies({"ledger=standby:reads=standby"}, &reads).is_ok());
   CHECK(resolve_topology(&reads, &none, true).is_ok());
 }
+
+TEST_CASE("a queue's duplicate window: parsed, and refused where no copy is republished") {
+  SimTopology window;
+  REQUIRE(parse_topologies({"queue=jetstream:window-ms=250"}, &window).is_ok());
+  CHECK((window.queue_dedups && window.queue_window_ms == 250));
+  CHECK(topology_words(window) == "a queue that drops a republished copy within 250 ms");
+  SimTopology fallback;
+  REQUIRE(parse_topologies({"queue=jetstream"}, &fallback).is_ok());
+  CHECK(fallback.queue_window_ms == 120000);  // JetStream's two minutes
+  SimTopology plain;
+  REQUIRE(parse_topologies({"queue=plain"}, &plain).is_ok());
+  CHECK(!plain.queue_dedups);
+  SimTopology bad;
+  CHECK(parse_topologies({"queue=kafka"}, &bad).code() == StatusCode::kUsage);
+  CHECK(parse_topologies({"queue=jetstream:ms=5"}, &bad).code() == StatusCode::kUsage);
+  CHECK(parse_topologies({"queue=plain:window-ms=5"}, &bad).code() == StatusCode::kUsage);
+
+  std::vector<FaultSpec> redelivered = faults({"redeliver"});
+  const Status through = resolve_topology(&window, &redelivered, false);
+  CHECK(through.code() == StatusCode::kUsage);  // a redelivery is no publish
+  CHECK(through.message().find("changes nothing") != std::string::npos);
+  std::vector<FaultSpec> republished = faults({"republish:k=2,ms=100"});
+  CHECK(resolve_topology(&window, &republished, false).is_ok());
+  CHECK((republished[0].count == 2 && republished[0].ms == 100));
+  std::vector<FaultSpec> prompt = faults({"republish"});
+  CHECK(prompt[0].ms == kDefaultRepublishMs);
+}

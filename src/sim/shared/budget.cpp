@@ -26,7 +26,8 @@ constexpr int64_t kBytesPerConnection = 384 << 10;  // a connection, its stateme
 int64_t estimate_sim_bytes(const SimConfig& config) {
   int64_t copies = 1;
   for (const FaultSpec& fault : config.faults)
-    if (fault.kind == FaultKind::kDoubleSubmit || fault.kind == FaultKind::kRedeliver)
+    if (fault.kind == FaultKind::kDoubleSubmit || fault.kind == FaultKind::kRedeliver ||
+        fault.kind == FaultKind::kRepublish)
       copies += fault.count;
   // A slow attempt can still be in flight when its retries arrive, so every attempt of every
   // client may hold a connection at once.

@@ -16,7 +16,8 @@ constexpr int64_t kOwnConnections = 4;  // the scratch ledger's admin and contro
 int64_t copies_per_attempt(const SimConfig& config) {
   int64_t copies = 1;
   for (const FaultSpec& fault : config.faults)
-    if (fault.kind == FaultKind::kDoubleSubmit || fault.kind == FaultKind::kRedeliver)
+    if (fault.kind == FaultKind::kDoubleSubmit || fault.kind == FaultKind::kRedeliver ||
+        fault.kind == FaultKind::kRepublish)
       copies += fault.count;
   return copies;
 }

@@ -77,6 +77,20 @@ Status parse_guards(std::string_view text, const Pairs& pairs, SimTopology* out)
   return Status::ok();
 }
 
+Status parse_queue(std::string_view text, std::string_view shape, const Pairs& pairs,
+                   SimTopology* out) {
+  if (shape == "plain" && pairs.empty()) return Status::ok();
+  if (shape != "jetstream")
+    return bad(text, "the queue is plain (it dedups nothing) or jetstream[:window-ms=MS]");
+  out->queue_dedups = true;
+  for (const auto& [key, value] : pairs) {
+    if (key != "window-ms")
+      return bad(text, fmt::format("a JetStream queue takes window-ms; not '{}'", key));
+    RETURN_IF_ERROR(whole(text, key, value, 1, limits::kMaxDurationMs, &out->queue_window_ms));
+  }
+  return Status::ok();
+}
+
 // The shape's key=value pairs, each key once.
 Status split_shape(std::string_view text, std::string_view rest, Pairs* pairs) {
   std::string_view piece;
@@ -94,8 +108,8 @@ Status split_shape(std::string_view text, std::string_view rest, Pairs* pairs) {
 Status parse_topology(std::string_view text, SimTopology* out) {
   const size_t equals = text.find('=');
   const std::string_view part = text.substr(0, equals);
-  if (equals == std::string_view::npos || (part != "ledger" && part != "guards"))
-    return bad(text, "expected ledger=SHAPE or guards=SHAPE");
+  if (equals == std::string_view::npos || (part != "ledger" && part != "guards" && part != "queue"))
+    return bad(text, "expected ledger=SHAPE, guards=SHAPE or queue=SHAPE");
   const std::string_view value = text.substr(equals + 1);
   const size_t colon = value.find(':');
   const std::string_view shape = value.substr(0, colon);
@@ -103,6 +117,7 @@ Status parse_topology(std::string_view text, SimTopology* out) {
   RETURN_IF_ERROR(
       split_shape(text, colon == std::string_view::npos ? "" : value.substr(colon + 1), &pairs));
   const bool has_pairs = !pairs.empty();
+  if (part == "queue") return parse_queue(text, shape, pairs, out);
   if (part == "ledger") {
     if (shape == "standby") return parse_standby(text, pairs, out);
     if (shape == "galera") return parse_galera(text, pairs, out);
@@ -166,6 +181,14 @@ Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
     return Status::usage(
         "--topology ledger=standby changes nothing here: nothing reads the standby and no "
         "failover promotes it; add reads=standby, or --fault failover:of=ledger");
+  const bool republished = std::any_of(faults->begin(), faults->end(), [](const FaultSpec& fault) {
+    return fault.kind == FaultKind::kRepublish;
+  });
+  if (topology->queue_dedups && !republished)
+    return Status::usage(
+        "--topology queue=jetstream changes nothing here: its window drops republished copies "
+        "of a request, and no fault makes one (a redelivery is no publish: the window lets it "
+        "through); add --fault republish");
   if (read_your_writes && !topology->reads_on_standby)
     return Status::usage(
         "--read-your-writes chooses where reads go when the standby lags: add --topology "
@@ -186,6 +209,9 @@ std::string topology_words(const SimTopology& topology) {
   if (topology.guards_replica)
     parts.push_back(fmt::format("tokens and locks in a store with a replica {} ms behind",
                                 topology.guards_lag_ms));
+  if (topology.queue_dedups)
+    parts.push_back(fmt::format("a queue that drops a republished copy within {} ms",
+                                topology.queue_window_ms));
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : "; ") + part;
   return out;

@@ -15,6 +15,12 @@
 //   guards=replica[:lag-ms=MS]       tokens and locks in a store of their own with an
 //                                    asynchronous replica MS behind (default 0): a Redis primary
 //                                    and its replica, named by Sentinels on servers.
+//   queue=plain                      the queue that carries copies of a request (republish,
+//                                    redeliver) dedups nothing, as RabbitMQ (the default)
+//   queue=jetstream[:window-ms=MS]   the broker drops a republished copy that comes within MS of
+//                                    the first publish (default 120000): NATS JetStream's
+//                                    duplicate window on the business key (Nats-Msg-Id). A
+//                                    redelivery is no publish: it goes through.
 // A failover fault needs the replica it promotes; resolve_topology() adds the one a fault
 // implies when the run names none.
 #pragma once
@@ -33,17 +39,19 @@ enum class LedgerShape : uint8_t { kServer, kStandby, kGalera };
 
 struct SimTopology {
   LedgerShape ledger = LedgerShape::kServer;
-  int64_t ledger_lag_ms = 1000;    // standby: how far behind it applies
-  bool ledger_lag_given = false;   // lag-ms= was written
-  bool reads_on_standby = false;   // standby: reads=standby
-  int nodes = 3;                   // galera
-  int64_t apply_ms = 0;            // galera: how long after a commit the others apply it
-  bool causal_reads = false;       // galera: sync-wait=1
-  bool retry_autocommit = true;    // galera: retry-autocommit=1
-  bool guards_replica = false;     // guards=replica
-  int64_t guards_lag_ms = 0;       // guards=replica: how far its replica is behind
-  bool guards_lag_given = false;   // lag-ms= was written
-  std::vector<std::string> texts;  // each --topology as written, for reproduce lines
+  int64_t ledger_lag_ms = 1000;      // standby: how far behind it applies
+  bool ledger_lag_given = false;     // lag-ms= was written
+  bool reads_on_standby = false;     // standby: reads=standby
+  int nodes = 3;                     // galera
+  int64_t apply_ms = 0;              // galera: how long after a commit the others apply it
+  bool causal_reads = false;         // galera: sync-wait=1
+  bool retry_autocommit = true;      // galera: retry-autocommit=1
+  bool guards_replica = false;       // guards=replica
+  int64_t guards_lag_ms = 0;         // guards=replica: how far its replica is behind
+  bool guards_lag_given = false;     // lag-ms= was written
+  bool queue_dedups = false;         // queue=jetstream
+  int64_t queue_window_ms = 120000;  // queue=jetstream: its duplicate window
+  std::vector<std::string> texts;    // each --topology as written, for reproduce lines
 
   bool galera() const { return ledger == LedgerShape::kGalera; }
   bool standby() const { return ledger == LedgerShape::kStandby; }
@@ -58,7 +66,7 @@ Status parse_topologies(const std::vector<std::string>& texts, SimTopology* out)
 // store implies guards=replica, one of the ledger a standby (each as far behind as the fault
 // says), and a failover that names no lag-ms= takes its replica's. Usage errors: a ledger
 // failover on a Galera cluster, a standby that nothing reads or promotes, --read-your-writes
-// without reads=standby.
+// without reads=standby, a deduplicating queue and no republished copy.
 Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
                         bool read_your_writes);
 

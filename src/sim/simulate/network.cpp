@@ -1,6 +1,8 @@
 // Where faults land, and the latency of every copy of an attempt and of every answer.
 #include "sim/simulate/network.h"
 
+#include <fmt/format.h>
+
 namespace idemlab::sim {
 
 Network::Copies Network::draw_copies(uint32_t request, int attempt, Random& faults) const {
@@ -13,19 +15,41 @@ Network::Copies Network::draw_copies(uint32_t request, int attempt, Random& faul
     if (fault.kind == FaultKind::kRedeliver &&
         settings_.fault_hits(fault, request, attempt, faults))
       copies.redelivered = static_cast<int>(fault.count);
+    if (fault.kind == FaultKind::kRepublish &&
+        settings_.fault_hits(fault, request, attempt, faults)) {
+      copies.republished = static_cast<int>(fault.count);
+      copies.republish_ms = fault.ms;
+    }
   }
   return copies;
 }
 
+// A republished copy `after_ms` behind the first publish, on a queue that dedups within its
+// window: the broker answers it as a duplicate and stores nothing.
+bool Network::broker_drops(uint32_t request, int attempt, int copy, int64_t after_ms) {
+  const SimTopology& topology = settings_.config.topology;
+  if (!topology.queue_dedups || after_ms >= topology.queue_window_ms) return false;
+  ++dropped_by_broker_;
+  trace_.note(request, attempt, copy, "queue", "republished copy dropped", "",
+              fmt::format("{} ms after the first publish, inside the {} ms window", after_ms,
+                          topology.queue_window_ms),
+              "republish");
+  return true;
+}
+
 void Network::dispatch(uint32_t request, int attempt, uint8_t key, Copies copies, Random& faults,
                        Random& network) {
-  for (int copy = 0; copy < copies.submitted + copies.redelivered; ++copy) {
+  const int queued = copies.submitted + copies.redelivered;
+  for (int copy = 0; copy < queued + copies.republished; ++copy) {
+    const int64_t republished_after =
+        copy >= queued ? copies.republish_ms * (copy - queued + 1) : 0;
+    if (republished_after > 0 && broker_drops(request, attempt, copy, republished_after)) continue;
     const uint32_t index =
         new_delivery(request, static_cast<uint8_t>(attempt), static_cast<uint8_t>(copy), key);
     const bool lost = place_faults(deliveries_[index], request, attempt, faults);
     const bool redelivery = copy >= copies.submitted;
-    int64_t latency = network.between(1, 4);
-    if (redelivery) latency += kRedeliveryGapMs * (copy - copies.submitted + 1);
+    int64_t latency = network.between(1, 4) + republished_after;
+    if (redelivery && copy < queued) latency += kRedeliveryGapMs * (copy - copies.submitted + 1);
     if (lost && !redelivery) {
       trace_.note(request, attempt, copy, "network", "request lost", "", "", "request-lost");
       deliveries_.free(index);

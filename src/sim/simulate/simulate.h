@@ -74,6 +74,9 @@ struct SimResult {
   // ledger=galera: the cluster's nodes, and the COMMITs it refused (1213, answered busy).
   int galera_nodes = 0;
   int64_t certification_failures = 0;
+  // queue=jetstream: its window, and the republished copies it dropped as duplicates.
+  int64_t queue_window_ms = 0;
+  int64_t dropped_by_broker = 0;
 };
 
 // One statement the simulation ran, for replaying the same work with no simulator around it

@@ -92,6 +92,9 @@ Status Simulation::run(SimResult* out) {
   out->transactions_cut = stats_.transactions_cut;
   out->galera_nodes = settings_.galera_nodes;
   out->certification_failures = stats_.certification_failures;
+  if (settings_.config.topology.queue_dedups)
+    out->queue_window_ms = settings_.config.topology.queue_window_ms;
+  out->dropped_by_broker = network_.dropped_by_broker();
   return status;
 }
 

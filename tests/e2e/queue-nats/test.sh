@@ -7,7 +7,8 @@
 # the guarded strategies replay it. Acked on receipt, a consumer that dies mid-work loses the
 # message. nats-server SIGKILLed and restarted under a consumer held at a gate before its commit
 # and a producer stopped mid-run (SIGSTOP: both certain to be under way): every acknowledged
-# publish applied exactly once. Bad input is one error line and changes nothing.
+# publish applied exactly once. Bad input is one error line and changes nothing. The window's
+# cases and the redelivery are rows of tests/e2e/parity.table, run in the model too.
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -110,6 +111,10 @@ for strategy in naive "${guarded[@]:1:4}"; do
     [ "$redelivered" -gt 0 ] && break
   done
   expect_equal "$redelivered" 1 "$strategy: the killed consumer's message came back"
+  case $strategy in
+    naive) parity_live dbl-1 "$(pairs "$db" dnaive-3)" 0 ;;
+    dedup-table) parity_live dbl-2 "$(pairs "$db" ddedup-table-3)" 0 ;;
+  esac
   if [ "$strategy" = naive ]; then
     expect_equal "$(debits "$db" "d$strategy")" 6 "naive moved the redelivered message again"
   else
@@ -125,6 +130,28 @@ expect_exit 137 consume "$db" --strategy direct-insert --ack on-receipt --fault 
 expect_exit 0 consume "$db" --strategy direct-insert --ack on-receipt
 expect_equal "$(keys "$db" auto)" 4 "acked on receipt, one request never moved"
 expect_contains "$out" "acked_never_applied: request auto-2 was acked on receipt"
+
+# The lesson: the window absorbs a prompt retry; a late one and a redelivery move naive twice.
+expect_exit 11 "$IDEMLAB" lesson the-broker-dedups-for-a-window
+expect_contains "$err" "needs --nats URL: scripts/servers up nats"
+expect_exit 0 "$IDEMLAB" lesson the-broker-dedups-for-a-window --nats "$nats" --width 80
+expect_contains "$out" "dropped by the stream as duplicates (its publish ack said so): 1 publish"
+expect_contains "$out" "applied_more_than_once  api     b-2"
+expect_contains "$out" "applied_more_than_once  api     c-2"
+case $out in *"applied_more_than_once  api     d-"*) fail "dedup-table moved a d request twice" ;; esac
+
+# The model against the servers (tests/e2e/parity.table): the window's cases, a request each.
+parity_case() {  # CASE STRATEGY PUBLISH-ARGS...
+  local case=$1 strategy=$2; shift 2
+  fresh_stream
+  expect_exit 0 publish --requests 1 --prefix "$case" "$@"
+  expect_exit 0 consume "$db" --strategy "$strategy"
+  parity_live "$case" "$(pairs "$db" "$case-1")"
+}
+parity_case win-1 naive --fault confirm-lost:nth=1
+parity_case win-2 naive --duplicate-window-ms 100 --fault confirm-lost:nth=1,delay-ms=500
+parity_case win-3 dedup-table --duplicate-window-ms 100 --fault confirm-lost:nth=1,delay-ms=500
+parity_check nats
 
 # nats-server SIGKILLed and restarted mid-run. The consumer is held at a gate before its 10th
 # commit; the producer has published its first message, dropped its ack and sleeps 3 s before
