@@ -80,7 +80,8 @@ ExitCode run_lesson_command(const LessonOptions& options) {
   if (!lesson)
     throw_if_error(Status::usage(
         fmt::format("no lesson '{}' (idemlab lesson --list shows them)", options.lesson)));
-  for (const LessonServerKind& kind : lesson_server_kinds()) check_server(options.servers, kind);
+  // Only the servers this lesson names: $IDEMLAB_BROKER may name a broker of another scheme.
+  for (const LessonServerKind* kind : servers_named(*lesson)) check_server(options.servers, *kind);
   if (const std::string missing = missing_servers(*lesson, options.servers); !missing.empty()) {
     if (options.json) print_json({{"lesson", lesson->number}, {"ran", false}, {"needs", missing}});
     fmt::print(stderr, "{}\n", missing);

@@ -55,6 +55,7 @@ inline constexpr std::string_view kRedisPrimaryPlaceholder = "$REDIS_PRIMARY";
 inline constexpr std::string_view kZookeeperPlaceholder = "$ZOOKEEPER";
 inline constexpr std::string_view kGaleraPlaceholder = "$GALERA";
 inline constexpr std::string_view kEtcdPlaceholder = "$ETCD";
+inline constexpr std::string_view kNatsPlaceholder = "$NATS";
 // In a twins step's args: each copy's number, from 1 (a copy per node: "$GALERA?node={copy}").
 inline constexpr std::string_view kCopyPlaceholder = "{copy}";
 

@@ -39,6 +39,9 @@ const std::vector<LessonServerKind>& lesson_server_kinds() {
       {kEtcdPlaceholder, "--etcd", "etcd", "etcd", "IDEMLAB_TEST_ETCD",
        "etcd's members, etcd://HOST:PORT[,...], for the lesson on a lease: it keeps its locks "
        "in keys of its own there"},
+      {kNatsPlaceholder, "--nats", "nats", "nats", "IDEMLAB_TEST_NATS",
+       "a NATS JetStream server, nats://HOST:PORT, for the lesson on a broker's duplicate "
+       "window: it makes a stream of its own there"},
       {kGaleraPlaceholder, "--galera", "mariadb", "galera", "IDEMLAB_TEST_GALERA",
        "a scratch database on a Galera cluster, its URL naming every node "
        "(mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB), for the engine lesson's cluster steps: "

@@ -102,6 +102,7 @@ struct StoppedHolderWords {
 std::vector<LessonStep> stopped_holder_steps(
     const std::function<std::string(std::string_view, std::string_view)>& attempt,
     std::string_view first, std::string_view second, const StoppedHolderWords& say);
-Lesson lease_is_not_a_lock();  // lease_lesson.cpp
+Lesson lease_is_not_a_lock();         // lease_lesson.cpp
+Lesson broker_dedups_for_a_window();  // window_lesson.cpp
 
 }  // namespace idemlab

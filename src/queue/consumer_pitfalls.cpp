@@ -1,4 +1,5 @@
-// The two pitfalls of a queue consumer the references name (001 §MQ).
+// The pitfalls of a queue consumer: the two the references name (001 §MQ), and trusting a
+// broker that dedups (JetStream) in place of a guard.
 #include "queue/consumer_pitfalls.h"
 
 #include <array>
@@ -20,6 +21,14 @@ constexpr std::array kConsumerPitfalls{
         "request: a producer that publishes again after a lost confirm sends a second message "
         "of the same request, and it moves the money again",
         "lesson offset-is-not-a-key --broker URL", "applied_once_per_message"},
+    ConsumerPitfall{
+        "broker-window", "--strategy naive on a JetStream stream",
+        "001 and 003 §1-2 (MQ duplicates), with JetStream's message ids",
+        "the broker's duplicate window is trusted as the guard: it drops a producer's retry "
+        "that comes within the window, but a retry after it is a new message, and a "
+        "redelivery (a consumer that died after its commit, whatever its ack mode) is no "
+        "publish at all: both move the money again",
+        "lesson the-broker-dedups-for-a-window --nats URL", "applied_more_than_once"},
 };
 
 }  // namespace

@@ -30,7 +30,7 @@ for n in $(seq 1 "$count"); do
     *) fail "lesson $n exits $rc without servers" ;;
   esac
 done
-expect_equal "$needs" 8 "lessons that need a server (the queue twice, the engines, five replicated)"
+expect_equal "$needs" 9 "lessons that need a server (RabbitMQ twice, the engines, five replicated, JetStream)"
 expect_exit 11 "${no_servers[@]}" lesson queue-redelivers
 expect_contains "$err" "needs --broker URL: scripts/servers up rabbitmq"
 expect_exit 11 "${no_servers[@]}" lesson one-strategy-three-engines --json
