@@ -57,8 +57,7 @@ Lesson broker_dedups_for_a_window() {
             consumed("naive", "--until-idle 4000")),
        step("The same two accidents under dedup-table, the guard kept with the money.",
             published("d", "confirm-lost:nth=2,delay-ms=1500")),
-       step("", consumed("dedup-table", "--until-idle 500 --fault crash:after=commit,nth=4"),
-            137),
+       step("", consumed("dedup-table", "--until-idle 500 --fault crash:after=commit,nth=4"), 137),
        step("", consumed("dedup-table", "--until-idle 4000")),
        step("Requests a: once each. b-2 and c-2: twice. d: once each, the late copy and the "
             "redelivery replayed.",
