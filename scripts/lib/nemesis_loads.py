@@ -1,5 +1,6 @@
 """The loads scripts/nemesis keeps on idemlab while it fails a topology over: serve under keyed
-requests (and POST /tokens), consume under a publishing loop, and a loop of one-attempt commands.
+requests (and POST /tokens), consume under a publishing loop, and a loop of one-attempt commands
+(simulate --db is nemesis_simulate.py's).
 Each retries a request until its answer is definitive, notes when each success came, and keeps
 every answer that is neither definitive nor retryable."""
 import http.client
@@ -263,3 +264,4 @@ class CliLoop(Load):
 
     def parts(self):
         return [self]
+

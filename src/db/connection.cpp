@@ -40,6 +40,19 @@ Result<Connection> open_connection(const Locator& locator, const ConnectionOptio
   return Connection(std::move(backend));
 }
 
+Result<Connection> open_on_any_member(const Locator& locator, const ConnectionOptions& options) {
+  if (!spreads_connections(locator.topology)) return open_connection(locator, options);
+  Result<Connection> first = open_connection(locator, options);
+  for (int member = 2; member <= locator.topology.members() && !first.is_ok(); ++member) {
+    if (first.status().code() == StatusCode::kUsage ||
+        first.status().code() == StatusCode::kInterrupted)
+      break;
+    Result<Connection> next = open_connection(on_member(locator, member), options);
+    if (next.is_ok()) return next;
+  }
+  return first;
+}
+
 Result<ConnectionRoom> connection_room(Connection& connection) {
   const EngineTraits& traits = engine_traits(connection.engine());
   if (!traits.connection_room_sql) return Status::internal("this engine counts no connections");

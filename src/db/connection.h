@@ -83,6 +83,11 @@ class Connection final : public StatementRunner {
 // without its password.
 Result<Connection> open_connection(const Locator& locator, const ConnectionOptions& options);
 
+// open_connection(), but on a cluster that spreads connections a node that cannot be reached
+// gives its turn to the next, each tried once in the cluster's order: a command that starts
+// while one node is down starts on another. Anything else: open_connection() as it is.
+Result<Connection> open_on_any_member(const Locator& locator, const ConnectionOptions& options);
+
 // How many more connections a server takes now: its limit less those open, for the whole
 // server and for the user connected, the tighter of the two (the asking connection counts as
 // open).

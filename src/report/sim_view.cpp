@@ -156,6 +156,10 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["engine"] = engine_name(r.engine);
     out["isolation"] = r.isolation;
     out["released_together"] = r.released_together;
+    if (r.relinks > 0) {  // the servers moved under the run
+      out["links_lost"] = r.links_lost;
+      out["relinks"] = r.relinks;
+    }
   }
   if (!r.guard_store.empty()) out["redis"] = r.guard_store;  // --redis: where tokens and locks were
   if (r.failovers > 0) {  // a failover fault, on a strategy that keeps tokens or locks apart
@@ -239,6 +243,12 @@ void replication_lines(const SimResult& r, Line& line) {
     line("dropped_by_broker", std::to_string(r.dropped_by_broker),
          fmt::format("republished copies the queue dropped inside its {} ms duplicate window",
                      r.queue_window_ms)
+             .c_str());
+  if (r.relinks > 0)
+    line("links_lost", std::to_string(r.links_lost),
+         fmt::format("attempts whose connection the servers cut (a failover, a node gone), each "
+                     "ending with no answer; the run connected again {} through the topology",
+                     r.relinks == 1 ? std::string("once") : fmt::format("{} times", r.relinks))
              .c_str());
   if (r.ledger_failovers > 0)
     line("ledger_failovers", std::to_string(r.ledger_failovers),

@@ -43,6 +43,14 @@ TEST_CASE("PostgreSQL's SQLSTATEs map to what a strategy does next") {
   CHECK(postgres_step_code("42P01", true) == StepCode::kError);
 }
 
+TEST_CASE("libpq's own words for a socket that is gone are a lost link") {
+  CHECK(client_says_link_gone("server closed the connection unexpectedly"));
+  CHECK(client_says_link_gone("could not send data to server: Broken pipe"));
+  CHECK(client_says_link_gone("no connection to the server"));
+  CHECK_FALSE(client_says_link_gone("out of memory"));
+  CHECK_FALSE(client_says_link_gone("relation \"account\" does not exist"));
+}
+
 TEST_CASE("MariaDB's error numbers map to what a strategy does next") {
   CHECK(mariadb_step_code(1062) == StepCode::kConstraint);
   CHECK(mariadb_step_code(4025) == StepCode::kConstraint);

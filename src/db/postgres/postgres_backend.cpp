@@ -190,9 +190,14 @@ StepResult PostgresBackend::result_of(PGresult* result, const RowSink* on_row) {
   const ExecStatusType status = result ? pq_->result_status(result) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     const char* sqlstate = result ? pq_->result_error_field(result, PG_DIAG_SQLSTATE) : nullptr;
-    out.code = postgres_step_code(sqlstate ? sqlstate : "", pq_->status(conn_) == CONNECTION_OK);
     out.error = first_line(result ? pq_->result_error_message(result) : pq_->error_message(conn_));
     if (out.error.empty()) out.error = first_line(pq_->error_message(conn_));
+    // libpq's own errors carry no SQLSTATE; one that says the socket is gone is a lost link
+    // even while libpq still reports the connection as made (a write that failed is told
+    // only at the next read).
+    const bool link_gone = !sqlstate && client_says_link_gone(out.error);
+    out.code = postgres_step_code(sqlstate ? sqlstate : "",
+                                  pq_->status(conn_) == CONNECTION_OK && !link_gone);
     pq_->clear(result);
     return out;
   }
@@ -270,6 +275,15 @@ Status PostgresBackend::start(const ConnectionOptions& options) {
 }
 
 }  // namespace
+
+bool client_says_link_gone(std::string_view message) {
+  for (std::string_view phrase :
+       {"server closed the connection", "no connection to the server",
+        "could not send data to server", "could not receive data from server",
+        "connection to server was lost"})
+    if (message.find(phrase) != std::string_view::npos) return true;
+  return false;
+}
 
 // 57P01 to 57P03: the server is shutting down (a failover stops the primary), crashed, or not
 // yet taking connections; 25006: a read-only transaction, which every transaction on a standby

@@ -17,6 +17,8 @@ Result<std::unique_ptr<Backend>> open_postgres(const Locator& locator,
 // What PostgreSQL's SQLSTATE means to a strategy (23505 a repeat, 40001 and 40P01 retry, 55P03
 // in progress); `connection_ok` false: the connection broke.
 StepCode postgres_step_code(std::string_view sqlstate, bool connection_ok);
+// Whether an error libpq raised itself (no SQLSTATE) says the connection's socket is gone.
+bool client_says_link_gone(std::string_view message);
 
 // PostgreSQL's text where its dialect differs from SQLite's, else SQLite's.
 std::string_view postgres_statement_sql(Stmt id);

@@ -46,7 +46,7 @@ ConnectionNeed explore_need(int duplicates) {
 
 Status check_server_connections(const Locator& server, std::string_view command,
                                 const ConnectionNeed& need) {
-  ASSIGN_OR_RETURN(Connection asking, open_connection(server, {}));
+  ASSIGN_OR_RETURN(Connection asking, open_on_any_member(server, {}));
   ASSIGN_OR_RETURN(const ConnectionRoom room, connection_room(asking));
   const int64_t free = room.free() + 1;  // the asking connection closes before the run starts
   if (need.connections <= free) return Status::ok();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "core/interrupt.h"
 #include "db/schema/server_ledger.h"
@@ -44,7 +45,7 @@ Status ScratchServer::create(const Locator& server, const std::vector<OpeningBal
   const UncutWaits uncut;
   const EngineTraits& traits = engine_traits(server.engine);
   out->server_ = server;
-  ASSIGN_OR_RETURN(out->admin_, open_connection(server, {}));
+  ASSIGN_OR_RETURN(out->admin_, open_on_any_member(server, {}));
   out->name_ = scratch_name();  // named before it is made: the destructor drops it if it is
   const std::string create = fmt::format(fmt::runtime(traits.scratch_create_sql), out->name_);
   if (Status status = out->admin_.exec_script(create.c_str()); !status.is_ok()) {
@@ -59,7 +60,7 @@ Status ScratchServer::create(const Locator& server, const std::vector<OpeningBal
     out->scratch_.parameters.emplace_back("options", "-csearch_path=" + out->name_);
   else
     out->scratch_.database = out->name_;
-  ASSIGN_OR_RETURN(out->control_, open_connection(out->scratch_, {}));
+  ASSIGN_OR_RETURN(out->control_, open_on_any_member(out->scratch_, {}));
   return create_server_schema(out->control_, accounts);
 }
 
@@ -75,7 +76,7 @@ ScratchServer::~ScratchServer() {
   constexpr int kTries = 5;
   for (int tried = 0; tried < kTries; ++tried) {
     if (!admin_.is_open()) {  // the server ended the last one: the drop goes through a new one
-      Result<Connection> again = open_connection(server_, {});
+      Result<Connection> again = open_on_any_member(server_, {});
       if (!again.is_ok()) return;
       admin_ = std::move(*again);
     }
@@ -91,6 +92,34 @@ ScratchServer::~ScratchServer() {
 Result<Connection> ScratchServer::connect(const ConnectionOptions& options) const {
   return open_connection(on_member(scratch_, member_for_turn(scratch_.topology, connected_++)),
                          options);
+}
+
+namespace {
+
+// Whether a failed connect says the topology is settling (a failover under way), so that a
+// later try may find the new primary; a refused login or an unknown database does not.
+bool settling(const Status& status) {
+  return status.code() == StatusCode::kUnavailable || status.code() == StatusCode::kBusy;
+}
+
+}  // namespace
+
+Result<Connection> ScratchServer::reconnect(const ConnectionOptions& options) const {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRelinkWaitMs);
+  const int tries = spreads_connections(scratch_.topology) ? scratch_.topology.members() : 1;
+  for (;;) {
+    Result<Connection> made = connect(options);
+    for (int tried = 1; tried < tries && !made.is_ok(); ++tried) {
+      if (made.status().code() == StatusCode::kUsage) return made;
+      made = connect(options);  // the next node's turn
+    }
+    // On a cluster every node refused: they may be coming back (a node restarted).
+    if (made.is_ok() || !(settling(made.status()) || tries > 1) ||
+        std::chrono::steady_clock::now() >= deadline)
+      return made;
+    RETURN_IF_ERROR(check_interrupt());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 // Uncut too: a reset cut half way would go on emptying table after table on the server, and the

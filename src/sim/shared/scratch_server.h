@@ -27,6 +27,12 @@ class ScratchServer {
 
   // Another connection into it. `options.isolation` sets its level.
   Result<Connection> connect(const ConnectionOptions& options) const;
+  // After a connection of the run found its link lost (a failover, a node gone): another one
+  // through the topology, as connect() makes them, waiting while no server there takes the
+  // session yet (the failover under way: no primary, or one still read-only), up to
+  // kRelinkWaitMs of real time. On a cluster a node that cannot be reached gives its turn to
+  // the next. The wait is the servers', outside the run's virtual time.
+  Result<Connection> reconnect(const ConnectionOptions& options) const;
   // Empties every table but the accounts, and gives each account its opening balance back.
   Status reset();
   // The connection create() used: idle between runs, it resets, audits and asks the server who
@@ -61,5 +67,9 @@ Locator with_causal_reads(const Locator& server);
 // or after `kServerWaitGuardMs`, a guard against a hang, not a part of any schedule.
 ConnectionOptions scratch_server_options(Isolation isolation);
 using limits::kServerWaitGuardMs;
+
+// How long reconnect() waits for a topology to take sessions again: longer than a failover
+// takes (PostgreSQL behind Patroni promotes a replica in about 10 s on a loaded machine).
+inline constexpr int64_t kRelinkWaitMs = 120'000;
 
 }  // namespace idemlab

@@ -2,6 +2,8 @@
 // (query=yes), give up; and the tokens a token-strategy client fetches.
 #include "sim/simulate/client.h"
 
+#include <algorithm>
+
 #include "ledger/ledger.h"
 #include "strategies/common.h"
 
@@ -142,7 +144,10 @@ void Clients::finish(uint32_t request, ClientPhase phase) {
   state.phase = phase;
   state.finished_ms = events_.now_ms();
   ++finished_;
-  if (settings_.options.progress && finished_ % 1000 == 0)
+  // A hundredth of the run at a time, between one request and a thousand.
+  const int64_t step = std::clamp<int64_t>(settings_.config.requests / 100, 1, 1000);
+  if (settings_.options.progress &&
+      (finished_ % step == 0 || finished_ == settings_.config.requests))
     settings_.options.progress(finished_, settings_.config.requests);
   for (uint32_t worker = 0; worker < worker_request_.size(); ++worker)
     if (worker_request_[worker] == request) events_.schedule_in(1, EventKind::kStart, worker);

@@ -144,6 +144,14 @@ void Endpoint::crash(uint32_t index, std::string what, std::string_view fault) {
   done(index, std::nullopt);
 }
 
+void Endpoint::lose_link(uint32_t index, std::string_view why) {
+  Delivery& delivery = network_.delivery(index);
+  ++stats_.links_lost;
+  *delivery.connection = Connection();  // closed: RunLedger::give_back keeps it out of the pool
+  crash(index, fmt::format("its connection to the ledger was lost ({}): no answer", why),
+        "link lost");
+}
+
 // The attempt ended, with an answer or (crashed) none: its connection goes back to the pool.
 void Endpoint::done(uint32_t index, std::optional<Answer> answer) {
   Delivery& delivery = network_.delivery(index);

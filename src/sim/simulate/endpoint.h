@@ -36,6 +36,12 @@ class Endpoint {
   void release_busy_lock();
   // A failover:at-ms= fault's moment: what it names fails over, whoever is under way.
   void fail_over_at_time(const FaultSpec& fault);
+  // On a server: the delivery's connection found its link lost (the real servers failed over,
+  // or its node went away). The attempt dies with no answer, as in a crash, and its connection
+  // is closed, never lent again.
+  void lose_link(uint32_t delivery, std::string_view why);
+  // The busy fault's other writer connected again: its lock went with its old connection.
+  void busy_lost() { busy_held_ = false; }
 
   Stepper& stepper() { return stepper_; }
 

@@ -56,14 +56,33 @@ class RunLedger {
     if (free.empty()) {
       pool_.push_back(std::make_unique<Connection>(open()));
       node_of_[pool_.back().get()] = node;
+      epoch_of_[pool_.back().get()] = epoch_;
       return pool_.back().get();
     }
     Connection* connection = free.back();
     free.pop_back();
     return connection;
   }
+  // A connection closed because its link was lost (on a server) is never lent again.
   void give_back(Connection* connection) {
+    if (!connection->is_open()) return;
     free_[static_cast<size_t>(node_of_.at(connection))].push_back(connection);
+  }
+
+  // On a server, the times the run connected again after a lost link (ServerFlights::relink):
+  // a connection opened before the latest may be on a server that is gone.
+  uint64_t epoch() const { return epoch_; }
+  uint64_t epoch_of(const Connection* connection) const { return epoch_of_.at(connection); }
+  // Begins a new epoch, closing every idle connection of an older one that `stale` picks.
+  template <class Pick>
+  void next_epoch(Pick stale) {
+    for (std::vector<Connection*>& free : free_)
+      std::erase_if(free, [&](Connection* connection) {
+        if (!stale(*connection)) return false;
+        *connection = Connection();
+        return true;
+      });
+    ++epoch_;
   }
 
   // For the timeline, with a replica: where the read `stmt` the attempt on `connection` just
@@ -96,6 +115,8 @@ class RunLedger {
   std::vector<std::unique_ptr<Connection>> pool_;  // the attempts' connections
   std::vector<std::vector<Connection*>> free_;     // by node
   std::unordered_map<const Connection*, int> node_of_;
+  std::unordered_map<const Connection*, uint64_t> epoch_of_;
+  uint64_t epoch_ = 0;
   std::unordered_map<const Connection*, std::unique_ptr<ReadSplit>> reads_;
 };
 

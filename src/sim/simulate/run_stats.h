@@ -17,6 +17,8 @@ struct RunStats {
   int64_t commits_lost = 0;       // commits the promoted ledger replicas had not received
   int64_t transactions_cut = 0;   // transactions under way when the ledger failed over
   int64_t certification_failures = 0;  // ledger=galera: COMMITs the cluster refused
+  int64_t links_lost = 0;              // on a server: attempts whose connection the servers cut
+  int64_t relinks = 0;  // on a server: times the run connected again through the topology
 };
 
 }  // namespace idemlab::sim

@@ -24,15 +24,22 @@ Status ServerFlights::open() {
                 "a ledger topology on a server is refused before a run (check_topology)");
   RETURN_IF_ERROR(ScratchServer::create(*options.server, sim_opening_balances(), &scratch_));
   const ConnectionOptions connect = scratch_server_options(options.isolation);
-  ASSIGN_OR_RETURN(run_.ledger.client, scratch_.connect(connect));
-  ASSIGN_OR_RETURN(run_.ledger.busy, scratch_.connect(connect));
+  ASSIGN_OR_RETURN(run_.ledger.client, scratch_.reconnect(connect));
+  ASSIGN_OR_RETURN(run_.ledger.busy, scratch_.reconnect(connect));
   return Status::ok();
 }
 
 Connection ServerFlights::connect(int) {
   ConnectionOptions options = scratch_server_options(run_.settings.options.isolation);
   options.nonblocking = true;
-  return value_or_throw(scratch_.connect(options));
+  return value_or_throw(scratch_.reconnect(options));
+}
+
+// The verdicts read the journal on the client's connection: one the servers cut since it was
+// last used is opened again first.
+Status ServerFlights::finish() {
+  if (run_.ledger.client.query("SELECT 1", {}).link_lost()) relink(run_.ledger.client.node());
+  return Status::ok();
 }
 
 void ServerFlights::step(uint32_t index) {
@@ -70,7 +77,12 @@ void ServerFlights::send_step(uint32_t index) {
     return;
   }
   run_.ledger.record(*delivery.connection, pending.stmt, pending.binds);
-  throw_if_error(delivery.connection->nonblocking()->send(pending.stmt, pending.binds));
+  if (Status sent = delivery.connection->nonblocking()->send(pending.stmt, pending.binds);
+      !sent.is_ok()) {
+    if (!is_link_loss(sent)) throw StatusError{std::move(sent)};
+    lost(index, sent.message());
+    return;
+  }
   delivery.in_flight = true;
   in_flight_.insert(std::lower_bound(in_flight_.begin(), in_flight_.end(), index), index);
   settle_flights(index);
@@ -138,7 +150,7 @@ std::vector<bool> ServerFlights::ask_parked(const std::vector<uint32_t>& deliver
 std::vector<bool> ServerFlights::ask_lock_waits(const std::vector<int64_t>& sessions) {
   std::vector<bool> waiting;
   std::vector<std::vector<int64_t>> holders;
-  throw_if_error(control().lock_waits(sessions, &waiting, &holders));
+  ask([&](NonBlocking& server) { return server.lock_waits(sessions, &waiting, &holders); });
   holders_.clear();
   for (size_t i = 0; i < sessions.size(); ++i) holders_[sessions[i]] = std::move(holders[i]);
   ended_.clear();
@@ -173,7 +185,10 @@ bool ServerFlights::settle_flight(uint32_t index, bool still_waiting) {
     if (std::exchange(still_waiting, false)) return false;
     bool waiting = false;
     std::vector<int64_t> holders;
-    throw_if_error(control().lock_wait(delivery.session, &waiting, &holders));
+    ask([&](NonBlocking& server) {
+      return server.lock_wait(delivery.session, &waiting, &holders);
+    });
+    if (!delivery.in_flight) return true;  // the run connected again: its attempt is gone
     if (waiting) {
       holders_[delivery.session] = std::move(holders);  // let go, then waits for another
       if (!delivery.lock_waiting) {
@@ -259,11 +274,14 @@ void ServerFlights::await_server() {
 // and its error packet carries no transaction state to tell).
 void ServerFlights::take_answer(uint32_t index, StepResult result) {
   Delivery& delivery = run_.network.delivery(index);
+  if (!delivery.in_flight) return;  // the run connected again meanwhile: its attempt is gone
+  if (result.code == StepCode::kConnectionLost) {
+    lost(index, result.error);
+    return;
+  }
   if (!result.ok() || !delivery.connection->in_transaction()) transaction_may_end(delivery.session);
   if (delivery.lock_waiting) ++released_;
-  delivery.in_flight = false;
-  delivery.lock_waiting = false;
-  in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), index));
+  forget_flight(index);
   const ExecutedStep done = run_.endpoint.stepper().deliver(delivery.slot, std::move(result),
                                                             run_.trace.traced(delivery.request));
   run_.endpoint.after_step(index, done, delivery.sent_binds);
@@ -274,7 +292,8 @@ void ServerFlights::take_answer(uint32_t index, StepResult result) {
 // (common.cpp's fail(): its transaction rolled back whole, MariaDB included).
 void ServerFlights::cancel_wait(uint32_t index) {
   Delivery& delivery = run_.network.delivery(index);
-  throw_if_error(control().cancel_statement(delivery.session));
+  ask([&](NonBlocking& server) { return server.cancel_statement(delivery.session); });
+  if (!delivery.in_flight) return;  // the run connected again: its attempt is gone
   std::optional<StepResult> result;
   while (!(result = delivery.connection->nonblocking()->receive(kLookUs)))
     throw_if_error(check_interrupt());
@@ -287,6 +306,69 @@ void ServerFlights::cancel_wait(uint32_t index) {
   delivery.lock_waiting = false;  // its wait was ended, not let go
   take_answer(index, std::move(*result));
   settle_flights(kNoCause);
+}
+
+void ServerFlights::forget_flight(uint32_t index) {
+  Delivery& delivery = run_.network.delivery(index);
+  if (!delivery.in_flight) return;
+  delivery.in_flight = false;
+  delivery.lock_waiting = false;
+  in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), index));
+}
+
+// The first loss on a connection opened since the run last connected means the servers moved:
+// the run connects again. A loss on an older one is one more attempt the same move cut.
+void ServerFlights::lost(uint32_t index, std::string_view why) {
+  Delivery& delivery = run_.network.delivery(index);
+  forget_flight(index);
+  transaction_may_end(delivery.session);
+  const bool news = run_.ledger.epoch_of(delivery.connection) == run_.ledger.epoch();
+  const std::string node = delivery.connection->node();
+  run_.endpoint.lose_link(index, why);
+  if (news) relink(node);
+}
+
+// Every connection to the server that went away is done for (on a cluster, those to the node
+// `node`; elsewhere all): an attempt with a statement in flight dies now (a stopped server
+// keeps its sockets open and never answers), one between steps at its next step, as a
+// transaction under a simulated failover does; the idle ones close. The client's and the busy
+// writer's connections open again through the topology, which waits while it settles. What
+// the server said of lock waits named sessions that are gone.
+void ServerFlights::relink(const std::string& node) {
+  const bool cluster = spreads_connections(scratch_.locator().topology);
+  const auto gone = [&](const Connection& connection) {
+    return connection.is_open() && (!cluster || connection.node() == node);
+  };
+  run_.network.for_each_delivery([&](uint32_t index, Delivery& delivery) {
+    if (!delivery.connection || !gone(*delivery.connection)) return;
+    if (delivery.in_flight) {
+      forget_flight(index);
+      run_.endpoint.lose_link(index, "its server went away");
+      return;
+    }
+    ++run_.stats.links_lost;
+    *delivery.connection = Connection();
+    delivery.doomed = true;
+  });
+  run_.ledger.next_epoch(gone);
+  const ConnectionOptions options = scratch_server_options(run_.settings.options.isolation);
+  run_.endpoint.busy_lost();
+  run_.ledger.busy = value_or_throw(scratch_.reconnect(options));
+  run_.ledger.client = value_or_throw(scratch_.reconnect(options));
+  holders_.clear();
+  ended_.clear();
+  ++run_.stats.relinks;
+  run_.trace.note_run("server", "connected again",
+                      fmt::format("through the topology, after a lost link (a failover?) on {}",
+                                  node.empty() ? scratch_.locator().shown : node),
+                      "link lost");
+}
+
+void ServerFlights::ask(const std::function<Status(NonBlocking&)>& question) {
+  Status status = question(control());
+  if (!is_link_loss(status)) return throw_if_error(status);
+  relink(run_.ledger.client.node());
+  throw_if_error(question(control()));
 }
 
 }  // namespace idemlab::sim

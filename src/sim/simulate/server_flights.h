@@ -5,10 +5,17 @@
 // statement is parked and virtual time goes on; it ends when the server lets it go (the holder
 // committed or rolled back, or chose it as a deadlock's victim), or when it has waited 1000 ms
 // of virtual time: then it is cancelled, and the attempt gets a lock timeout.
+//
+// The servers may move under a run (a failover, a Galera node gone: scripts/servers makes
+// them): a connection that finds its link lost costs its attempt, which dies with no answer as
+// in a crash, and the run connects again through the topology (relink) and goes on. The wait
+// for the new primary is the servers' own time, not the run's: no virtual time passes.
 // Internal to src/sim/simulate/.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "sim/shared/scratch_server.h"
@@ -24,6 +31,7 @@ class ServerFlights final : public StepRunner {
 
   Status open() override;
   Connection connect(int node) override;
+  Status finish() override;
   void step(uint32_t delivery) override;
   void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
   bool take_busy_lock() override;
@@ -43,6 +51,12 @@ class ServerFlights final : public StepRunner {
   static constexpr uint32_t kNoCause = UINT32_MAX;
 
   void send_step(uint32_t delivery);
+  void lost(uint32_t delivery, std::string_view why);
+  void relink(const std::string& node);
+  void forget_flight(uint32_t delivery);
+  // A question on the control connection; if its link was lost, the run connects again and
+  // asks once more.
+  void ask(const std::function<Status(NonBlocking&)>& question);
   void settle_flights(uint32_t cause);
   std::vector<bool> ask_parked(const std::vector<uint32_t>& deliveries);
   std::vector<bool> ask_lock_waits(const std::vector<int64_t>& sessions);

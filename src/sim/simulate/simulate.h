@@ -74,6 +74,10 @@ struct SimResult {
   // ledger=galera: the cluster's nodes, and the COMMITs it refused (1213, answered busy).
   int galera_nodes = 0;
   int64_t certification_failures = 0;
+  // On a server that moved under the run (a failover, a node gone): the attempts whose
+  // connection it cut (each died with no answer), and the times the run connected again.
+  int64_t links_lost = 0;
+  int64_t relinks = 0;
   // queue=jetstream: its window, and the republished copies it dropped as duplicates.
   int64_t queue_window_ms = 0;
   int64_t dropped_by_broker = 0;
@@ -92,6 +96,7 @@ struct SimOptions {
   bool timeline = false;
   int64_t timeline_request = 0;  // 0: every request
   std::string_view find_first;   // a verdict's name: fills SimResult::first_found
+  // Called as requests finish, a hundredth of the run at a time (at most every 1,000).
   std::function<void(int64_t done, int64_t total)> progress;
   // --db: run on this PostgreSQL or MariaDB server, in a scratch ledger of its own there, at
   // `isolation`; nullptr: in a scratch SQLite ledger in memory.

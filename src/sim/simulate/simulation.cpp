@@ -90,6 +90,8 @@ Status Simulation::run(SimResult* out) {
   out->ledger_failovers = stats_.ledger_failovers;
   out->commits_lost = stats_.commits_lost;
   out->transactions_cut = stats_.transactions_cut;
+  out->links_lost = stats_.links_lost;
+  out->relinks = stats_.relinks;
   out->galera_nodes = settings_.galera_nodes;
   out->certification_failures = stats_.certification_failures;
   if (settings_.config.topology.queue_dedups)

@@ -1,7 +1,8 @@
 # e2e: the nemesis run (scripts/nemesis) on every replicated topology scripts/servers starts:
 # serve under keyed requests (and POST /tokens where tokens live in Redis), consume under a
-# publishing loop and a loop of one-attempt commands, while the topology fails over and the
-# lost node comes back. It passes when nothing was lost or moved twice, every answer was
+# publishing loop, a loop of one-attempt commands and, where the ledger is a server, simulate
+# --db run after run with a run held (SIGSTOP) across each move, while the topology fails over
+# and the lost node comes back. It passes when nothing was lost or moved twice, every answer was
 # definitive or retryable, and each command answered 2xx again after each failover settling; it
 # prints how soon. The script's 5 s (--recover-s) is a target for a quiet machine, not a bound
 # for a suite sharing two cores with other tests (consume was seen taking 9.7 s there, 0.03 s
@@ -21,6 +22,8 @@ done
 expect_contains "$out" "serve POST /tokens:"
 expect_contains "$out" "consume:"
 expect_contains "$out" "one-attempt commands:"
+expect_contains "$out" "simulate --db:"
+expect_contains "$out" "runs held across a move rode it out"
 expect_contains "$out" "; guards on 127.0.0.1:"  # Redis behind Sentinels: the primary each named
 expect_contains "$out" "answering again after each failover in"
 case $out in *FAIL:*) fail "a check of the run failed" ;; esac
