@@ -8,9 +8,11 @@
 # retry is refused: told applied, never moved. Each move returns once
 # it has happened: a switchover hands writes to another node; a paused leader (SIGSTOP) is
 # replaced while it is stopped; resumed, its PostgreSQL first, it acknowledges a transfer that
-# Patroni's demotion then discards; a node killed comes back streaming. One topology for the
+# Patroni's demotion then discards (serve, keeping a connection there, too); a node killed comes
+# back streaming. One topology for the
 # file; its start time and memory are printed, not asserted.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../serve_lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
 trap '"$ROOT/scripts/servers" down' EXIT
@@ -107,6 +109,12 @@ expect_exit 0 servers switchover
 [ "$(leader_port)" != "$before" ] || fail "the switchover left the leader where it was"
 expect_exit 0 pay after-switchover
 paused=$(leader_port)
+# serve with one ledger connection, opened on the leader by its first request: kept idle
+# through the pause, it is still on the old primary when that one resumes.
+start_serve --db "$db" --strategy select-insert --pool 1
+post serve-before 'from=alice&to=bob&amount=1.00'
+expect_equal "$status" 201 "serve's first request, on the leader"
+expect_equal "$(header_value Idemlab-Node)" "127.0.0.1:$paused" "serve's connection is on the leader"
 expect_exit 0 servers pause-leader
 [ "$(leader_port)" != "$paused" ] || fail "Patroni promoted no other node under the paused leader"
 stopped=$(ps -u postgres -o stat= | grep -c '^T' || true)
@@ -125,12 +133,32 @@ expect_exit 0 "$IDEMLAB" select-insert --db "$old_primary" --biz-seq stale-1 --f
   --to bob --amount 1.00 --json
 expect_equal "$(json_field "$out" outcome)" applied "stale-1's answer from the old primary"
 printf '%s\n' "$out" >>"$work/told.jsonl"
+# serve, on its one connection kept from before the pause, applies stale-2 there and answers
+# 201, naming the old primary.
+post stale-2 'from=alice&to=bob&amount=1.00'
+expect_equal "$status" 201 "serve's answer from the resumed old primary"
+expect_equal "$(header_value Idemlab-Node)" "127.0.0.1:$paused" "serve answered from the old primary"
+printf '{"source":"http","biz_seq":"stale-2","outcome":"%s"}\n' "$(json_field "$body" outcome)" \
+  >>"$work/told.jsonl"
 expect_exit 0 servers resume
 expect_exit 7 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl" --json
 expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"api","biz_seq":"stale-1"'
 case $out in *'"biz_seq":"during-pause"'*) fail "the new leader's timeline was rewound: $out" ;; esac
+expect_contains "$out" '{"kind":"told_applied_not_in_ledger","source":"http","biz_seq":"stale-2"'
 expect_exit 0 pay stale-1
 expect_equal "$(pairs "$db" stale-1)" 1 "stale-1 moved once after the retry"
+# The client retries stale-2 through serve until it is answered 2xx (its first tries may meet
+# the demoted node's closed connection: 503), within 20 s, and it moves once, on the leader.
+for _ in $(seq 1 200); do
+  post stale-2 'from=alice&to=bob&amount=1.00'
+  [ "$status" = 201 ] && break
+  [ "$status" = 503 ] || fail "serve answered $status to the retry of stale-2: $body"
+  sleep 0.1
+done
+expect_equal "$status" 201 "serve answered the retry of stale-2 within 20 s"
+[ "$(header_value Idemlab-Node)" != "127.0.0.1:$paused" ] || fail "the retry ran on the old primary"
+expect_equal "$(pairs "$db" stale-2)" 1 "stale-2 moved once after serve's retry"
+stop_serve
 expect_equal "$(pairs "$db" during-pause)" 1 "during-pause, paid on the new leader, kept"
 expect_exit 0 pay after-resume
 expect_exit 0 "$IDEMLAB" audit --db "$db" --answers "$work/told.jsonl"
