@@ -74,14 +74,16 @@ constexpr std::array kFaults{
     FaultInfo{FaultKind::kFailover, "failover", "failover[:of=WHAT,after=STEP,lag-ms=MS]",
               "of=guards|ledger|both (default guards); after=STEP|PHASE (default: the "
               "attempt's guard write, or with of=ledger|both its commit), p, nth; or at-ms=MS "
-              "(once, at that virtual time); lag-ms (default 0); sync=on|off (default off)",
+              "(once, at that virtual time); lag-ms (default: the replica's)",
               "a primary dies right after STEP and its replica, which has every write older "
               "than lag-ms but none since (the write STEP made included), is promoted. "
               "of=guards: the store that keeps tokens and locks apart from the ledger (a Redis "
               "primary with a replica); of=ledger: the ledger (an asynchronous standby), whose "
-              "transactions under way die with it; of=both: the two at the same moment. sync=on: "
-              "the replica is synchronous, and has every write its primary acknowledged. The "
-              "strategies with a token or a lock keep them in that store for the run",
+              "transactions under way die with it; of=both: the two at the same moment. A "
+              "synchronous replica is how the servers stand (--topology "
+              "ledger=standby:sync=on, guards=replica:sync=on): it has every write its primary "
+              "acknowledged. The strategies with a token or a lock keep them in that store for "
+              "the run",
               kSimulated},
     FaultInfo{FaultKind::kRepublish, "republish", "republish[:k=K,ms=MS]",
               "k (default 1), ms (default 40), p, nth",
@@ -106,14 +108,6 @@ Status parse_probability(std::string_view fault, std::string_view value, double*
     return Status::usage(
         fmt::format("fault {}: p={} is not a probability in [0, 1]", fault, value));
   *out = number;
-  return Status::ok();
-}
-
-Status parse_on_off(std::string_view fault, std::string_view key, std::string_view value,
-                    bool* out) {
-  if (value != "on" && value != "off")
-    return Status::usage(fmt::format("fault {}: {}={} is not on or off", fault, key, value));
-  *out = value == "on";
   return Status::ok();
 }
 
@@ -144,7 +138,10 @@ bool parse_failover_key(std::string_view name, std::string_view key, std::string
   } else if (key == "of") {
     *status = parse_failover_of(name, value, &spec->of);
   } else if (key == "sync") {
-    *status = parse_on_off(name, key, value, &spec->sync);
+    *status = Status::usage(fmt::format(
+        "fault {}: sync= is how the replica stands, not what happens to it: give --topology "
+        "ledger=standby:sync={} (or guards=replica:sync={} for the guard store)",
+        name, value, value));
   } else {
     return false;
   }

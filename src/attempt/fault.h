@@ -93,8 +93,7 @@ struct FaultSpec {
   bool lag_given = false;      // lag-ms= was written (else the topology's replica's lag)
   int64_t at_ms = -1;          // at-ms=: failover, once at this virtual time (-1: at an attempt)
   FailoverOf of = FailoverOf::kGuards;  // of=: failover, what fails over
-  bool sync = false;  // sync=on: failover, the replica has every write acknowledged (lag -1)
-  std::string text;   // as written, for reports and the attempts log
+  std::string text;                     // as written, for reports and the attempts log
 
   std::string_view name() const;
 };

@@ -15,7 +15,7 @@ void FaultSites::arm(const FaultSpec& fault, uint16_t crash_after) {
     slow_gate_ = &fault.gate;
   } else if (fault.kind == FaultKind::kFailover) {
     failover_step_ = &fault.step;
-    failover_lag_ms_ = fault.sync ? -1 : fault.lag_ms;
+    failover_lag_ms_ = fault.lag_ms;
     failover_of_ = fault.of;
     const bool at_commit =
         fault.phase == Phase::kAfterCommit ||

@@ -46,7 +46,7 @@ class FaultSites {
   bool failover_after(std::string_view step, bool wrote_guard);
   // Where the failover landed, for narration: a phase, a step, or "guard write".
   std::string_view failover_site() const { return failover_site_; }
-  // How far the replica is behind: -1 for a synchronous one (sync=on).
+  // How far the replica is behind (a synchronous one, as the topology says, loses nothing).
   int64_t failover_lag_ms() const { return failover_lag_ms_; }
   FailoverOf failover_of() const { return failover_of_; }
 

@@ -127,8 +127,8 @@ Lesson failover_forgets_answer() {
             "token, kept apart, outlives its transfer and its retries are refused (stuck)...",
             "compare --scenario ledger-failover"),
        step("...and with a synchronous standby, nothing acknowledged is lost.",
-            "compare --scenario ledger-failover --fault failover:of=ledger,p=0.1,sync=on "
-            "--fault response-lost:p=0.3")},
+            "compare --scenario ledger-failover --topology ledger=standby:sync=on "
+            "--topology guards=replica")},
       "Under asynchronous replication an acknowledged commit can be lost at a failover, and "
       "with it the guard that would have made a retry a repeat. What the client was told "
       "must be checked against the ledger after a failover (audit --answers); a guard kept "

@@ -174,10 +174,11 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     out["duplicate_window_ms"] = r.queue_window_ms;
     out["dropped_by_broker"] = r.dropped_by_broker;
   }
-  if (r.ledger_failovers > 0) {  // a failover of the ledger (of=ledger|both)
+  if (r.ledger_failovers > 0 || r.promotions_refused > 0) {  // of=ledger|both
     out["ledger_failovers"] = r.ledger_failovers;
     out["commits_lost"] = r.commits_lost;
     out["transactions_cut"] = r.transactions_cut;
+    if (r.promotions_refused > 0) out["promotions_refused"] = r.promotions_refused;
   }
   return out;
 }
@@ -256,6 +257,10 @@ void replication_lines(const SimResult& r, Line& line) {
                      "{} transactions under way died",
                      r.commits_lost, r.transactions_cut)
              .c_str());
+  if (r.promotions_refused > 0)
+    line("promotions_refused", std::to_string(r.promotions_refused),
+         "failovers that promoted nobody: the standby was further behind than max-lag-ms, so "
+         "the old primary came back with every commit");
 }
 
 std::string result_text(const SimResult& r, const std::string& command) {

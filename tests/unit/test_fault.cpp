@@ -28,15 +28,20 @@ TEST_CASE("fault specs parse with their parameters") {
   REQUIRE(parse_fault("failover:at-ms=100", &fault).is_ok());
   CHECK(fault.at_ms == 100);
   CHECK(fault.of == FailoverOf::kGuards);
-  CHECK_FALSE(fault.sync);
-  REQUIRE(parse_fault("failover:of=ledger,sync=on", &fault).is_ok());
+  REQUIRE(parse_fault("failover:of=ledger", &fault).is_ok());
   CHECK(fault.of == FailoverOf::kLedger);
-  CHECK(fault.sync);
-  REQUIRE(parse_fault("failover:of=both,sync=off", &fault).is_ok());
-  CHECK((fails_over_guards(fault.of) && fails_over_ledger(fault.of) && !fault.sync));
+  REQUIRE(parse_fault("failover:of=both", &fault).is_ok());
+  CHECK((fails_over_guards(fault.of) && fails_over_ledger(fault.of)));
   CHECK_FALSE(fault.lag_given);
   REQUIRE(parse_fault("failover:lag-ms=0", &fault).is_ok());
   CHECK(fault.lag_given);
+}
+
+TEST_CASE("a failover's sync= is refused with the topology key that replaces it") {
+  FaultSpec fault;
+  const Status sync = parse_fault("failover:of=ledger,sync=on", &fault);
+  CHECK(sync.code() == StatusCode::kUsage);
+  CHECK(sync.message().find("--topology ledger=standby:sync=on") != std::string::npos);
 }
 
 TEST_CASE("a fault that became a topology is refused with the topology that replaces it") {

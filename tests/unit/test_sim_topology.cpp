@@ -38,6 +38,27 @@ TEST_CASE("each part of a topology is read with its keys") {
   CHECK((topology.ledger == LedgerShape::kServer && !topology.guards_replica));
 }
 
+TEST_CASE("an HA manager's settings are the standby's keys: sync and the lag it may promote") {
+  SimTopology topology;
+  REQUIRE(parse_topologies({"ledger=standby:sync=strict,max-lag-ms=250", "guards=replica:sync=on"},
+                           &topology)
+              .is_ok());
+  CHECK(topology.ledger_sync == StandbySync::kStrict);
+  CHECK(topology.max_lag_ms == 250);
+  CHECK(topology.guards_sync);
+  std::vector<FaultSpec> failover = faults({"failover:of=both"});
+  REQUIRE(resolve_topology(&topology, &failover, false).is_ok());
+  CHECK(topology_words(topology) ==
+        "the ledger's standby synchronous, strictly (each answered commit on it, never alone), "
+        "promoted only within 250 ms of its primary; tokens and locks in a store with a "
+        "synchronous replica");
+  REQUIRE(parse_topologies({"ledger=standby:sync=on"}, &topology).is_ok());
+  CHECK(topology.ledger_sync == StandbySync::kOn);
+  CHECK(topology.max_lag_ms == -1);
+  std::vector<FaultSpec> none;
+  CHECK(resolve_topology(&topology, &none, false).code() == StatusCode::kUsage);
+}
+
 TEST_CASE("a topology said twice, or with a word it does not take, is refused") {
   SimTopology topology;
   for (const auto& texts :
@@ -53,7 +74,10 @@ TEST_CASE("a topology said twice, or with a word it does not take, is refused") 
                                              {"guards=replica:nodes=2"},
                                              {"guards"},
                                              {"queue=replica"},
-                                             {"ledger=standby:lag-ms"}}) {
+                                             {"ledger=standby:lag-ms"},
+                                             {"ledger=standby:sync=yes"},
+                                             {"ledger=standby:max-lag-ms=-1"},
+                                             {"guards=replica:sync=strict"}}) {
     CAPTURE(texts.front());
     CHECK(parse_topologies(texts, &topology).code() == StatusCode::kUsage);
   }

@@ -25,6 +25,17 @@ Status whole(std::string_view text, std::string_view key, std::string_view value
   return bad(text, fmt::format("{}={} is not a whole number from {} to {}", key, value, low, high));
 }
 
+Status parse_sync(std::string_view text, std::string_view value, StandbySync* out) {
+  static constexpr std::pair<std::string_view, StandbySync> kNames[] = {
+      {"off", StandbySync::kOff}, {"on", StandbySync::kOn}, {"strict", StandbySync::kStrict}};
+  for (const auto& [name, sync] : kNames)
+    if (value == name) {
+      *out = sync;
+      return Status::ok();
+    }
+  return bad(text, fmt::format("sync={} is not off, on or strict", value));
+}
+
 Status parse_standby(std::string_view text, const Pairs& pairs, SimTopology* out) {
   out->ledger = LedgerShape::kStandby;
   for (const auto& [key, value] : pairs) {
@@ -35,8 +46,13 @@ Status parse_standby(std::string_view text, const Pairs& pairs, SimTopology* out
       out->reads_on_standby = value == "standby";
     } else if (key == "reads") {
       return bad(text, fmt::format("reads={} is not primary or standby", value));
+    } else if (key == "sync") {
+      RETURN_IF_ERROR(parse_sync(text, value, &out->ledger_sync));
+    } else if (key == "max-lag-ms") {
+      RETURN_IF_ERROR(whole(text, key, value, 0, limits::kMaxDurationMs, &out->max_lag_ms));
     } else {
-      return bad(text, fmt::format("a standby takes lag-ms and reads; not '{}'", key));
+      return bad(text,
+                 fmt::format("a standby takes lag-ms, reads, sync and max-lag-ms; not '{}'", key));
     }
   }
   return Status::ok();
@@ -69,8 +85,14 @@ Status parse_galera(std::string_view text, const Pairs& pairs, SimTopology* out)
 Status parse_guards(std::string_view text, const Pairs& pairs, SimTopology* out) {
   out->guards_replica = true;
   for (const auto& [key, value] : pairs) {
+    if (key == "sync" && (value == "on" || value == "off")) {
+      out->guards_sync = value == "on";
+      continue;
+    }
+    if (key == "sync") return bad(text, fmt::format("sync={} is not on or off", value));
     if (key != "lag-ms")
-      return bad(text, fmt::format("the guard store's replica takes lag-ms; not '{}'", key));
+      return bad(text,
+                 fmt::format("the guard store's replica takes lag-ms and sync; not '{}'", key));
     RETURN_IF_ERROR(whole(text, key, value, 0, limits::kMaxDurationMs, &out->guards_lag_ms));
     out->guards_lag_given = true;
   }
@@ -123,12 +145,13 @@ Status parse_topology(std::string_view text, SimTopology* out) {
     if (shape == "galera") return parse_galera(text, pairs, out);
     if (shape == "server" && !has_pairs) return Status::ok();
     return bad(text,
-               "the ledger is server, standby[:lag-ms=MS,reads=primary|standby] or "
+               "the ledger is server, standby[:lag-ms=MS,reads=primary|standby,"
+               "sync=off|on|strict,max-lag-ms=MS] or "
                "galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1]");
   }
   if (shape == "replica") return parse_guards(text, pairs, out);
   if (shape == "server" && !has_pairs) return Status::ok();
-  return bad(text, "the guards are server (in the ledger) or replica[:lag-ms=MS]");
+  return bad(text, "the guards are server (in the ledger) or replica[:lag-ms=MS,sync=off|on]");
 }
 
 Status parse_topologies(const std::vector<std::string>& texts, SimTopology* out) {
@@ -181,6 +204,11 @@ Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
     return Status::usage(
         "--topology ledger=standby changes nothing here: nothing reads the standby and no "
         "failover promotes it; add reads=standby, or --fault failover:of=ledger");
+  if ((topology->ledger_sync != StandbySync::kOff || topology->max_lag_ms >= 0) &&
+      !ledger_fails_over)
+    return Status::usage(
+        "--topology ledger=standby:sync=/max-lag-ms= change what a failover of the ledger "
+        "loses or promotes, and none comes here: add --fault failover:of=ledger");
   const bool republished = std::any_of(faults->begin(), faults->end(), [](const FaultSpec& fault) {
     return fault.kind == FaultKind::kRepublish;
   });
@@ -196,19 +224,36 @@ Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
   return Status::ok();
 }
 
+std::string standby_feed_words(const SimTopology& topology) {
+  switch (topology.ledger_sync) {
+    case StandbySync::kOff:
+      return fmt::format("{} ms behind", topology.ledger_lag_ms);
+    case StandbySync::kOn:
+      return "synchronous (each answered commit on it)";
+    case StandbySync::kStrict:
+      return "synchronous, strictly (each answered commit on it, never alone)";
+  }
+  return "";
+}
+
 std::string topology_words(const SimTopology& topology) {
   std::vector<std::string> parts;
   if (topology.standby())
-    parts.push_back(
-        fmt::format("the ledger's standby {} ms behind{}", topology.ledger_lag_ms,
-                    topology.reads_on_standby ? ", read outside the write transaction" : ""));
+    parts.push_back(fmt::format(
+        "the ledger's standby {}{}{}", standby_feed_words(topology),
+        topology.max_lag_ms >= 0
+            ? fmt::format(", promoted only within {} ms of its primary", topology.max_lag_ms)
+            : "",
+        topology.reads_on_standby ? ", read outside the write transaction" : ""));
   if (topology.galera())
     parts.push_back(fmt::format("a Galera cluster of {} nodes applying {} ms later{}",
                                 topology.nodes, topology.apply_ms,
                                 topology.causal_reads ? ", causal reads" : ""));
   if (topology.guards_replica)
-    parts.push_back(fmt::format("tokens and locks in a store with a replica {} ms behind",
-                                topology.guards_lag_ms));
+    parts.push_back(topology.guards_sync
+                        ? std::string("tokens and locks in a store with a synchronous replica")
+                        : fmt::format("tokens and locks in a store with a replica {} ms behind",
+                                      topology.guards_lag_ms));
   if (topology.queue_dedups)
     parts.push_back(fmt::format("a queue that drops a republished copy within {} ms",
                                 topology.queue_window_ms));

@@ -58,6 +58,7 @@ class Endpoint {
   // Each names the replica that takes over as `replica` / `standby` says.
   std::string fail_over_guards(int64_t lag_ms, std::string_view replica);
   std::string fail_over_ledger(int64_t lag_ms, std::string_view standby);
+  int64_t cut_transactions();
   void done(uint32_t delivery, std::optional<Answer> answer);
 
   const RunSettings& settings_;

@@ -15,6 +15,12 @@ std::string behind(int64_t lag_ms) {
   return lag_ms < 0 ? std::string("synchronous") : fmt::format("{} ms behind", lag_ms);
 }
 
+std::string dying(int64_t cut) {
+  if (cut == 0) return "";
+  if (cut == 1) return ", and the transaction under way dies";
+  return fmt::format(", and the {} transactions under way die", cut);
+}
+
 }  // namespace
 
 // A primary dies here; its replica takes over with what it had received. The attempt goes on
@@ -28,23 +34,27 @@ void Endpoint::fail_over(const Delivery& delivery) {
 }
 
 void Endpoint::fail_over_at_time(const FaultSpec& fault) {
-  std::string what =
-      fail_over_now(fmt::format("at {} ms", fault.at_ms), fault.sync ? -1 : fault.lag_ms, fault.of);
+  std::string what = fail_over_now(fmt::format("at {} ms", fault.at_ms), fault.lag_ms, fault.of);
   trace_.note_run("server", "failover", std::move(what), "failover");
 }
 
+// A synchronous replica (the topology's sync=) has every write its primary acknowledged,
+// whatever the fault's lag.
 std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms, FailoverOf of) {
+  const SimTopology& topology = settings_.config.topology;
+  const int64_t guards_lag_ms = topology.guards_sync ? -1 : lag_ms;
+  lag_ms = topology.ledger_sync != StandbySync::kOff ? -1 : lag_ms;
   if (of == FailoverOf::kGuards) {
     if (!ledger_.replicated)
       return fmt::format("the guard store fails over {}; this strategy keeps nothing there", site);
     return fmt::format("the guard store's primary dies {}; {}", site,
-                       fail_over_guards(lag_ms, "its replica"));
+                       fail_over_guards(guards_lag_ms, "its replica"));
   }
   if (of == FailoverOf::kLedger)
     return fmt::format("the ledger's primary dies {}; {}", site,
                        fail_over_ledger(lag_ms, "its standby"));
   std::string guards = ledger_.replicated
-                           ? fail_over_guards(lag_ms, "the guard store's replica") + "; "
+                           ? fail_over_guards(guards_lag_ms, "the guard store's replica") + "; "
                            : std::string();
   return fmt::format("the guard store's and the ledger's primaries die {}; {}{}", site,
                      std::move(guards), fail_over_ledger(lag_ms, "the ledger's standby"));
@@ -57,18 +67,19 @@ std::string Endpoint::fail_over_guards(int64_t lag_ms, std::string_view replica)
   return fmt::format("{} ({}) takes over {}", replica, behind(lag_ms), count_lost(lost, "write"));
 }
 
-// Every transaction under way on the old primary dies with it: its attempt finds out at its
-// next step and ends with no answer. The busy fault's other writer lets go. Then the replica's
-// data takes the primary's place, under every connection.
+// The standby's data takes the primary's place, under every connection; or, further behind
+// than the topology's max-lag-ms, nobody is promoted and the primary comes back as it was.
 std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby) {
-  int64_t cut = 0;
-  network_.for_each_delivery([&](uint32_t, Delivery& delivery) {
-    if (!delivery.connection || !delivery.connection->in_transaction()) return;
-    delivery.connection->rollback_if_open();
-    delivery.doomed = true;
-    ++cut;
-  });
-  if (busy_held_) release_busy_lock();
+  const int64_t cut = cut_transactions();
+  const int64_t max_lag_ms = settings_.config.topology.max_lag_ms;
+  if (max_lag_ms >= 0 && lag_ms > max_lag_ms) {  // the HA manager promotes nobody
+    ++stats_.promotions_refused;
+    stats_.transactions_cut += cut;
+    return fmt::format(
+        "{} is {} ms behind, past the {} ms a failover may promote: nobody is "
+        "promoted, and the old primary comes back with every commit{}",
+        standby, lag_ms, max_lag_ms, dying(cut));
+  }
   IDEMLAB_CHECK(ledger_.undo, "a failover of the ledger has an undo log (RunSettings)");
   const int64_t now = events_.now_ms();
   const int64_t lost = value_or_throw(ledger_.undo->undo_since(ledger_.client, now - lag_ms));
@@ -77,9 +88,21 @@ std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby)
   stats_.commits_lost += lost;
   stats_.transactions_cut += cut;
   return fmt::format("{} ({}) takes over {}{}", standby, behind(lag_ms), count_lost(lost, "commit"),
-                     cut == 0   ? std::string()
-                     : cut == 1 ? std::string(", and the transaction under way dies")
-                                : fmt::format(", and the {} transactions under way die", cut));
+                     dying(cut));
+}
+
+// Every transaction under way on the primary dies with it: its attempt finds out at its next
+// step and ends with no answer. The busy fault's other writer lets go.
+int64_t Endpoint::cut_transactions() {
+  int64_t cut = 0;
+  network_.for_each_delivery([&](uint32_t, Delivery& delivery) {
+    if (!delivery.connection || !delivery.connection->in_transaction()) return;
+    delivery.connection->rollback_if_open();
+    delivery.doomed = true;
+    ++cut;
+  });
+  if (busy_held_) release_busy_lock();
+  return cut;
 }
 
 }  // namespace idemlab::sim

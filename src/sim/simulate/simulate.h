@@ -71,6 +71,8 @@ struct SimResult {
   int64_t ledger_failovers = 0;
   int64_t commits_lost = 0;
   int64_t transactions_cut = 0;
+  // ...and the failovers that promoted nobody: the standby was past the topology's max-lag-ms.
+  int64_t promotions_refused = 0;
   // ledger=galera: the cluster's nodes, and the COMMITs it refused (1213, answered busy).
   int galera_nodes = 0;
   int64_t certification_failures = 0;

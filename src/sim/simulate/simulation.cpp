@@ -90,6 +90,7 @@ Status Simulation::run(SimResult* out) {
   out->ledger_failovers = stats_.ledger_failovers;
   out->commits_lost = stats_.commits_lost;
   out->transactions_cut = stats_.transactions_cut;
+  out->promotions_refused = stats_.promotions_refused;
   out->links_lost = stats_.links_lost;
   out->relinks = stats_.relinks;
   out->galera_nodes = settings_.galera_nodes;

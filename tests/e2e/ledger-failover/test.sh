@@ -40,10 +40,30 @@ expect_equal "$(json_field "$out" stuck)" 1 "dedup-table separate-transactions: 
 expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
   --fault failover:of=ledger,nth=1 --json
 expect_equal "$(json_field "$out" never_moved)" 1 "told success, lost"
-# A synchronous standby has every commit acknowledged.
+# A synchronous standby has every commit acknowledged, strictly synchronous or not (Patroni's
+# synchronous_mode, _strict).
+for sync in on strict; do
+  expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+    --topology ledger=standby:sync=$sync --fault failover:of=ledger,nth=1,lag-ms=1000 --json
+  expect_equal "$(json_field "$out" moved_once)/$(json_field "$out" commits_lost)" 1/0 "sync=$sync"
+done
+# The fault's own sync= is how the standby stands: refused, naming the topology.
+expect_exit 2 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --fault failover:of=ledger,nth=1,sync=on
+expect_contains "$err" "--topology ledger=standby:sync=on"
+# A standby further behind than max-lag-ms is not promoted (Patroni's
+# maximum_lag_on_failover): the old primary comes back with the commit, and nothing is lost.
 expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
-  --fault failover:of=ledger,nth=1,sync=on --json
-expect_equal "$(json_field "$out" moved_once)/$(json_field "$out" commits_lost)" 1/0 "sync=on"
+  --topology ledger=standby:lag-ms=1000,max-lag-ms=500 --fault failover:of=ledger,nth=1 --json
+expect_equal "$(json_field "$out" promotions_refused)/$(json_field "$out" never_moved)" 1/0 \
+  "max-lag-ms: nobody promoted, nothing lost"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --topology ledger=standby:lag-ms=400,max-lag-ms=500 --fault failover:of=ledger,nth=1 --json
+expect_equal "$(json_field "$out" ledger_failovers)/$(json_field "$out" never_moved)" 1/1 \
+  "within max-lag-ms: promoted, the commit lost"
+expect_exit 2 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --topology ledger=standby:sync=on,reads=standby
+expect_contains "$err" "add --fault failover:of=ledger"
 # Placed inside the transaction: it dies with the old primary, and the retry moves it once.
 expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert --requests 1 \
   --fault failover:of=ledger,nth=1,after=holding-guard --timeline

@@ -79,12 +79,15 @@ for seq in lost-1 tok-ledger tok-redis; do
 done
 expect_exit 0 pay lost-1  # the client retries what the ledger lost
 expect_equal "$(pairs "$db" lost-1)" 1 "the retry after Patroni's failover moved lost-1 once"
+parity_live pat-lost-1 "$(pairs "$db" lost-1)"
 # The token in the ledger went with its transfer: the retry consumes it and moves it once. The
 # token in Redis outlived the transfer: Redis says this request used it, the ledger has no flow
 # row for it, and the retry is answered in_progress: the money never moves, although the
 # client was told it had.
 expect_exit 0 pay_token tok-ledger "$ledger_token"
+parity_live pat-tok-ledger "$(pairs "$db" tok-ledger)"
 expect_exit 5 pay_token tok-redis "$redis_token" --redis "$IDEMLAB_TEST_REDIS"
+parity_live pat-tok-redis "$(pairs "$db" tok-redis)"
 expect_contains "$err" "in_progress"
 expect_equal "$(pairs "$db" tok-ledger)/$(pairs "$db" tok-redis)" 1/0 \
   "after Patroni's failover: the token in the ledger moved once; the one in Redis never"
@@ -100,6 +103,10 @@ expect_exit 0 servers cut
 expect_exit 0 servers failover
 expect_exit 0 "$IDEMLAB" query --db "$db" --biz-seq kept-1
 expect_equal "$(pairs "$db" kept-1)" 1 "kept-1 survived the failover in synchronous_mode_strict"
+parity_live pat-kept-1 "$(pairs "$db" kept-1)" 0
+# The model agrees, row by row (tests/e2e/parity.table). The resumed old primary (stale-1,
+# below) is no row: the model's old primary never comes back with writes of its own.
+parity_check patroni
 expect_exit 0 servers rejoin
 expect_exit 0 servers sync off
 
