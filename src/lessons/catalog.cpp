@@ -249,6 +249,7 @@ std::vector<Lesson> build() {
   out.push_back(lock_needs_fence());
   out.push_back(lease_is_not_a_lock());
   out.push_back(broker_dedups_for_a_window());
+  out.push_back(ha_manager_failover());
   for (size_t i = 0; i < out.size(); ++i) out[i].number = static_cast<int>(i) + 1;
   return out;
 }

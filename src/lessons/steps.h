@@ -104,5 +104,6 @@ std::vector<LessonStep> stopped_holder_steps(
     std::string_view first, std::string_view second, const StoppedHolderWords& say);
 Lesson lease_is_not_a_lock();         // lease_lesson.cpp
 Lesson broker_dedups_for_a_window();  // window_lesson.cpp
+Lesson ha_manager_failover();         // ha_lesson.cpp
 
 }  // namespace idemlab

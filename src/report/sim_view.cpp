@@ -253,9 +253,10 @@ void replication_lines(const SimResult& r, Line& line) {
              .c_str());
   if (r.ledger_failovers > 0)
     line("ledger_failovers", std::to_string(r.ledger_failovers),
-         fmt::format("the ledger's standby took over; {} commits it had not received were lost, "
-                     "{} transactions under way died",
-                     r.commits_lost, r.transactions_cut)
+         fmt::format("the ledger's standby took over; {} it had not received {} lost, {} under "
+                     "way died",
+                     count_of(r.commits_lost, "commit"), r.commits_lost == 1 ? "was" : "were",
+                     count_of(r.transactions_cut, "transaction"))
              .c_str());
   if (r.promotions_refused > 0)
     line("promotions_refused", std::to_string(r.promotions_refused),
