@@ -59,10 +59,19 @@ std::string changed(Stmt stmt, const Binds& binds, const StepResult& result, int
     case Stmt::kConsumeTokenUnchecked:
       return changed_a_row ? "token used" : "token not usable (unknown, used or expired)";
     case Stmt::kAcquireLock:
-      return changed_a_row
-                 ? fmt::format("lock held by {} until {} ms", text_of(bound(binds, ":owner")),
-                               as_int(bound(binds, ":until")) - origin_ms)
-                 : "lock held by someone else";
+      if (!changed_a_row) return "lock held by someone else";
+      return fmt::format("lock held by {} until {} ms{}", text_of(bound(binds, ":owner")),
+                         as_int(bound(binds, ":until")) - origin_ms,
+                         result.row && !result.row->empty()
+                             ? fmt::format(", fence {}", text_of((*result.row)[0]))
+                             : std::string());
+    case Stmt::kCheckFence:
+      return changed_a_row ? fmt::format("fence {}: the highest the ledger has seen for this lock",
+                                         text_of(bound(binds, ":fence")))
+                           : fmt::format(
+                                 "fence {}: the ledger has seen a higher one; this grant is "
+                                 "stale",
+                                 text_of(bound(binds, ":fence")));
     case Stmt::kReleaseLock:
       return changed_a_row ? "lock released" : "lock not ours any more: left alone";
     case Stmt::kReleaseLockAnyOwner:

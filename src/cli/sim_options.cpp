@@ -45,6 +45,10 @@ void add_sim_options(CLI::App* command, SimCliOptions* options) {
   command->add_flag("--read-your-writes", options->read_your_writes,
                     "with reads on the ledger's standby: a read goes to the primary while the "
                     "standby has not applied every commit");
+  command->add_flag("--fence", options->fence,
+                    "lock-table: the ledger checks each lock grant's fence (a number the guard "
+                    "store gives every grant, growing) in the money's transaction; needs the "
+                    "locks apart from the ledger: --topology guards=replica|lease, or --redis");
   command->add_option("--retry", options->retry,
                       "attempts=5,timeout-ms=300,backoff=exp|constant,base-ms=50,cap-ms=2000,"
                       "jitter=full|equal|none,key=same|fresh,query=no|yes");
@@ -85,6 +89,7 @@ SimConfig build_config(const SimCliOptions& options) {
   if (!options.topology.empty())
     throw_if_error(parse_topologies(options.topology, &config.topology));
   config.read_your_writes = options.read_your_writes;
+  config.fence = options.fence;
   throw_if_error(check_faults(Surface::kSimulate, config.faults, nullptr, Pitfall::kNone));
   SimConfig resolved = config;  // what the run will make of it: refused here, before a run
   throw_if_error(resolve_topology(&resolved.topology, &resolved.faults, resolved.read_your_writes));
@@ -116,6 +121,7 @@ std::string config_arguments(const SimConfig& config) {
   for (const std::string& text : config.topology.texts) out += fmt::format(" --topology {}", text);
   for (const FaultSpec& fault : config.faults) out += fmt::format(" --fault {}", fault.text);
   if (config.read_your_writes) out += " --read-your-writes";
+  if (config.fence) out += " --fence";
   return out;
 }
 
@@ -193,8 +199,9 @@ std::optional<RedisLocator> scratch_redis_choice(const std::string& redis,
 
 const char* const kTopologyHelp =
     "how the servers stand, one part each time: ledger=server|standby[:lag-ms=MS,"
-    "reads=primary|standby]|galera[:nodes=N,apply-ms=MS,sync-wait=0|1,retry-autocommit=0|1], "
-    "guards=server|replica[:lag-ms=MS] (see docs/simulator.md)";
+    "reads=primary|standby,sync=off|on|strict,max-lag-ms=MS]|galera[:nodes=N,apply-ms=MS,"
+    "sync-wait=0|1,retry-autocommit=0|1], "
+    "guards=server|replica[:lag-ms=MS,sync=off|on]|lease (see docs/simulator.md)";
 
 void check_topology(const SimConfig& config, bool on_server, bool redis,
                     const std::vector<std::string>& strategies, bool given) {
@@ -214,6 +221,16 @@ void check_topology(const SimConfig& config, bool on_server, bool redis,
     throw_if_error(Status::usage(
         "ledger=galera models a cluster of the simulator's own SQLite ledgers; on a real "
         "cluster, give its URL: --db mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB"));
+  const bool locks =
+      std::find(strategies.begin(), strategies.end(), "lock-table") != strategies.end();
+  if (config.fence && !locks)
+    throw_if_error(Status::usage(fmt::format(
+        "--fence changes nothing for {}: only lock-table takes a lock whose grant it can fence",
+        fmt::join(strategies, ", "))));
+  if (config.fence && !topology.guards_replica && !redis)
+    throw_if_error(Status::usage(
+        "--fence needs the locks in a store apart from the ledger, which numbers each grant: "
+        "--topology guards=lease (a consensus store, as etcd), guards=replica, or --redis URL"));
   if (given && config.topology.guards_replica && !keeps_guards(strategies))
     throw_if_error(Status::usage(fmt::format(
         "--topology guards=replica changes nothing for {}: {} no token or lock (token and "

@@ -24,6 +24,7 @@ struct SimCliOptions {
   bool fail_on_violation = false;
   bool json = false;
   bool read_your_writes = false;
+  bool fence = false;
 };
 
 void add_sim_options(CLI::App* command, SimCliOptions* options);

@@ -65,3 +65,25 @@ TEST_CASE("reads and writes that change nothing are not logged") {
   REQUIRE(store.reset().is_ok());
   CHECK(token_state(store) == std::pair{false, false});
 }
+
+TEST_CASE("each lock granted carries a fence that grows, a failover included") {
+  ReplicatedGuards store;
+  REQUIRE(ReplicatedGuards::create(0, &store).is_ok());
+  const auto acquire = [&](std::string_view owner, int64_t now) {
+    return store.run(Stmt::kAcquireLock, {{":name", "transfer:r1"},
+                                          {":until", now + 100},
+                                          {":now", now},
+                                          {":owner", std::string(owner)}});
+  };
+  const StepResult first = acquire("a", 10);
+  REQUIRE((first.changes == 1 && first.row));
+  CHECK(as_int((*first.row)[0]) == 1);
+  CHECK(acquire("b", 50).changes == 0);         // held: no grant, no fence
+  const StepResult second = acquire("b", 200);  // the first lease ran out
+  REQUIRE((second.changes == 1 && second.row));
+  CHECK(as_int((*second.row)[0]) == 2);
+  REQUIRE(store.failover(200, 0).is_ok());  // the grant is lost; its number is not reused
+  const StepResult third = acquire("c", 300);
+  REQUIRE(third.row);
+  CHECK(as_int((*third.row)[0]) == 3);
+}

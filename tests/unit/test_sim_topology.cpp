@@ -52,6 +52,10 @@ TEST_CASE("an HA manager's settings are the standby's keys: sync and the lag it 
         "the ledger's standby synchronous, strictly (each answered commit on it, never alone), "
         "promoted only within 250 ms of its primary; tokens and locks in a store with a "
         "synchronous replica");
+  REQUIRE(parse_topologies({"guards=lease"}, &topology).is_ok());
+  CHECK((topology.guards_lease && topology.guards_replica && topology.guards_sync));
+  CHECK(topology_words(topology) ==
+        "tokens and locks in a consensus store, each lock under a lease");
   REQUIRE(parse_topologies({"ledger=standby:sync=on"}, &topology).is_ok());
   CHECK(topology.ledger_sync == StandbySync::kOn);
   CHECK(topology.max_lag_ms == -1);
@@ -77,7 +81,8 @@ TEST_CASE("a topology said twice, or with a word it does not take, is refused") 
                                              {"ledger=standby:lag-ms"},
                                              {"ledger=standby:sync=yes"},
                                              {"ledger=standby:max-lag-ms=-1"},
-                                             {"guards=replica:sync=strict"}}) {
+                                             {"guards=replica:sync=strict"},
+                                             {"guards=lease:lag-ms=5"}}) {
     CAPTURE(texts.front());
     CHECK(parse_topologies(texts, &topology).code() == StatusCode::kUsage);
   }

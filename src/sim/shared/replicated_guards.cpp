@@ -14,6 +14,7 @@ Status ReplicatedGuards::create(int64_t lag_ms, ReplicatedGuards* out) {
 }
 
 Status ReplicatedGuards::reset() {
+  grants_ = 0;
   unreplicated_.reset();
   clock_.set_ms(0);
   connection_ = Connection();
@@ -27,7 +28,11 @@ StepResult ReplicatedGuards::run(Stmt id, const Binds& binds) {
   IDEMLAB_CHECK(statement_is_guard(id), "the guard store runs only guard statements");
   // A statement without ":now" (a lock's release) is stamped with the write before it.
   clock_.set_ms(std::max(clock_.now_ms(), bind_int(binds, ":now")));
-  return connection_.run(id, binds);
+  StepResult result = connection_.run(id, binds);
+  // Each grant carries a number that grows with every grant: the fence lock-table --fence
+  // carries into the ledger (etcd's create_revision, a Redis INCR).
+  if (id == Stmt::kAcquireLock && result.ok() && result.changes > 0) result.row = Row{++grants_};
+  return result;
 }
 
 Result<int64_t> ReplicatedGuards::failover(int64_t now_ms, int64_t lag_ms) {

@@ -7,7 +7,8 @@
 // kept as a second database: failover() undoes on the primary the writes the replica lacked
 // (db/sqlite/undo_log.h), as a Redis primary's unreplicated writes are lost when Sentinel
 // promotes its replica. A new replica then starts as a full copy of the new primary, as Redis
-// resynchronises one.
+// resynchronises one. Each lock granted carries a fence, a number that grows with every grant
+// (lock-table --fence); unlike a Redis INCR, it does not go back at a failover.
 #pragma once
 
 #include <memory>
@@ -43,7 +44,8 @@ class ReplicatedGuards final : public GuardStore {
 
  private:
   int64_t lag_ms_ = 0;
-  ManualClock clock_;  // the newest write's time: its ":now"
+  int64_t grants_ = 0;  // locks granted: the last grant's fence (it never goes back)
+  ManualClock clock_;   // the newest write's time: its ":now"
   // In this order: the log lets go of the connection, the connection of the database.
   std::unique_ptr<ScratchLedger> primary_;
   Connection connection_;

@@ -33,6 +33,8 @@ struct SimConfig {
   // --read-your-writes: with reads on the ledger's standby, a read goes to the primary while the
   // standby has not applied every commit.
   bool read_your_writes = false;
+  // --fence: lock-table's ledger checks each lock grant's fence in the money's transaction.
+  bool fence = false;
 };
 
 struct Scenario {

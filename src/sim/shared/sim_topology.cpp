@@ -151,7 +151,12 @@ Status parse_topology(std::string_view text, SimTopology* out) {
   }
   if (shape == "replica") return parse_guards(text, pairs, out);
   if (shape == "server" && !has_pairs) return Status::ok();
-  return bad(text, "the guards are server (in the ledger) or replica[:lag-ms=MS,sync=off|on]");
+  if (shape == "lease" && !has_pairs) {  // a replica that loses nothing acknowledged
+    out->guards_replica = out->guards_sync = out->guards_lease = true;
+    return Status::ok();
+  }
+  return bad(text,
+             "the guards are server (in the ledger), replica[:lag-ms=MS,sync=off|on] or lease");
 }
 
 Status parse_topologies(const std::vector<std::string>& texts, SimTopology* out) {
@@ -249,7 +254,9 @@ std::string topology_words(const SimTopology& topology) {
     parts.push_back(fmt::format("a Galera cluster of {} nodes applying {} ms later{}",
                                 topology.nodes, topology.apply_ms,
                                 topology.causal_reads ? ", causal reads" : ""));
-  if (topology.guards_replica)
+  if (topology.guards_lease)
+    parts.push_back("tokens and locks in a consensus store, each lock under a lease");
+  else if (topology.guards_replica)
     parts.push_back(topology.guards_sync
                         ? std::string("tokens and locks in a store with a synchronous replica")
                         : fmt::format("tokens and locks in a store with a replica {} ms behind",

@@ -22,6 +22,10 @@
 //                                    asynchronous replica MS behind (default 0), or with
 //                                    sync=on one that has every write acknowledged: a Redis
 //                                    primary and its replica, named by Sentinels on servers.
+//   guards=lease                     tokens and locks in a consensus store (etcd): a write it
+//                                    acknowledged survives a member's failure; a lock lives
+//                                    under a lease of its TTL, with no keepalive, and each grant
+//                                    carries a fence that grows (the key's create_revision).
 //   queue=plain                      the queue that carries copies of a request (republish,
 //                                    redeliver) dedups nothing, as RabbitMQ (the default)
 //   queue=jetstream[:window-ms=MS]   the broker drops a republished copy that comes within MS of
@@ -62,6 +66,7 @@ struct SimTopology {
   bool guards_replica = false;    // guards=replica
   int64_t guards_lag_ms = 0;      // guards=replica: how far its replica is behind
   bool guards_sync = false;       // guards=replica: sync=on, every acknowledged write there
+  bool guards_lease = false;      // guards=lease: a consensus store (etcd), locks under leases
   bool guards_lag_given = false;  // lag-ms= was written
   bool queue_dedups = false;      // queue=jetstream
   int64_t queue_window_ms = 120000;  // queue=jetstream: its duplicate window

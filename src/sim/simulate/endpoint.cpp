@@ -25,6 +25,7 @@ void Endpoint::arrive(uint32_t index) {
   options.lock_ttl_ms = settings_.lock_ttl_ms();
   options.owner = fmt::format("worker-{}", index);
   options.galera_node = settings_.galera();
+  options.fence = settings_.config.fence;
   TransferRequest request = clients_.make_request(delivery.request, delivery.key);
   options.token = request.token;
   const int node = delivery.node;

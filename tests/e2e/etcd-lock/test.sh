@@ -6,7 +6,8 @@
 # moves the money; then the gate opens and the first resumes. Trusting the lock alone
 # (ttl-too-short) moves the money again; with --fence the ledger refuses the lower revision in
 # the money's own transaction (in_progress, fenced); the guarded lock-table finds its lock
-# gone. Then the member the client asks first is killed: the next answers, and the lock still
+# gone; the simulator's lease store (guards=lease) agrees on all three. Then the member the
+# client asks first is killed: the next answers, and the lock still
 # works; restarted, it rejoins. serve and consume keep their locks there too; a URL whose
 # members all refuse is answered 75, and nothing moves.
 source "$(dirname "$0")/../lib.sh"
@@ -45,11 +46,16 @@ stopped_holder() {
 }
 stopped_holder e1 --pitfall=ttl-too-short
 expect_equal "$twin_exit/$first_exit/$(pairs "$sqlite" e1)" 0/0/2 "etcd lock, no fence: twice"
+parity_live lease-1 "$(pairs "$sqlite" e1)" "$twin_exit"
 stopped_holder e2 --pitfall=ttl-too-short --fence
 expect_equal "$twin_exit/$first_exit/$(pairs "$sqlite" e2)" 0/5/1 "etcd lock with --fence: once"
 expect_contains "$first_err" "in_progress: the ledger refused this attempt's lock for e2 (fenced)"
+parity_live lease-2 "$(pairs "$sqlite" e2)" "$twin_exit"
 stopped_holder e3
 expect_equal "$twin_exit/$first_exit/$(pairs "$sqlite" e3)" 0/5/1 "guarded lock-table: once"
+parity_live lease-3 "$(pairs "$sqlite" e3)" "$twin_exit"
+# The simulator's lease store agrees, row by row (tests/e2e/parity.table).
+parity_check etcd
 expect_exit 7 "$IDEMLAB" audit --db "$sqlite"
 expect_contains "$out" "applied_more_than_once  api     e1"
 case $out in *" e2 "*|*" e3 "*) fail "only e1 moved twice: $out" ;; esac
