@@ -119,6 +119,28 @@ std::string wide_table(const std::vector<SimResult>& results) {
   return table.render();
 }
 
+// What a run's topology did: failovers, a cluster's certification, a broker's window.
+void add_topology_json(const SimResult& r, nlohmann::ordered_json* out) {
+  if (r.failovers > 0) {  // a failover fault, on a strategy that keeps tokens or locks apart
+    (*out)["failovers"] = r.failovers;
+    (*out)["guard_writes_lost"] = r.guard_writes_lost;
+  }
+  if (r.galera_nodes > 0) {  // ledger=galera: the simulator's cluster
+    (*out)["galera_nodes"] = r.galera_nodes;
+    (*out)["certification_failures"] = r.certification_failures;
+  }
+  if (r.queue_window_ms > 0) {  // queue=jetstream: the broker's duplicate window
+    (*out)["duplicate_window_ms"] = r.queue_window_ms;
+    (*out)["dropped_by_broker"] = r.dropped_by_broker;
+  }
+  if (r.ledger_failovers > 0 || r.promotions_refused > 0) {  // of=ledger|both
+    (*out)["ledger_failovers"] = r.ledger_failovers;
+    (*out)["commits_lost"] = r.commits_lost;
+    (*out)["transactions_cut"] = r.transactions_cut;
+    if (r.promotions_refused > 0) (*out)["promotions_refused"] = r.promotions_refused;
+  }
+}
+
 }  // namespace
 
 nlohmann::ordered_json result_json(const SimResult& r) {
@@ -162,24 +184,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     }
   }
   if (!r.guard_store.empty()) out["redis"] = r.guard_store;  // --redis: where tokens and locks were
-  if (r.failovers > 0) {  // a failover fault, on a strategy that keeps tokens or locks apart
-    out["failovers"] = r.failovers;
-    out["guard_writes_lost"] = r.guard_writes_lost;
-  }
-  if (r.galera_nodes > 0) {  // ledger=galera: the simulator's cluster
-    out["galera_nodes"] = r.galera_nodes;
-    out["certification_failures"] = r.certification_failures;
-  }
-  if (r.queue_window_ms > 0) {  // queue=jetstream: the broker's duplicate window
-    out["duplicate_window_ms"] = r.queue_window_ms;
-    out["dropped_by_broker"] = r.dropped_by_broker;
-  }
-  if (r.ledger_failovers > 0 || r.promotions_refused > 0) {  // of=ledger|both
-    out["ledger_failovers"] = r.ledger_failovers;
-    out["commits_lost"] = r.commits_lost;
-    out["transactions_cut"] = r.transactions_cut;
-    if (r.promotions_refused > 0) out["promotions_refused"] = r.promotions_refused;
-  }
+  add_topology_json(r, &out);
   return out;
 }
 
