@@ -35,7 +35,11 @@ Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplic
   out->ledger_ = std::make_unique<ScratchLedger>();
   RETURN_IF_ERROR(ScratchLedger::copy(primary, out->ledger_.get()));
   ASSIGN_OR_RETURN(out->connection_, out->ledger_->connect());
-  return Status::ok();
+  // One connection applies and reads, and an apply never rolls back: no log to write, and no
+  // lock to take and give back around each read. A dedup record is read by its key: its index
+  // by request is no reader's. (The flow's unique index stays: upserts name it.)
+  return out->connection_.exec_script(
+      "PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; DROP INDEX dedup_request");
 }
 
 void LaggingReplica::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
