@@ -8,12 +8,13 @@ using namespace idemlab;
 
 namespace {
 
-// Runs `stmt` on `connection` and shows it to the cluster, as Stepper::on_run does.
-StepResult run_on(GaleraModel& cluster, Connection& connection, Stmt stmt, Binds binds,
+// Runs `stmt` on `connection` and shows it to the write-set log the cluster follows, as
+// Stepper::on_run does.
+StepResult run_on(WriteSetLog& log, Connection& connection, Stmt stmt, Binds binds,
                   int64_t now = 0) {
   PendingStep step{"step", stmt, std::move(binds), {}};
   step.result = connection.run(stmt, step.binds);
-  cluster.ran(connection, step, now);
+  log.ran(connection, step, now);
   return step.result;
 }
 Binds debit_binds() {
@@ -30,7 +31,7 @@ int64_t alice(Connection& connection) {
 struct Cluster {
   explicit Cluster(int64_t apply_ms) {
     REQUIRE(ScratchLedger::create({{"alice", 100}, {"bob", 0}}, &ledger, &control).is_ok());
-    REQUIRE(model.open(ledger, control, GaleraSettings{2, apply_ms, false, true}).is_ok());
+    REQUIRE(model.open(ledger, control, GaleraSettings{2, apply_ms, false, true}, &log).is_ok());
     for (int node = 0; node < 2; ++node) {
       Result<Connection> connection = model.connect(node);
       REQUIRE(connection.is_ok());
@@ -40,6 +41,7 @@ struct Cluster {
   }
   ScratchLedger ledger;
   Connection control;
+  WriteSetLog log;
   GaleraModel model;
   Connection nodes[2];
 };
@@ -50,11 +52,11 @@ TEST_CASE("twins on two nodes: neither waits, and the second COMMIT is refused")
   Cluster cluster(0);
   GaleraModel& model = cluster.model;
   for (Connection& node : cluster.nodes) {
-    REQUIRE(run_on(model, node, Stmt::kBeginImmediate, {}).ok());  // locks stop at the node
-    REQUIRE(run_on(model, node, Stmt::kDebit, debit_binds()).ok());
+    REQUIRE(run_on(cluster.log, node, Stmt::kBeginImmediate, {}).ok());  // locks stop at the node
+    REQUIRE(run_on(cluster.log, node, Stmt::kDebit, debit_binds()).ok());
   }
   CHECK(model.certify(cluster.nodes[0]));
-  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kCommit, {}).ok());
+  REQUIRE(run_on(cluster.log, cluster.nodes[0], Stmt::kCommit, {}).ok());
   CHECK_FALSE(model.certify(cluster.nodes[1]));  // node 1 committed a write to alice since
   CHECK(model.certification_failures() == 1);
   cluster.nodes[1].rollback_if_open();
@@ -65,20 +67,21 @@ TEST_CASE("twins on two nodes: neither waits, and the second COMMIT is refused")
 TEST_CASE("a lagging applier: a stale read, then a transaction begun after it caught up") {
   Cluster cluster(100);
   GaleraModel& model = cluster.model;
-  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());  // autocommit
+  REQUIRE(
+      run_on(cluster.log, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());  // autocommit
   model.apply_due(50);
   CHECK(alice(cluster.nodes[1]) == 100);  // stale: due at 110
   model.apply_due(110);
   CHECK(alice(cluster.nodes[1]) == 90);
-  REQUIRE(run_on(model, cluster.nodes[1], Stmt::kBeginImmediate, {}).ok());
-  REQUIRE(run_on(model, cluster.nodes[1], Stmt::kDebit, debit_binds(), 111).ok());
+  REQUIRE(run_on(cluster.log, cluster.nodes[1], Stmt::kBeginImmediate, {}).ok());
+  REQUIRE(run_on(cluster.log, cluster.nodes[1], Stmt::kDebit, debit_binds(), 111).ok());
   CHECK(model.certify(cluster.nodes[1]));  // it began after its node applied the first
 }
 
 TEST_CASE("a causal read applies everything first, unless the node's write lock is taken") {
   Cluster cluster(100000);
   GaleraModel& model = cluster.model;
-  REQUIRE(run_on(model, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());
+  REQUIRE(run_on(cluster.log, cluster.nodes[0], Stmt::kDebit, debit_binds(), 10).ok());
   Result<Connection> other = model.connect(1);
   REQUIRE(other.is_ok());
   REQUIRE(other->run(Stmt::kBeginImmediate, {}).ok());  // a transaction on node 2 holds it

@@ -12,13 +12,13 @@ namespace {
 Binds token_binds(int64_t now) {
   return {{":token", "t1"}, {":now", now}, {":expires", int64_t{60000}}};
 }
-// Runs `stmt` on `connection` and shows it to the replica, as Stepper::on_run does.
-void run_and_ship(LaggingReplica& replica, Connection& connection, Stmt stmt, Binds binds,
-                  int64_t now) {
+// Runs `stmt` on `connection` and shows it to the write-set log the replica follows, as
+// Stepper::on_run does.
+void run_and_ship(WriteSetLog& log, Connection& connection, Stmt stmt, Binds binds, int64_t now) {
   PendingStep step{"step", stmt, std::move(binds), {}};
   step.result = connection.run(stmt, step.binds);
   REQUIRE(step.result.ok());
-  replica.ran(connection, step, now);
+  log.ran(connection, step, now);
 }
 bool has_token(StatementRunner& runner) {
   StepResult found = runner.run(Stmt::kSelectToken, {{":token", "t1"}, {":now", int64_t{0}}});
@@ -31,12 +31,14 @@ struct Begun {
   explicit Begun(int64_t lag_ms) {
     REQUIRE(ScratchLedger::create({{"alice", 100}}, &ledger, &primary).is_ok());
     REQUIRE(LaggingReplica::create(primary, lag_ms, &replica).is_ok());
-    run_and_ship(replica, primary, Stmt::kBeginImmediate, {}, 10);
-    run_and_ship(replica, primary, Stmt::kInsertToken, token_binds(10), 10);
+    log.follow(&replica);
+    run_and_ship(log, primary, Stmt::kBeginImmediate, {}, 10);
+    run_and_ship(log, primary, Stmt::kInsertToken, token_binds(10), 10);
   }
   ScratchLedger ledger;
   Connection primary;
   LaggingReplica replica;
+  WriteSetLog log;
 };
 
 }  // namespace
@@ -46,7 +48,7 @@ TEST_CASE("a replica applies a commit a lag after it, and read-your-writes waits
   LaggingReplica& replica = begun.replica;
   Connection& primary = begun.primary;
   CHECK(replica.caught_up());  // nothing committed yet
-  run_and_ship(replica, primary, Stmt::kCommit, {}, 12);
+  run_and_ship(begun.log, primary, Stmt::kCommit, {}, 12);
   CHECK_FALSE(replica.caught_up());
 
   ManualClock clock(500);
@@ -64,7 +66,7 @@ TEST_CASE("a replica applies a commit a lag after it, and read-your-writes waits
 TEST_CASE("a rolled-back transaction never reaches the replica") {
   Begun begun(0);
   LaggingReplica& replica = begun.replica;
-  run_and_ship(replica, begun.primary, Stmt::kRollback, {}, 11);
+  run_and_ship(begun.log, begun.primary, Stmt::kRollback, {}, 11);
   CHECK(replica.caught_up());
   REQUIRE(replica.catch_up(100).is_ok());
   CHECK_FALSE(has_token(replica.connection()));
@@ -74,10 +76,10 @@ TEST_CASE("at a failover the replica keeps what it had received, and never gets 
   Begun begun(5);
   LaggingReplica& replica = begun.replica;
   Connection& primary = begun.primary;
-  run_and_ship(replica, primary, Stmt::kCommit, {}, 12);  // token t1, committed at 12
+  run_and_ship(begun.log, primary, Stmt::kCommit, {}, 12);  // token t1, committed at 12
   Binds second = token_binds(20);
   second[0].value = "t2";
-  run_and_ship(replica, primary, Stmt::kInsertToken, second, 20);  // t2, outside a transaction
+  run_and_ship(begun.log, primary, Stmt::kInsertToken, second, 20);  // t2, outside a transaction
   CHECK(replica.behind() == 2);
 
   replica.drop_unreceived(21, 5);  // received what was made before 16

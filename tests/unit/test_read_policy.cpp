@@ -78,13 +78,16 @@ std::vector<Route> live(bool read_your_writes) {
   return out;
 }
 
-// The simulator: its lagging replica, fed by the statements the primary ran.
+// The simulator: its lagging replica, following the write sets of the statements the primary
+// ran.
 std::vector<Route> simulated(bool read_your_writes) {
   ScratchLedger ledger;
   Connection primary;
   REQUIRE(ScratchLedger::create({{"alice", 100}}, &ledger, &primary).is_ok());
   LaggingReplica replica;
   REQUIRE(LaggingReplica::create(primary, kLagMs, &replica).is_ok());
+  WriteSetLog log;
+  log.follow(&replica);
   ManualClock clock(0);
   std::unique_ptr<ReadSplit> split = replica_reads(replica, primary, clock, read_your_writes);
   std::vector<Route> out;
@@ -95,7 +98,7 @@ std::vector<Route> simulated(bool read_your_writes) {
       PendingStep step{"step", Stmt::kInsertToken, token(++commits, 0), {}};
       step.result = primary.run(step.stmt, step.binds);
       REQUIRE(step.result.ok());
-      replica.ran(primary, step, event.at_ms);
+      log.ran(primary, step, event.at_ms);
       continue;
     }
     const StepResult read = split->run(Stmt::kSelectToken, token(commits, 0));

@@ -11,6 +11,7 @@
 #include "sim/explore/replayer.h"
 #include "sim/shared/lagging_replica.h"
 #include "sim/shared/scratch_ledger.h"
+#include "sim/shared/write_set_log.h"
 
 namespace idemlab {
 
@@ -19,6 +20,7 @@ namespace {
 // ledger=standby:reads=standby: one run's read replica, which applies the run's first `applies`
 // commits and none after, and each attempt's reads outside its write transaction, sent there.
 struct RunReplica {
+  WriteSetLog writes;  // what the replica follows
   LaggingReplica replica;
   std::vector<std::unique_ptr<ReadSplit>> reads;  // by attempt
   int applies = -1;
@@ -32,7 +34,7 @@ struct RunReplica {
                              (statement_takes_write_lock(step.stmt) &&
                               step.stmt != Stmt::kBeginImmediate && !connection.in_transaction()));
     if (commits < applies)
-      replica.ran(connection, step, now_ms);
+      writes.ran(connection, step, now_ms);
     else
       missed |= commits_now;
     commits += commits_now;
@@ -95,6 +97,7 @@ Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>*
   RETURN_IF_ERROR(open_run_ledger(ledger, connections));
   if (replica->applies >= 0) {
     RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, &replica->replica));
+    replica->writes.follow(&replica->replica);
     for (int i = 0; i < config_.duplicates; ++i)
       replica->reads.push_back(
           replica_reads(replica->replica, (*connections)[static_cast<size_t>(i)], clock, false));

@@ -41,8 +41,9 @@ std::string_view key_bind(Stmt stmt) {
 }  // namespace
 
 Status GaleraModel::open(const ScratchLedger& first, Connection& first_connection,
-                         const GaleraSettings& settings) {
+                         const GaleraSettings& settings, WriteSetLog* log) {
   settings_ = settings;
+  log->follow(this);
   nodes_.resize(static_cast<size_t>(settings.nodes));
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
@@ -71,55 +72,58 @@ int64_t GaleraModel::applied(int node) const {
 
 // A row's name in the cluster's write sets: its table and its key. A flow is named by its
 // source and key where its unique key exists; without it two flows of one request are two rows.
-std::string GaleraModel::write_key(const Write& write) const {
-  const std::string_view table = written_table(write.stmt);
+std::string GaleraModel::write_key(Stmt stmt, const Binds& binds) const {
+  const std::string_view table = written_table(stmt);
   if (table == "transfer_flow") {
-    const bool inserts = statement_sql(write.stmt).starts_with("INSERT");
-    if (inserts && (!settings_.flow_unique || bind_text(write.binds, ":unique_key") == "0"))
-      return "";
-    return fmt::format("flow {}/{}", bind_text(write.binds, ":source"),
-                       bind_text(write.binds, ":biz_seq"));
+    const bool inserts = statement_sql(stmt).starts_with("INSERT");
+    if (inserts && (!settings_.flow_unique || bind_text(binds, ":unique_key") == "0")) return "";
+    return fmt::format("flow {}/{}", bind_text(binds, ":source"), bind_text(binds, ":biz_seq"));
   }
-  const std::string_view bind = key_bind(write.stmt);
+  const std::string_view bind = key_bind(stmt);
   if (bind.empty()) return "";
-  return fmt::format("{} {}", table, bind_text(write.binds, bind));
+  return fmt::format("{} {}", table, bind_text(binds, bind));
 }
 
-void GaleraModel::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
-  const Stmt stmt = step.stmt;
-  if (stmt == Stmt::kBeginImmediate) {
-    if (step.result.ok()) open_[&connection] = Transaction{applied(node_of(connection)), {}, {}};
-    return;
-  }
-  if (stmt == Stmt::kRollback || stmt == Stmt::kCommit) {
-    const auto found = open_.find(&connection);
-    if (found == open_.end()) return;
-    if (stmt == Stmt::kCommit && step.result.ok()) commit(connection, found->second, now_ms);
+void GaleraModel::began(const Connection& connection) {
+  open_[&connection] = Open{applied(node_of(connection)), {}};
+}
+
+// A write in a transaction names its row for certification; a transaction whose BEGIN the log
+// did not see began with its first write.
+void GaleraModel::wrote(const Connection& connection, const LoggedWrite& write) {
+  if (!connection.in_transaction()) return;  // an autocommit write: committed() names it
+  Open& open = open_.try_emplace(&connection, Open{applied(node_of(connection)), {}}).first->second;
+  if (std::string key = write_key(write.stmt, write.binds); !key.empty())
+    open.keys.insert(std::move(key));
+}
+
+// A certified commit (or an autocommit write, its own write set) gets the cluster's next seqno;
+// every other node applies it later. Its flow rows are named here, where it committed.
+void GaleraModel::committed(WriteSet&& set) {
+  const int node = node_of(*set.connection);
+  Committed commit{++last_seqno_, node, set.at_ms, {}, {}};
+  if (const auto found = open_.find(set.connection); found != open_.end()) {
+    commit.keys = std::move(found->second.keys);
     open_.erase(found);
-    return;
+  } else {
+    for (const LoggedWrite& write : set.writes)
+      if (std::string key = write_key(write.stmt, write.binds); !key.empty())
+        commit.keys.insert(std::move(key));
   }
-  if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt)) return;
-  Write write{stmt, step.binds};
-  write.flow = name_flow(node_of(connection), write, step.result);
-  const std::string key = write_key(write);
-  if (connection.in_transaction()) {
-    Transaction& transaction = open_[&connection];
-    if (transaction.began_after < 0) transaction.began_after = applied(node_of(connection));
-    if (!key.empty()) transaction.keys.insert(key);
-    transaction.writes.push_back(std::move(write));
-    return;
+  for (LoggedWrite& logged : set.writes) {
+    const FlowName flow = name_flow(node, logged);  // before its values move on
+    commit.writes.push_back(Write{logged.stmt, std::move(logged.binds), flow});
   }
-  Transaction alone{applied(node_of(connection)), {}, {}};  // autocommit: its own write set
-  if (!key.empty()) alone.keys.insert(key);
-  alone.writes.push_back(std::move(write));
-  commit(connection, alone, now_ms);
+  log_.push_back(std::move(commit));
+  for (size_t other = 0; other < nodes_.size(); ++other)
+    if (static_cast<int>(other) != node) nodes_[other].pending.push_back(&log_.back());
 }
 
 bool GaleraModel::refuses_autocommit(const Connection& connection, const PendingStep& step) {
   if (settings_.retry_autocommit || connection.in_transaction() ||
       !statement_sql(step.stmt).starts_with("INSERT"))
     return false;
-  const std::string key = write_key(Write{step.stmt, step.binds});
+  const std::string key = write_key(step.stmt, step.binds);
   if (key.empty()) return false;
   const Node& node = nodes_[static_cast<size_t>(node_of(connection))];
   const bool unapplied =
@@ -132,11 +136,11 @@ bool GaleraModel::refuses_autocommit(const Connection& connection, const Pending
 bool GaleraModel::certify(const Connection& connection) {
   const auto found = open_.find(&connection);
   if (found == open_.end()) return true;
-  const Transaction& transaction = found->second;
+  const Open& open = found->second;
   const int node = node_of(connection);
-  for (auto it = log_.rbegin(); it != log_.rend() && it->seqno > transaction.began_after; ++it) {
+  for (auto it = log_.rbegin(); it != log_.rend() && it->seqno > open.began_after; ++it) {
     if (it->node == node) continue;
-    const bool overlaps = std::any_of(transaction.keys.begin(), transaction.keys.end(),
+    const bool overlaps = std::any_of(open.keys.begin(), open.keys.end(),
                                       [&](const std::string& key) { return it->keys.count(key); });
     if (overlaps) {
       ++certification_failures_;
@@ -147,12 +151,10 @@ bool GaleraModel::certify(const Connection& connection) {
   return true;
 }
 
-GaleraModel::FlowName GaleraModel::name_flow(int node, const Write& write,
-                                             const StepResult& result) {
+GaleraModel::FlowName GaleraModel::name_flow(int node, const LoggedWrite& write) {
   if (written_table(write.stmt) != "transfer_flow") return {-1, 0};
   Node& here = nodes_[static_cast<size_t>(node)];
-  const bool returns_id = result.row && !result.row->empty();
-  const int64_t id = returns_id ? as_int(result.row->at(0)) : bind_int(write.binds, ":flow_id");
+  const int64_t id = write.returned_id != 0 ? write.returned_id : bind_int(write.binds, ":flow_id");
   if (id == 0) return {-1, 0};
   // An upsert or an update names a row the node may have from another; an insert, a new row
   // (its id may be one a rolled-back insert took before: the name is made again).
@@ -178,14 +180,6 @@ void GaleraModel::apply_write(Node& node, const Write& write) {
     node.flow_ids[write.flow] = id;  // over a name a rolled-back insert left on this id
     node.flow_names[id] = write.flow;
   }
-}
-
-void GaleraModel::commit(const Connection& connection, Transaction& transaction, int64_t now_ms) {
-  const int node = node_of(connection);
-  log_.push_back(Committed{++last_seqno_, node, now_ms, std::move(transaction.keys),
-                           std::move(transaction.writes)});
-  for (size_t other = 0; other < nodes_.size(); ++other)
-    if (static_cast<int>(other) != node) nodes_[other].pending.push_back(&log_.back());
 }
 
 // Applies the node's pending commits that are due (all of them with `all`), in one transaction
@@ -220,9 +214,8 @@ void GaleraModel::forget() {
   int64_t needed_after = last_seqno_;
   for (size_t node = 0; node < nodes_.size(); ++node)
     needed_after = std::min(needed_after, applied(static_cast<int>(node)));
-  for (const auto& [connection, transaction] : open_)
-    if (transaction.began_after >= 0)
-      needed_after = std::min(needed_after, transaction.began_after);
+  for (const auto& [connection, open] : open_)
+    needed_after = std::min(needed_after, open.began_after);
   while (!log_.empty() && log_.front().seqno <= needed_after) log_.pop_front();
 }
 

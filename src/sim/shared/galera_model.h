@@ -1,13 +1,13 @@
 // GaleraModel: a MariaDB Galera cluster in the simulator, in memory and deterministic. Each node
-// is a scratch SQLite ledger of its own, so a transaction's locks stop at its node, as InnoDB's
-// do on Galera. A transaction runs on its node alone; at COMMIT the cluster certifies it: it
-// fails (1213, answered busy: certification_failed) when a transaction another node committed
-// after this one began, and this node had not applied yet when it began, wrote a row this one
-// writes (the same account, flow, dedup record, token or lock). A certified commit gets the
-// cluster's next seqno, and its writes, statement by statement with the same values, are applied
-// by every other node `apply_ms` later (an applier that lags; 0: at once), in seqno order, once
-// the node's write lock is free. A read on a node that has not applied everything is stale,
-// unless causal reads (wsrep_sync_wait=1) first apply everything.
+// is a scratch SQLite ledger of its own, following the run's write-set log (write_set_log.h), so a
+// transaction's locks stop at its node, as InnoDB's do on Galera. A transaction runs on its node
+// alone; at COMMIT the cluster certifies it: it fails (1213, answered busy: certification_failed)
+// when a transaction another node committed after this one began, and this node had not applied yet
+// when it began, wrote a row this one writes (the same account, flow, dedup record, token or lock).
+// A certified commit gets the cluster's next seqno, and its writes, statement by statement with the
+// same values, are applied by every other node `apply_ms` later (an applier that lags; 0: at once),
+// in seqno order, once the node's write lock is free. A read on a node that has not applied
+// everything is stale, unless causal reads (wsrep_sync_wait=1) first apply everything.
 #pragma once
 
 #include <deque>
@@ -20,6 +20,7 @@
 
 #include "db/connection.h"
 #include "sim/shared/scratch_ledger.h"
+#include "sim/shared/write_set_log.h"
 #include "strategies/session.h"
 
 namespace idemlab {
@@ -32,21 +33,26 @@ struct GaleraSettings {
   bool retry_autocommit = true;  // wsrep_retry_autocommit=1: see refuses_autocommit()
 };
 
-class GaleraModel {
+class GaleraModel final : public WriteSetFollower {
  public:
   GaleraModel() = default;
   GaleraModel(const GaleraModel&) = delete;
   GaleraModel& operator=(const GaleraModel&) = delete;
 
-  // `first` (the run's ledger, node 1) and every other node, a copy of what it holds now.
+  // `first` (the run's ledger, node 1) and every other node, a copy of what it holds now,
+  // following `log` (which outlives it) from now on.
   Status open(const ScratchLedger& first, Connection& first_connection,
-              const GaleraSettings& settings);
+              const GaleraSettings& settings, WriteSetLog* log);
   int nodes() const { return settings_.nodes; }
   // A connection to node `node` (0-based), for an attempt; place() then says where it is kept.
   Result<Connection> connect(int node) const { return nodes_[node].ledger->connect(); }
   void place(const Connection* connection, int node) { node_of_[connection] = node; }
-  // Follows a statement a connection to a node ran (Stepper::on_run), at `now_ms`.
-  void ran(const Connection& connection, const PendingStep& step, int64_t now_ms);
+  // The log's news: a transaction began, wrote, committed (and gets the cluster's next
+  // seqno) or ended with nothing committed.
+  void began(const Connection& connection) override;
+  void wrote(const Connection& connection, const LoggedWrite& write) override;
+  void committed(WriteSet&& set) override;
+  void ended(const Connection& connection) override { open_.erase(&connection); }
   // Before the COMMIT of `connection`'s transaction: whether the cluster certifies it. A
   // certified one is committed in the cluster's order when ran() sees its COMMIT.
   bool certify(const Connection& connection);
@@ -77,11 +83,6 @@ class GaleraModel {
     Binds binds;
     FlowName flow{-1, 0};  // the flow row it inserts or names by :flow_id; -1: none
   };
-  struct Transaction {
-    int64_t began_after = -1;  // the node's applied seqno when it began
-    std::vector<Write> writes;
-    std::set<std::string> keys;
-  };
   struct Committed {
     int64_t seqno;
     int node;
@@ -98,19 +99,23 @@ class GaleraModel {
     std::unordered_map<int64_t, FlowName> flow_names;  // its id here -> its name
   };
 
-  void commit(const Connection& connection, Transaction& transaction, int64_t now_ms);
   Status apply(Node& node, int64_t now_ms, bool all);
   void forget();
-  std::string write_key(const Write& write) const;
-  // The flow row `write` (run on `node`, its result `result`) inserts or names, by its name.
-  FlowName name_flow(int node, const Write& write, const StepResult& result);
+  std::string write_key(Stmt stmt, const Binds& binds) const;
+  // The flow row `write` (run on `node`) inserts or names, by its name.
+  FlowName name_flow(int node, const LoggedWrite& write);
   // Applies `write` on `node`, its flow id translated to the node's own.
   void apply_write(Node& node, const Write& write);
 
   GaleraSettings settings_;
   std::vector<Node> nodes_;
   std::unordered_map<const Connection*, int> node_of_;
-  std::unordered_map<const Connection*, Transaction> open_;
+  // Each open transaction: its node's applied seqno when it began, and the rows it wrote.
+  struct Open {
+    int64_t began_after = -1;
+    std::set<std::string> keys;
+  };
+  std::unordered_map<const Connection*, Open> open_;
   std::deque<Committed> log_;  // the certified commits still needed, by seqno (1-based)
   int64_t last_seqno_ = 0;     // the newest commit's
   int64_t certification_failures_ = 0;

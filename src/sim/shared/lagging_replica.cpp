@@ -42,24 +42,12 @@ Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplic
       "PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; DROP INDEX dedup_request");
 }
 
-void LaggingReplica::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
-  const Stmt stmt = step.stmt;
-  if (stmt == Stmt::kBeginImmediate || stmt == Stmt::kRollback) {
-    open_[&connection].clear();  // a new transaction, or the last one undone
-    return;
-  }
-  if (stmt == Stmt::kCommit) {
-    std::vector<Write>& writes = open_[&connection];
-    if (step.result.ok() && !writes.empty()) shipped_.push_back({now_ms, std::move(writes)});
-    writes.clear();
-    return;
-  }
-  if (!step.result.ok() || !replicated(stmt)) return;
-  if (!statement_takes_write_lock(stmt)) return;  // a read
-  if (connection.in_transaction())
-    open_[&connection].push_back({stmt, step.binds});
-  else
-    shipped_.push_back({now_ms, {{stmt, step.binds}}});
+bool LaggingReplica::follows(Stmt stmt) const {
+  return replicated(stmt);
+}
+
+void LaggingReplica::committed(WriteSet&& set) {
+  if (!set.writes.empty()) shipped_.push_back({set.at_ms, std::move(set.writes)});
 }
 
 Status LaggingReplica::catch_up(int64_t now_ms) {
@@ -72,7 +60,7 @@ Status LaggingReplica::apply_before(int64_t before_ms) {
   if (shipped_.empty() || shipped_.front().at_ms >= before_ms) return Status::ok();
   RETURN_IF_ERROR(connection_.exec_script("BEGIN"));
   while (!shipped_.empty() && shipped_.front().at_ms < before_ms) {
-    for (const Write& write : shipped_.front().writes) {
+    for (const LoggedWrite& write : shipped_.front().writes) {
       const StepResult result = connection_.run(write.stmt, write.binds);
       IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
     }
@@ -84,7 +72,6 @@ Status LaggingReplica::apply_before(int64_t before_ms) {
 void LaggingReplica::drop_unreceived(int64_t now_ms, int64_t lag_ms) {
   throw_if_error(apply_before(now_ms - lag_ms));
   shipped_.clear();
-  open_.clear();
 }
 
 namespace {

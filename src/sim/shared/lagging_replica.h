@@ -1,7 +1,8 @@
 // LaggingReplica: a read replica of a simulated run's ledger, in memory and deterministic. It
-// starts as a copy of the primary and follows it as a streaming replica does: every write
-// transaction the primary commits is shipped at the virtual moment of its COMMIT and applied,
-// statement by statement with the same values, `lag_ms` later. Statement replay gives the same
+// starts as a copy of the primary and follows the run's write-set log (write_set_log.h) as a
+// streaming replica does: every write transaction the primary commits is shipped at the
+// virtual moment of its COMMIT and applied, statement by statement with the same values,
+// `lag_ms` later. Statement replay gives the same
 // rows because the replica applies the same commits in the primary's order from the same start
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
@@ -14,18 +15,17 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/clock.h"
 #include "db/connection.h"
 #include "ledger/read_split.h"
 #include "sim/shared/scratch_ledger.h"
-#include "strategies/session.h"
+#include "sim/shared/write_set_log.h"
 
 namespace idemlab {
 
-class LaggingReplica {
+class LaggingReplica final : public WriteSetFollower {
  public:
   LaggingReplica() = default;
   LaggingReplica(const LaggingReplica&) = delete;
@@ -34,9 +34,10 @@ class LaggingReplica {
   // A copy of what `primary` (a connection to a scratch ledger) holds now.
   static Status create(Connection& primary, int64_t lag_ms, LaggingReplica* out);
 
-  // Follows a statement a connection to the primary ran (Stepper::on_run): a transaction's
-  // writes wait for its COMMIT, then ship at `now_ms`; a write outside one ships at once.
-  void ran(const Connection& connection, const PendingStep& step, int64_t now_ms);
+  // The writes it follows: those to the tables read here (flows, dedup records, tokens).
+  bool follows(Stmt stmt) const override;
+  // A write set the primary committed: it waits `lag_ms`.
+  void committed(WriteSet&& set) override;
   // Applies every commit shipped at or before now_ms - lag_ms.
   Status catch_up(int64_t now_ms);
   // Whether it has applied every commit shipped so far (the primary's position now).
@@ -49,13 +50,9 @@ class LaggingReplica {
   Connection& connection() { return connection_; }
 
  private:
-  struct Write {
-    Stmt stmt;
-    Binds binds;
-  };
   struct Commit {
     int64_t at_ms;
-    std::vector<Write> writes;
+    std::vector<LoggedWrite> writes;
   };
 
   // Applies, in one transaction, every commit shipped before `before_ms`.
@@ -64,8 +61,7 @@ class LaggingReplica {
   std::unique_ptr<ScratchLedger> ledger_;
   Connection connection_;
   int64_t lag_ms_ = 0;
-  std::unordered_map<const Connection*, std::vector<Write>> open_;  // transactions under way
-  std::deque<Commit> shipped_;                                      // not applied yet
+  std::deque<Commit> shipped_;  // not applied yet
 };
 
 // Where an attempt's reads outside its write transaction go (Session::use_reads): a read split

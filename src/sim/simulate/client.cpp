@@ -204,23 +204,12 @@ bool Clients::issue_token_for(uint32_t request, uint8_t key) {
   IssuedToken token;
   const uint64_t low = random.next();
   const int64_t ttl_ms = settings_.token_ttl_ms();
-  StatementRunner& store =
-      ledger_.guard_store ? static_cast<StatementRunner&>(*ledger_.guard_store) : ledger_.client;
+  // In the ledger, the token is a write its replicas follow (and bench-sim's recorder records).
+  FollowedRunner followed(ledger_, ledger_.client, events_.clock());
+  StatementRunner& store = ledger_.guard_store ? static_cast<StatementRunner&>(*ledger_.guard_store)
+                           : ledger_.followed() ? static_cast<StatementRunner&>(followed)
+                                                : ledger_.client;
   Status status = issue_token(store, events_.clock(), high, low, ttl_ms, &token);
-  if (!ledger_.guard_store && (ledger_.recording() || ledger_.replica || ledger_.cluster)) {
-    // The same write, for bench-sim's recorder and the replica that follows the ledger.
-    PendingStep written{"issue_token",
-                        Stmt::kInsertToken,
-                        {{":token", fmt::format("{:016x}{:016x}", high, low)},
-                         {":now", events_.now_ms()},
-                         {":expires", events_.now_ms() + ttl_ms}},
-                        {}};
-    written.result.code = status.is_ok() ? StepCode::kOk : StepCode::kBusy;
-    written.result.changes = status.is_ok() ? 1 : 0;
-    ledger_.record(ledger_.client, written.stmt, written.binds);
-    if (ledger_.replica) ledger_.replica->ran(ledger_.client, written, events_.now_ms());
-    if (ledger_.cluster) ledger_.cluster->ran(ledger_.client, written, events_.now_ms());
-  }
   if (status.code() == StatusCode::kBusy) return false;
   throw_if_error(status);
   trace_.note(request, 0, 0, "client", "token issued", "",

@@ -84,6 +84,7 @@ std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby)
   const int64_t now = events_.now_ms();
   const int64_t lost = value_or_throw(ledger_.undo->undo_since(ledger_.client, now - lag_ms));
   if (ledger_.replica) ledger_.replica->drop_unreceived(now, lag_ms);
+  if (ledger_.writes) ledger_.writes->drop_open();  // the transactions cut above
   ++stats_.ledger_failovers;
   stats_.commits_lost += lost;
   stats_.transactions_cut += cut;

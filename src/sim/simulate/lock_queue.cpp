@@ -10,11 +10,9 @@ Status SqliteLockQueue::open() {
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
   RETURN_IF_ERROR(open_replica());
   RETURN_IF_ERROR(open_cluster());
-  if (run_.ledger.recording() || run_.ledger.replica || run_.ledger.cluster) {
+  if (run_.ledger.followed()) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
-      run_.ledger.record(connection, step.stmt, step.binds);
-      if (run_.ledger.replica) follow(connection, step);
-      if (run_.ledger.cluster) cluster_.ran(connection, step, run_.events.now_ms());
+      run_.ledger.ran(connection, step, run_.events.now_ms());
     };
   }
   return Status::ok();
@@ -36,6 +34,8 @@ Status SqliteLockQueue::open_replica() {
   run_.ledger.split_reads = settings.replica_lag_ms >= 0;
   if (!run_.ledger.split_reads) return Status::ok();
   RETURN_IF_ERROR(LaggingReplica::create(run_.ledger.client, topology.ledger_lag_ms, &replica_));
+  writes_.follow(&replica_);
+  run_.ledger.writes = &writes_;
   run_.ledger.replica = &replica_;
   return Status::ok();
 }
@@ -45,12 +45,6 @@ Connection SqliteLockQueue::connect(int node) {
   Connection connection = value_or_throw(ledger_.connect());
   if (undo_) throw_if_error(undo_->watch(connection));
   return connection;
-}
-
-// A statement an attempt ran, for the replica: not one the guard store ran.
-void SqliteLockQueue::follow(const Connection& connection, const PendingStep& step) {
-  if (&run_.ledger.runner_for(connection, step.stmt) != &connection) return;
-  replica_.ran(connection, step, run_.events.now_ms());
 }
 
 void SqliteLockQueue::step(uint32_t index) {

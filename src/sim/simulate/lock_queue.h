@@ -50,7 +50,6 @@ class SqliteLockQueue final : public StepRunner {
   };
 
   Status open_replica();
-  void follow(const Connection& connection, const PendingStep& step);
   void sleep(uint32_t delivery, bool was_woken, std::string_view step, const char* why);
 
   // lock_queue_cluster.cpp: the cluster, its certification and its causal reads.
@@ -68,6 +67,7 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;
+  WriteSetLog writes_;             // what the replicas below follow
   LaggingReplica replica_;         // reads=standby: the standby that is read
   std::unique_ptr<UndoLog> undo_;  // a failover of the ledger: what it would lose
   GaleraModel cluster_;            // ledger=galera: the ledger's nodes

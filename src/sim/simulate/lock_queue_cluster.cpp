@@ -13,8 +13,9 @@ Status SqliteLockQueue::open_cluster() {
   settings.causal_reads = topology.causal_reads;
   settings.flow_unique = run_.settings.pitfall != Pitfall::kNoUniqueIndex;
   settings.retry_autocommit = topology.retry_autocommit;
-  RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings));
+  RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings, &writes_));
   locks_.resize(static_cast<size_t>(settings.nodes));
+  run_.ledger.writes = &writes_;
   run_.ledger.cluster = &cluster_;
   return Status::ok();
 }
@@ -59,6 +60,7 @@ std::optional<ExecutedStep> SqliteLockQueue::refused_commit(const Delivery& deli
                            : cluster_.refuses_autocommit(*delivery.connection, step);
   if (!refused) return std::nullopt;
   delivery.connection->rollback_if_open();
+  writes_.rolled_back(*delivery.connection);
   ++run_.stats.certification_failures;
   return stepper.deliver(delivery.slot,
                          StepResult{StepCode::kDeadlock, 0, std::nullopt,

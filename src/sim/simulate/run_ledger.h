@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/clock.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
 #include "db/sqlite/undo_log.h"
@@ -13,6 +14,7 @@
 #include "sim/shared/galera_model.h"
 #include "sim/shared/lagging_replica.h"
 #include "sim/shared/replicated_guards.h"
+#include "sim/shared/write_set_log.h"
 #include "sim/simulate/simulate.h"
 
 namespace idemlab::sim {
@@ -38,6 +40,17 @@ class RunLedger {
   UndoLog* undo = nullptr;                 // a failover of the ledger: what it would lose
   bool split_reads = false;                // reads=standby: reads outside a transaction go there
   GaleraModel* cluster = nullptr;          // ledger=galera: the ledger's nodes
+  WriteSetLog* writes = nullptr;           // a replicated ledger: what its replicas follow
+
+  // Whether ran() has anyone to tell.
+  bool followed() const { return recording() || writes; }
+  // A statement `connection` ran on the ledger (or on the guard store, which no replica of
+  // the ledger follows), at `now_ms`: for bench-sim's recorder and the write-set log.
+  void ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
+    record(connection, step.stmt, step.binds);
+    if (writes && &runner_for(connection, step.stmt) == &connection)
+      writes->ran(connection, step, now_ms);
+  }
 
   // With a replica: where the attempt on `connection` sends its reads outside a transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
@@ -118,6 +131,29 @@ class RunLedger {
   std::unordered_map<const Connection*, uint64_t> epoch_of_;
   uint64_t epoch_ = 0;
   std::unordered_map<const Connection*, std::unique_ptr<ReadSplit>> reads_;
+};
+
+// A connection of the run's own (the client's), as a statement runner whose statements the
+// ledger's followers hear as they hear an attempt's steps: no write reaches the ledger unseen.
+class FollowedRunner final : public StatementRunner {
+ public:
+  FollowedRunner(RunLedger& ledger, Connection& connection, const Clock& clock)
+      : ledger_(&ledger), connection_(&connection), clock_(&clock) {}
+  StepResult run(Stmt id, const Binds& binds) override {
+    PendingStep step{"", id, binds, connection_->run(id, binds)};
+    ledger_->ran(*connection_, step, clock_->now_ms());
+    return std::move(step.result);
+  }
+  std::string_view statement_text(Stmt id) const override {
+    return connection_->statement_text(id);
+  }
+  void set_trace(TraceSink sink) override { connection_->set_trace(std::move(sink)); }
+  const std::string& location() const override { return connection_->location(); }
+
+ private:
+  RunLedger* ledger_;
+  Connection* connection_;
+  const Clock* clock_;
 };
 
 }  // namespace idemlab::sim

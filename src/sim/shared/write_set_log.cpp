@@ -1,0 +1,71 @@
+// The simulator's replication log: write sets captured from the statements that ran.
+#include "sim/shared/write_set_log.h"
+
+#include "db/statement_tables.h"
+
+namespace idemlab {
+
+namespace {
+
+// The id a flow write's RETURNING gave: the flow row an insert made.
+int64_t returned_id(Stmt stmt, const StepResult& result) {
+  if (written_table(stmt) != "transfer_flow" || !result.row || result.row->empty()) return 0;
+  return as_int(result.row->at(0));
+}
+
+}  // namespace
+
+void WriteSetLog::follow(WriteSetFollower* follower) {
+  followers_.push_back(follower);
+  followed_.resize(static_cast<size_t>(Stmt::kCount));
+  for (size_t stmt = 0; stmt < followed_.size(); ++stmt)
+    if (follower->follows(static_cast<Stmt>(stmt))) followed_[stmt] = true;
+}
+
+void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
+  const Stmt stmt = step.stmt;
+  if (stmt == Stmt::kBeginImmediate) {
+    open_[&connection].clear();
+    if (step.result.ok())
+      for (WriteSetFollower* follower : followers_) follower->began(connection);
+    return;
+  }
+  if (stmt == Stmt::kRollback || stmt == Stmt::kCommit) {
+    const auto found = open_.find(&connection);
+    if (found == open_.end()) return;
+    std::vector<LoggedWrite> writes = std::move(found->second);
+    open_.erase(found);
+    if (stmt == Stmt::kCommit && step.result.ok())
+      ship(connection, std::move(writes), now_ms);
+    else
+      for (WriteSetFollower* follower : followers_) follower->ended(connection);
+    return;
+  }
+  // A write that changed nothing has nothing to replay.
+  if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt) ||
+      !followed_[static_cast<size_t>(stmt)])
+    return;
+  LoggedWrite write{stmt, step.binds, returned_id(stmt, step.result)};
+  for (WriteSetFollower* follower : followers_) follower->wrote(connection, write);
+  if (connection.in_transaction()) {
+    open_[&connection].push_back(std::move(write));
+    return;
+  }
+  std::vector<LoggedWrite> alone;
+  alone.push_back(std::move(write));
+  ship(connection, std::move(alone), now_ms);
+}
+
+void WriteSetLog::rolled_back(const Connection& connection) {
+  open_.erase(&connection);
+  for (WriteSetFollower* follower : followers_) follower->ended(connection);
+}
+
+void WriteSetLog::ship(const Connection& connection, std::vector<LoggedWrite> writes,
+                       int64_t now_ms) {
+  WriteSet set{&connection, now_ms, std::move(writes)};
+  for (size_t i = 0; i + 1 < followers_.size(); ++i) followers_[i]->committed(WriteSet(set));
+  if (!followers_.empty()) followers_.back()->committed(std::move(set));
+}
+
+}  // namespace idemlab
