@@ -42,6 +42,22 @@ void choose_failover(ExploreOptions* options) {
   options->config.ledger_failover = of == "ledger";
 }
 
+// ledger=galera: the simulator's cluster, whose appliers explore tries at every lag (so it takes
+// no apply-ms), alone among the faults and topologies explore enumerates.
+void choose_cluster(const SimTopology& topology, ExploreOptions* options) {
+  if (topology.apply_ms_given)
+    throw_if_error(Status::usage(
+        "explore tries every applier lag (each commit applied at once, then 1 ms after it, "
+        "then 2, ...): drop apply-ms="));
+  if (!options->failover.empty() || topology.guards_replica)
+    throw_if_error(Status::usage(
+        "explore enumerates a Galera cluster's appliers or a failover, one at a time: drop "
+        "--failover or ledger=galera"));
+  options->config.galera_nodes = topology.nodes;
+  options->config.causal_reads = topology.causal_reads;
+  options->config.retry_autocommit = topology.retry_autocommit;
+}
+
 // --topology into the config: explore reads a lagging standby at every lag in turn, and keeps
 // tokens and locks in a replicated store when --failover fails it over, or when the ledger
 // fails over beside it; each part that would change nothing, or that explore does not
@@ -58,10 +74,7 @@ void choose_topology(ExploreOptions* options) {
     throw_if_error(Status::usage(
         "--topology queue=jetstream: explore enumerates the interleavings of twins, not a "
         "queue's copies; simulate --topology queue=jetstream --fault republish runs them"));
-  if (topology.galera())
-    throw_if_error(Status::usage(
-        "explore does not enumerate a Galera cluster's certification: run simulate or compare "
-        "--topology ledger=galera, or explore --db on a real cluster's URL"));
+  if (topology.galera()) choose_cluster(topology, options);
   if (topology.standby() && !topology.reads_on_standby && !config.ledger_failover)
     throw_if_error(Status::usage(
         "--topology ledger=standby changes nothing in explore without reads=standby or "
@@ -125,6 +138,13 @@ void choose_server(ExploreOptions* options) {
   if (config.guards_apart && config.redis)
     throw_if_error(Status::usage(
         "--topology guards=replica and --redis are two stores for tokens and locks: give one"));
+  if (config.galera_nodes > 0 && config.server)
+    throw_if_error(Status::usage(
+        "ledger=galera is the simulator's own cluster of SQLite nodes; on a real cluster, give "
+        "the URL that names its nodes: explore --db mariadb://USER:PASS@H1:P1,H2:P2,H3:P3/DB"));
+  if (config.galera_nodes > 0 && config.redis)
+    throw_if_error(Status::usage(
+        "explore keeps tokens and locks in the simulator's Galera cluster itself: drop --redis"));
   check_guards_kept(*options);
 }
 
@@ -155,6 +175,9 @@ std::string explore_command(const ExploreOptions& options, Pitfall pitfall) {
                                  {c.replica_lag, " --topology ledger=standby:reads=standby"},
                                  {options.sql, " --sql"}})
     if (on) out += flag;
+  if (c.galera_nodes > 0)
+    out += fmt::format(" --topology ledger=galera:nodes={},sync-wait={},retry-autocommit={}",
+                       c.galera_nodes, c.causal_reads ? 1 : 0, c.retry_autocommit ? 1 : 0);
   if (c.pick > 0) out += fmt::format(" --interleaving {}", c.pick);
   out += scratch_server_arguments({c.server, c.isolation});
   return out + scratch_redis_arguments(c.redis);
@@ -226,7 +249,10 @@ void add_fault_options(CLI::App* command, ExploreOptions* options) {
                       "ledger=standby:reads=standby: send the lookups outside the write "
                       "transaction to the ledger's standby, and try every interleaving with it "
                       "applying none of the run's commits, then the first, and so on (SQLite); "
-                      "guards=replica: with --failover, as --failover alone; with "
+                      "ledger=galera[:nodes=N,sync-wait=0|1,retry-autocommit=0|1]: each twin "
+                      "on the next node of the simulator's cluster, every interleaving tried "
+                      "with the appliers applying each commit at once, then 1 ms after it, and "
+                      "so on; guards=replica: with --failover, as --failover alone; with "
                       "--failover=ledger, tokens and locks in a store that stays up");
   command->add_flag("--replica-lag", options->replica_lag)->group("");  // refused, named
 }

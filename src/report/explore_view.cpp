@@ -26,6 +26,8 @@ std::string where_text(const ExploreResult& result) {
                                                   : "";
   if (result.ledger_fails_over) redis += "a ledger that fails over, ";
   if (result.replica_lag) redis += "lookups on the ledger's lagging standby, ";
+  if (!is_server(result.engine) && result.nodes > 1)
+    return fmt::format("on the simulator's Galera cluster of {} nodes, {}", result.nodes, redis);
   if (!is_server(result.engine)) return redis;
   const std::string cluster =
       result.nodes > 1 ? fmt::format("a Galera cluster of {} nodes, ", result.nodes) : "";
@@ -45,6 +47,8 @@ std::string orders_text(const ExploreView& view, const ExploreResult& result) {
 // What the server did in them, Hermitage's way: how many interleavings blocked, deadlocked or
 // were refused as unserialisable.
 std::string server_counts_text(const ExploreResult& result) {
+  if (!is_server(result.engine) && result.nodes > 1)
+    return fmt::format("; {} refused at certification", result.deadlocking);
   if (!is_server(result.engine)) return "";
   return fmt::format("; {} blocking, {} {}, {} unserializable, {} meeting a unique key",
                      result.blocking, result.deadlocking,
@@ -78,6 +82,7 @@ struct Shown {
 
 // What alone breaks the interleaving a fault point was added to: "the standby's lag".
 std::string_view fault_cause(const FaultPoint& point) {
+  if (point.apply_lag_ms >= 0) return "the appliers' lag";
   if (point.replica_applies >= 0) return "the standby's lag";
   if (point.failover_after > 0) return "the failover";
   if (point.ledger_failover_after > 0) return "the ledger's failover";
@@ -125,6 +130,7 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
   if (crash.ledger_failover_after > 0)
     out["ledger_failover"] = {{"after_commit", crash.ledger_failover_after}};
   if (crash.replica_applies >= 0) out["replica"] = {{"applied_commits", crash.replica_applies}};
+  if (crash.apply_lag_ms >= 0) out["appliers"] = {{"lag_ms", crash.apply_lag_ms}};
   if (shown.by_fault) out["breaks_only_with_fault"] = true;
   out["invariants"] = *shown.invariants;
   out["timeline"] = timeline_json(*shown.timeline);
@@ -133,6 +139,9 @@ nlohmann::ordered_json shown_json(const Shown& shown) {
 
 // Where the shown interleaving's crash or failover landed: "" for neither.
 std::string faults_text(const FaultPoint& point) {
+  if (point.apply_lag_ms >= 0)
+    return fmt::format("; the other nodes' appliers apply each commit {} ms (statements) after it",
+                       point.apply_lag_ms);
   if (point.replica_applies == 0)
     return "; the lookups read a standby that applied none of the run's commits";
   if (point.replica_applies > 0)
@@ -220,6 +229,10 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
   if (result.ledger_fails_over) out["ledger_failover"] = true;
   if (result.guards_apart) out["guards"] = "replica";
   if (result.replica_lag) out["replica_lag"] = true;
+  if (!is_server(result.engine) && result.nodes > 1) {
+    out["nodes"] = result.nodes;
+    out["certification_failures"] = result.deadlocking;
+  }
   if (is_server(result.engine)) {
     out["engine"] = engine_name(result.engine);
     out["isolation"] = result.isolation;

@@ -35,6 +35,51 @@ Status record_shown(Replayer& explorer, ExploreResult* out) {
   return Status::ok();
 }
 
+// Every interleaving again with each kind of fault point asked for, at each of its places in
+// turn, until no schedule reaches the next place.
+Status explore_fault_points(Replayer& explorer, const ExploreConfig& config,
+                            ExploreResult* result) {
+  bool reached = false;
+  // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
+  for (int attempt = 0; config.crash && attempt < config.duplicates; ++attempt) {
+    for (int after = 1; !result->truncated; ++after) {
+      reached = false;
+      RETURN_IF_ERROR(explore_schedules(explorer, {attempt, after}, config, result, &reached));
+      if (!reached) break;
+    }
+  }
+  // --failover: right after each guard write of a run in turn, until no schedule has that many.
+  for (int after = 1; result->fails_over && !result->truncated; ++after) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.failover_after = after}, config, result, &reached));
+    if (!reached) break;
+  }
+  // --failover=ledger: right after each commit of a run that changed a row, in turn.
+  for (int after = 1; config.ledger_failover && !result->truncated; ++after) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.ledger_failover_after = after}, config, result, &reached));
+    if (!reached) break;
+  }
+  // Reads on the ledger's standby: it applies the run's first N commits, for N = 0, 1, ... until
+  // no schedule makes a commit it misses.
+  for (int applies = 0; config.replica_lag && !result->truncated; ++applies) {
+    reached = false;
+    RETURN_IF_ERROR(
+        explore_schedules(explorer, {.replica_applies = applies}, config, result, &reached));
+    if (!reached) break;
+  }
+  // A cluster's appliers: each commit applied 1 ms (a statement) after it, then 2, ... until no
+  // schedule has a commit applied before its run ends (a longer lag is the same run).
+  for (int lag = 1; config.galera_nodes > 0 && !result->truncated; ++lag) {
+    reached = false;
+    RETURN_IF_ERROR(explore_schedules(explorer, {.apply_lag_ms = lag}, config, result, &reached));
+    if (!reached) break;
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& config,
@@ -54,44 +99,16 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   result.isolation = explorer.isolation();
   if (config.server && spreads_connections(config.server->topology))
     result.nodes = config.server->topology.members();
+  if (config.galera_nodes > 0) result.nodes = config.galera_nodes;
   const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
   if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
   result.fails_over = config.failover && keeps_guards;
   result.ledger_fails_over = config.ledger_failover;
   result.guards_apart = config.guards_apart && keeps_guards;
+  result.replica_lag = config.replica_lag;
   bool reached = false;
   RETURN_IF_ERROR(explore_schedules(explorer, {}, config, &result, &reached));
-  // --crash: each attempt, after each statement it can reach, until no schedule reaches further.
-  for (int attempt = 0; config.crash && attempt < config.duplicates; ++attempt) {
-    for (int after = 1; !result.truncated; ++after) {
-      reached = false;
-      RETURN_IF_ERROR(explore_schedules(explorer, {attempt, after}, config, &result, &reached));
-      if (!reached) break;
-    }
-  }
-  // --failover: right after each guard write of a run in turn, until no schedule has that many.
-  for (int after = 1; result.fails_over && !result.truncated; ++after) {
-    reached = false;
-    RETURN_IF_ERROR(
-        explore_schedules(explorer, {.failover_after = after}, config, &result, &reached));
-    if (!reached) break;
-  }
-  // --failover=ledger: right after each commit of a run that changed a row, in turn.
-  for (int after = 1; config.ledger_failover && !result.truncated; ++after) {
-    reached = false;
-    RETURN_IF_ERROR(
-        explore_schedules(explorer, {.ledger_failover_after = after}, config, &result, &reached));
-    if (!reached) break;
-  }
-  // Reads on the ledger's standby: it applies the run's first N commits, for N = 0, 1, ... until
-  // no schedule makes a commit it misses.
-  result.replica_lag = config.replica_lag;
-  for (int applies = 0; config.replica_lag && !result.truncated; ++applies) {
-    reached = false;
-    RETURN_IF_ERROR(
-        explore_schedules(explorer, {.replica_applies = applies}, config, &result, &reached));
-    if (!reached) break;
-  }
+  RETURN_IF_ERROR(explore_fault_points(explorer, config, &result));
   RETURN_IF_ERROR(record_shown(explorer, &result));
   *out = std::move(result);
   return Status::ok();

@@ -63,6 +63,13 @@ struct ExploreConfig {
   // ledger's standby (as in the simulator), and every interleaving is tried with the standby
   // applying none of the run's commits, then the first, then the first two, ...
   bool replica_lag = false;
+  // --topology ledger=galera: the ledger is the simulator's Galera cluster of this many nodes
+  // (sim/shared/galera_model.h), each twin on the next, and every interleaving is tried with
+  // the appliers applying each commit at once, then 1 ms (a statement) after it, then 2 ms,
+  // ... until no commit of any run is applied before the run ends (0: no cluster).
+  int galera_nodes = 0;
+  bool causal_reads = false;     // sync-wait=1
+  bool retry_autocommit = true;  // retry-autocommit=1
 };
 inline constexpr int64_t kTightestRace = -1;
 
@@ -79,6 +86,9 @@ struct FaultPoint {
   // reads=standby: the standby applies the run's first `replica_applies` commits and none
   // after (-1: no standby).
   int replica_applies = -1;
+  // ledger=galera: the other nodes' appliers apply each commit this many ms (statements)
+  // after it (-1: at once, as one ledger would).
+  int apply_lag_ms = -1;
 };
 
 struct ExploreResult {
@@ -108,12 +118,12 @@ struct ExploreResult {
   std::vector<TimelineEvent> first_deadlock;
   Engine engine = kEmbeddedEngine;  // where it ran
   std::string isolation;            // the level the server ran them at ("" on SQLite)
-  int nodes = 0;                    // a Galera cluster's nodes, each twin on the next; else 0
-  std::string guard_store;          // --redis, when the strategy used it: its URL
-  bool fails_over = false;          // --failover, when the strategy keeps tokens or locks apart
-  bool ledger_fails_over = false;   // --failover=ledger
-  bool guards_apart = false;        // tokens and locks in a store that stays up (guards=replica)
-  bool replica_lag = false;         // ledger=standby:reads=standby
+  int nodes = 0;  // a Galera cluster's nodes (a real one, or the model), each twin on the next
+  std::string guard_store;         // --redis, when the strategy used it: its URL
+  bool fails_over = false;         // --failover, when the strategy keeps tokens or locks apart
+  bool ledger_fails_over = false;  // --failover=ledger
+  bool guards_apart = false;       // tokens and locks in a store that stays up (guards=replica)
+  bool replica_lag = false;        // ledger=standby:reads=standby
   std::map<std::string, int64_t> by_invariant;  // broken invariant -> interleavings
   std::vector<int> first_breaking_schedule;     // attempt index (0-based) per step
   FaultPoint first_breaking_point;              // with --crash: where it crashed

@@ -22,11 +22,16 @@ struct ExploreRun {
   std::vector<TimelineEvent> timeline;
   bool crashed = false;      // the crash point was reached
   bool failed_over = false;  // the failover point was reached (guard store or ledger)
-  bool replica_missed =
-      false;            // ledger=standby:reads=standby: a commit the replica never applied was made
+  // reads=standby: a commit the replica never applied was made.
+  bool replica_missed = false;
+  // ledger=galera: an applier applied a commit, its lag after it, before the run ended (a
+  // longer lag would have found the run otherwise).
+  bool lag_landed = false;
   bool waited = false;  // a statement waited for another attempt's lock (servers)
-  bool deadlocked = false;        // the server ended a wait as a deadlock (servers)
-  int victim = -1;                // the first attempt the server chose as a deadlock's victim
+  // The server ended a wait as a deadlock, or a cluster (real, or the model) refused a COMMIT
+  // at certification; the first attempt it turned away.
+  bool deadlocked = false;
+  int victim = -1;
   bool serialized = false;        // the server refused to serialise a transaction (servers)
   bool unique_violation = false;  // a write met a unique key
   // On a server: every order from some step on was tried elsewhere (its steps commute with

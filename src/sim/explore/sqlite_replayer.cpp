@@ -8,6 +8,7 @@
 #include "attempt/step_values.h"
 #include "db/sqlite/undo_log.h"
 #include "ledger/read_split.h"
+#include "sim/explore/cluster_run.h"
 #include "sim/explore/replayer.h"
 #include "sim/shared/lagging_replica.h"
 #include "sim/shared/scratch_ledger.h"
@@ -53,10 +54,19 @@ class SqliteReplayer final : public Replayer {
  private:
   Status open_run_ledger(ScratchLedger* ledger, std::vector<Connection>* connections);
   Status start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
-                   const ManualClock& clock, Stepper* stepper, RunReplica* replica);
+                   const ManualClock& clock, Stepper* stepper, RunReplica* replica,
+                   RunCluster* cluster, int apply_lag_ms);
+  Status open_cluster(const ScratchLedger& ledger, std::vector<Connection>* connections,
+                      const ManualClock& clock, Stepper* stepper, RunCluster* cluster,
+                      int apply_lag_ms);
+  ExecutedStep advance(Stepper& stepper, int attempt, Connection& connection, RunCluster& cluster,
+                       ExploreRun* run);
+  Status end_run(std::vector<Connection>& connections, ManualClock& clock, Stepper& stepper,
+                 RunCluster& cluster, bool record, ExploreRun* run);
   std::vector<int> enabled_attempts(const Stepper& stepper, int k) const;
   void record_step(const ManualClock& clock, int attempt, const ExecutedStep& step,
-                   const Binds& binds, bool on_replica, Connection& connection, ExploreRun* run);
+                   const Binds& binds, std::string_view place, Connection& connection,
+                   ExploreRun* run);
   Status fail_over_after(const ExecutedStep& step, int attempt, FaultPoint faults,
                          const ManualClock& clock, bool record, int* guard_writes, ExploreRun* run);
   static Status fail_over_ledger(UndoLog* undo, Connection& connection, int attempt,
@@ -93,8 +103,11 @@ Status SqliteReplayer::open_run_ledger(ScratchLedger* ledger,
 // A fresh ledger (with --redis, the keys emptied and the token issued into them again), and
 // the attempts started on it.
 Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>* connections,
-                                 const ManualClock& clock, Stepper* stepper, RunReplica* replica) {
+                                 const ManualClock& clock, Stepper* stepper, RunReplica* replica,
+                                 RunCluster* cluster, int apply_lag_ms) {
   RETURN_IF_ERROR(open_run_ledger(ledger, connections));
+  if (config_.galera_nodes > 0)
+    RETURN_IF_ERROR(open_cluster(*ledger, connections, clock, stepper, cluster, apply_lag_ms));
   if (replica->applies >= 0) {
     RETURN_IF_ERROR(LaggingReplica::create((*connections)[0], 0, &replica->replica));
     replica->writes.follow(&replica->replica);
@@ -118,6 +131,31 @@ Status SqliteReplayer::start_run(ScratchLedger* ledger, std::vector<Connection>*
   return Status::ok();
 }
 
+// ledger=galera: the run's ledger as a cluster, each connection on the next node, the nodes
+// following every statement the attempts run in it.
+Status SqliteReplayer::open_cluster(const ScratchLedger& ledger,
+                                    std::vector<Connection>* connections, const ManualClock& clock,
+                                    Stepper* stepper, RunCluster* cluster, int apply_lag_ms) {
+  RETURN_IF_ERROR(cluster->open(ledger, config_, pitfall_, apply_lag_ms, connections));
+  stepper->on_run = [this, cluster, &clock](const Connection& connection, const PendingStep& step) {
+    if (!guards_.in_store(step.stmt)) cluster->writes().ran(connection, step, clock.now_ms());
+  };
+  return Status::ok();
+}
+
+// Runs the attempt's pending step; on a cluster, a COMMIT it refuses is answered as the node
+// answers it instead, and the first attempt refused is the run's victim.
+ExecutedStep SqliteReplayer::advance(Stepper& stepper, int attempt, Connection& connection,
+                                     RunCluster& cluster, ExploreRun* run) {
+  const size_t index = static_cast<size_t>(attempt);
+  std::optional<StepResult> refused;
+  if (cluster.on()) refused = cluster.before(connection, stepper.pending(index));
+  if (!refused) return stepper.advance(index);
+  if (!run->deadlocked) run->victim = attempt;
+  run->deadlocked = true;
+  return stepper.deliver(index, std::move(*refused));
+}
+
 // The attempts that may take the next step. While one holds SQLite's write lock (tokens and
 // locks in Redis: a transaction spans steps), the others' ledger statements wait for it, and
 // only their Redis commands can go.
@@ -139,12 +177,11 @@ std::vector<int> SqliteReplayer::enabled_attempts(const Stepper& stepper, int k)
 // The timeline's line for a step that ran, with where its lookup went under
 // ledger=standby:reads=standby.
 void SqliteReplayer::record_step(const ManualClock& clock, int attempt, const ExecutedStep& step,
-                                 const Binds& binds, bool on_replica, Connection& connection,
+                                 const Binds& binds, std::string_view place, Connection& connection,
                                  ExploreRun* run) {
   run->timeline.push_back(
       {clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step), "",
-       describe_values(step.stmt, binds, step.result, kExploreStartMs) +
-           (on_replica ? " (on the standby)" : ""),
+       describe_values(step.stmt, binds, step.result, kExploreStartMs) + std::string(place),
        std::string(statement_text_on(connection, guards_.store(), step.stmt)), ""});
 }
 
@@ -196,6 +233,23 @@ Status watch_ledger(const ManualClock& clock, std::vector<Connection>& connectio
   return Status::ok();
 }
 
+// Where a step ran, for the timeline: " (on node 2)" on a cluster, " (on the standby)" for a
+// lookup sent there; "" on the one ledger.
+std::string place(const RunCluster& cluster, const Connection& connection, bool on_replica) {
+  if (cluster.on()) return fmt::format(" (on node {})", cluster.node_of(connection) + 1);
+  return on_replica ? " (on the standby)" : "";
+}
+
+// After a step on a cluster: the appliers apply what they may, and the timeline says so.
+void follow_appliers(const ManualClock& clock, int attempt, bool record, RunCluster& cluster,
+                     ExploreRun* run) {
+  std::vector<std::string> notes;
+  cluster.after(clock.now_ms(), record ? &notes : nullptr);
+  for (std::string& note : notes)
+    run->timeline.push_back({clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0,
+                             "applier", std::move(note), "", "", ""});
+}
+
 // --crash: the attempt dies where the fault point says, rolling back what it had not committed.
 void crash_attempt(Stepper& stepper, int attempt, const ManualClock& clock, bool record,
                    ExploreRun* run) {
@@ -213,9 +267,11 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
   std::vector<Connection> connections;
   ManualClock clock(kExploreStartMs);
   RunReplica replica;  // before the stepper, whose attempts read through it
+  RunCluster cluster;  // ledger=galera: the nodes the attempts run on
   replica.applies = faults.replica_applies;
   Stepper stepper;
-  RETURN_IF_ERROR(start_run(&ledger, &connections, clock, &stepper, &replica));
+  RETURN_IF_ERROR(
+      start_run(&ledger, &connections, clock, &stepper, &replica, &cluster, faults.apply_lag_ms));
   std::unique_ptr<UndoLog> undo;  // --failover=ledger: on every connection of the run
   if (faults.ledger_failover_after > 0) RETURN_IF_ERROR(watch_ledger(clock, connections, &undo));
   const int k = config_.duplicates;
@@ -228,10 +284,13 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
     const Binds binds = record ? stepper.pending(index).binds : Binds{};
     const bool on_replica = replica.applies >= 0 && !stepper.in_transaction(index) &&
                             ReadSplit::routes(stepper.pending(index).stmt);
-    const ExecutedStep step = stepper.advance(index);
+    const ExecutedStep step = advance(stepper, attempt, connections[index], cluster, &run);
     if (step.result.code == StepCode::kBusy)
       return Status::internal("a step found the lock taken at a choice point");
-    if (record) record_step(clock, attempt, step, binds, on_replica, connections[index], &run);
+    if (record)
+      record_step(clock, attempt, step, binds, place(cluster, connections[index], on_replica),
+                  connections[index], &run);
+    if (cluster.on()) follow_appliers(clock, attempt, record, cluster, &run);
     RETURN_IF_ERROR(fail_over_after(step, attempt, faults, clock, record, &guard_writes, &run));
     RETURN_IF_ERROR(
         fail_over_ledger(undo.get(), connections[0], attempt, faults, clock, record, &run));
@@ -254,13 +313,23 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
       RETURN_IF_ERROR(execute(choice));
   }
   run.replica_missed = replica.missed;
-  if (run.crashed)
-    RETURN_IF_ERROR(late_explore_retry(connections.back(), guards_.store(), clock, stepper,
-                                       strategy_, pitfall_, token_, config_, record, &run));
-  RETURN_IF_ERROR(
-      judge_explore_run(connections[0], stepper, record, clock.now_ms() - kExploreStartMs, &run));
+  run.lag_landed = cluster.lag_landed();
+  RETURN_IF_ERROR(end_run(connections, clock, stepper, cluster, record, &run));
   *out = std::move(run);
   return Status::ok();
+}
+
+// The attempts are done: after a crash, the late retry; then the run is judged (on a cluster,
+// every node caught up first: the late retry finds it so, and the journal is judged whole).
+Status SqliteReplayer::end_run(std::vector<Connection>& connections, ManualClock& clock,
+                               Stepper& stepper, RunCluster& cluster, bool record,
+                               ExploreRun* run) {
+  if (cluster.on()) RETURN_IF_ERROR(cluster.finish());
+  if (run->crashed)
+    RETURN_IF_ERROR(late_explore_retry(connections.back(), guards_.store(), clock, stepper,
+                                       strategy_, pitfall_, token_, config_, record, run));
+  if (cluster.on()) RETURN_IF_ERROR(cluster.finish());
+  return judge_explore_run(connections[0], stepper, record, clock.now_ms() - kExploreStartMs, run);
 }
 
 }  // namespace

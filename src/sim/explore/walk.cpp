@@ -92,7 +92,8 @@ void note_breaking(const ExploreRun& run, const FaultPoint& point, ExploreResult
     result->first_breaking_invariants = run.broken;
   }
   const bool plain = point.attempt < 0 && point.failover_after == 0 &&
-                     point.ledger_failover_after == 0 && point.replica_applies < 0;
+                     point.ledger_failover_after == 0 && point.replica_applies < 0 &&
+                     point.apply_lag_ms < 0;
   if (plain) {
     result->plain_breaking.insert(run.schedule);
   } else if (result->fault_breaking_schedule.empty() &&
@@ -128,7 +129,7 @@ Status explore_schedules(Replayer& explorer, FaultPoint crash, const ExploreConf
     before.enabled = std::move(run.enabled);
     if (run.redundant) continue;
     ++result->interleavings;
-    *reached |= run.crashed || run.failed_over || run.replica_missed;
+    *reached |= run.crashed || run.failed_over || run.replica_missed || run.lag_landed;
     result->blocking += run.waited;
     result->deadlocking += run.deadlocked;
     result->unserializable += run.serialized;

@@ -40,6 +40,19 @@ std::string_view key_bind(Stmt stmt) {
 
 }  // namespace
 
+StepResult certification_failure() {
+  return StepResult{StepCode::kDeadlock, 0, std::nullopt,
+                    "Deadlock found when trying to get lock; try restarting transaction "
+                    "(certification failed)"};
+}
+
+std::string applied_text(int node, int64_t before, int64_t after) {
+  return after == before + 1
+             ? fmt::format("node {} applies the cluster's commit {}", node + 1, after)
+             : fmt::format("node {} applies the cluster's commits {} to {}", node + 1, before + 1,
+                           after);
+}
+
 Status GaleraModel::open(const ScratchLedger& first, Connection& first_connection,
                          const GaleraSettings& settings, WriteSetLog* log) {
   settings_ = settings;

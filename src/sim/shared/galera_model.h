@@ -33,6 +33,12 @@ struct GaleraSettings {
   bool retry_autocommit = true;  // wsrep_retry_autocommit=1: see refuses_autocommit()
 };
 
+// What a node answers a transaction the cluster did not certify: MariaDB's 1213 at COMMIT.
+StepResult certification_failure();
+// The timeline's line for node `node` (0-based) having applied the commits after `before`
+// through `after`.
+std::string applied_text(int node, int64_t before, int64_t after);
+
 class GaleraModel final : public WriteSetFollower {
  public:
   GaleraModel() = default;
@@ -54,7 +60,7 @@ class GaleraModel final : public WriteSetFollower {
   void committed(WriteSet&& set) override;
   void ended(const Connection& connection) override { open_.erase(&connection); }
   // Before the COMMIT of `connection`'s transaction: whether the cluster certifies it. A
-  // certified one is committed in the cluster's order when ran() sees its COMMIT.
+  // certified one is committed in the cluster's order when the log ships its write set.
   bool certify(const Connection& connection);
   // With retry_autocommit off, an autocommit INSERT `step` on `connection`'s node that writes a
   // row another node committed and this node has not applied: run there, it would find no such
@@ -72,6 +78,8 @@ class GaleraModel final : public WriteSetFollower {
   // At the end of the run: every node applies everything.
   Status apply_all();
   int64_t certification_failures() const { return certification_failures_; }
+  // The newest commit's seqno: how many the cluster has made.
+  int64_t commits() const { return last_seqno_; }
 
  private:
   // A flow row's name across the cluster: the node that inserted it and its id there. Each node

@@ -67,6 +67,7 @@ Status parse_galera(std::string_view text, const Pairs& pairs, SimTopology* out)
       out->nodes = static_cast<int>(number);
     } else if (key == "apply-ms") {
       RETURN_IF_ERROR(whole(text, key, value, 0, limits::kMaxDurationMs, &out->apply_ms));
+      out->apply_ms_given = true;
     } else if (key == "sync-wait") {
       RETURN_IF_ERROR(whole(text, key, value, 0, 1, &number));
       out->causal_reads = number == 1;

@@ -61,6 +61,7 @@ struct SimTopology {
   int64_t max_lag_ms = -1;        // standby: max-lag-ms, the lag a failover may promote (-1: any)
   int nodes = 3;                  // galera
   int64_t apply_ms = 0;           // galera: how long after a commit the others apply it
+  bool apply_ms_given = false;    // apply-ms= was written
   bool causal_reads = false;      // galera: sync-wait=1
   bool retry_autocommit = true;   // galera: retry-autocommit=1
   bool guards_replica = false;    // guards=replica

@@ -28,12 +28,8 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
   const int64_t before = cluster_.applied(delivery.node);
   cluster_.apply_due(run_.events.now_ms());
   if (const int64_t after = cluster_.applied(delivery.node); after > before)
-    run_.trace.note(
-        delivery.request, delivery.attempt, delivery.copy, "server", "applier", "",
-        after == before + 1
-            ? fmt::format("node {} applies the cluster's commit {}", delivery.node + 1, after)
-            : fmt::format("node {} applies the cluster's commits {} to {}", delivery.node + 1,
-                          before + 1, after));
+    run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server", "applier", "",
+                    applied_text(delivery.node, before, after));
   const Stmt stmt = run_.endpoint.stepper().pending(delivery.slot).stmt;
   const bool reads =
       stmt == Stmt::kBeginImmediate ||
@@ -62,11 +58,7 @@ std::optional<ExecutedStep> SqliteLockQueue::refused_commit(const Delivery& deli
   delivery.connection->rollback_if_open();
   writes_.rolled_back(*delivery.connection);
   ++run_.stats.certification_failures;
-  return stepper.deliver(delivery.slot,
-                         StepResult{StepCode::kDeadlock, 0, std::nullopt,
-                                    "Deadlock found when trying to get lock; try restarting "
-                                    "transaction (certification failed)"},
-                         traced);
+  return stepper.deliver(delivery.slot, certification_failure(), traced);
 }
 
 }  // namespace idemlab::sim

@@ -3,7 +3,8 @@
 # answered busy: certification_failed); every guarded strategy moves the money once. A retry
 # on a node whose applier lags: with sync-wait=0 its select misses the first attempt, and
 # select+insert without its unique index moves the money twice when the node catches up before
-# the retry's transaction begins; with sync-wait=1 the select waits, and it is a replay.
+# the retry's transaction begins; with sync-wait=1 the select waits, and it is a replay. explore
+# on the model finds that case among the twins' interleavings.
 # tests/e2e/galera runs the same cases on a real cluster and compares.
 source "$(dirname "$0")/../lib.sh"
 
@@ -81,6 +82,50 @@ expect_exit 0 "$IDEMLAB" simulate --strategy dedup-table --pitfall=separate-tran
   --requests 1 --topology ledger=galera:apply-ms=50,retry-autocommit=0 --fault double-submit:nth=1 \
   --timeline
 expect_contains "$out" "certification_failed"
+
+# explore on the simulator's cluster: each twin on the next node, a COMMIT certified first, every
+# interleaving tried with the appliers applying each commit at once, then 1 ms (a statement)
+# after it, then 2, ... The unique key and certification keep select+insert to one move. Without
+# the index, what breaks only because of the lag is the stale select: twin 2's select on node 2
+# misses twin 1's commit, node 2 applies it, and the transaction begun after that passes
+# certification (the case tests/e2e/galera holds with a gate). With sync-wait=1 the select and
+# the BEGIN wait for the applier: nothing is refused, and only the plain race breaks.
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --topology ledger=galera --json
+python3 - "$out" <<'PY' || fail "explore select-insert on the model cluster: $out"
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["nodes"] == 3 and d["breaking"] == 0 and d["certification_failures"] > 0, d
+PY
+stale=(explore --strategy select-insert --pitfall=no-unique-index --topology ledger=galera --json)
+expect_exit 0 "$IDEMLAB" "${stale[@]}"
+first=$out
+python3 - "$out" <<'PY' || fail "explore no-unique-index on the model cluster: the stale select"
+import json, sys
+shown = json.loads(sys.argv[1])["first_breaking"]
+assert shown["breaks_only_with_fault"] and shown["appliers"] == {"lag_ms": 1}, shown
+lines = [(e["what"], e["result"] or e["detail"]) for e in shown["timeline"]]
+stale = lines.index(("select_flow", "no flow row (on node 2)"))
+applied = lines.index(("applier", "node 2 applies the cluster's commit 1"))
+begun = lines.index(("begin", "write lock taken (on node 2)"))
+assert stale < applied < begun, lines
+assert ("commit", "committed (on node 2)") in lines, lines
+PY
+expect_exit 0 "$IDEMLAB" "${stale[@]}"
+expect_equal "$out" "$first" "explore on the model cluster: the same bytes twice"
+expect_exit 0 "$IDEMLAB" --width 200 explore --strategy select-insert --pitfall=no-unique-index \
+  --topology ledger=galera
+expect_contains "$out" "First interleaving that breaks only because of the appliers' lag"
+expect_contains "$out" "refused at certification"
+expect_exit 0 "$IDEMLAB" explore --strategy select-insert --pitfall=no-unique-index \
+  --topology ledger=galera:sync-wait=1 --json
+expect_equal "$(json_field "$out" certification_failures)" 0 "sync-wait=1: nothing refused"
+for bad in "--topology ledger=galera:apply-ms=5" "--topology ledger=galera --failover" \
+    "--topology ledger=galera --redis redis://127.0.0.1:1" \
+    "--topology ledger=galera --db mariadb://u@127.0.0.1:1/x"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$IDEMLAB" explore --strategy token $bad
+  expect_one_error_line
+done
 
 # Bad input: one error line, exit 2.
 for bad in galera:nodes=1 galera:nodes=10 galera:sync-wait=2 galera:apply-ms=-1 galera:lag-ms=5 \

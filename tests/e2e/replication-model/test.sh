@@ -208,7 +208,6 @@ expect_contains "$err" "--topology ledger=standby:reads=standby"
 for nothing in "simulate --strategy token --topology ledger=standby:lag-ms=20" \
     "simulate --strategy select-insert --topology guards=replica" \
     "explore --strategy token --topology guards=replica" \
-    "explore --strategy select-insert --topology ledger=galera" \
     "compare --strategies naive,select-insert --topology guards=replica:lag-ms=5" \
     "report --out $work/x.html --scenarios ledger-failover --topology ledger=galera" \
     "simulate --strategy naive --topology ledger=galera:nodes=3,nodes=4"; do
