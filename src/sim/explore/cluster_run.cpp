@@ -10,8 +10,6 @@ Status RunCluster::open(const ScratchLedger& ledger, const ExploreConfig& config
                         int apply_lag_ms, std::vector<Connection>* connections) {
   nodes_ = config.galera_nodes;
   lagged_ = apply_lag_ms > 0;
-  causal_reads_ = config.causal_reads;
-  retry_autocommit_ = config.retry_autocommit;
   GaleraSettings settings;
   settings.nodes = nodes_;
   settings.causal_reads = config.causal_reads;
@@ -29,13 +27,7 @@ Status RunCluster::open(const ScratchLedger& ledger, const ExploreConfig& config
 
 std::optional<StepResult> RunCluster::before(Connection& connection, const PendingStep& step) {
   const Stmt stmt = step.stmt;
-  const bool ends = stmt == Stmt::kCommit || stmt == Stmt::kRollback;
-  const bool reads = stmt == Stmt::kBeginImmediate || !(statement_takes_write_lock(stmt) || ends);
-  // wsrep_sync_wait=1 covers a SELECT and a BEGIN; Galera retries an autocommit write once the
-  // write it lost to is applied (wsrep_retry_autocommit=1), which the simulator runs after its
-  // node caught up.
-  const bool autocommit_write = !reads && !ends && retry_autocommit_;
-  if (!connection.in_transaction() && (autocommit_write || (causal_reads_ && reads)))
+  if (model_.waits_for_applier(connection, stmt))
     IDEMLAB_CHECK(model_.apply_for_read(node_of(connection)),
                   "between explore's steps no transaction holds a node's write lock");
   const bool refused = stmt == Stmt::kCommit ? !model_.certify(connection)

@@ -48,8 +48,6 @@ class RunCluster {
   int nodes_ = 0;
   bool lagged_ = false;  // the appliers lag
   bool lag_landed_ = false;
-  bool causal_reads_ = false;
-  bool retry_autocommit_ = true;
   WriteSetLog writes_;
   GaleraModel model_;
 };

@@ -232,6 +232,13 @@ void GaleraModel::forget() {
   while (!log_.empty() && log_.front().seqno <= needed_after) log_.pop_front();
 }
 
+bool GaleraModel::waits_for_applier(const Connection& connection, Stmt stmt) const {
+  if (connection.in_transaction()) return false;
+  const bool ends = stmt == Stmt::kCommit || stmt == Stmt::kRollback;
+  const bool reads = stmt == Stmt::kBeginImmediate || !(statement_takes_write_lock(stmt) || ends);
+  return reads ? settings_.causal_reads : !ends && settings_.retry_autocommit;
+}
+
 bool GaleraModel::apply_for_read(int node) {
   const Status status = apply(nodes_[static_cast<size_t>(node)], 0, true);
   IDEMLAB_CHECK(status.is_ok() || status.code() == StatusCode::kBusy, "an applier runs");

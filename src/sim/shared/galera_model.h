@@ -69,6 +69,12 @@ class GaleraModel final : public WriteSetFollower {
   bool refuses_autocommit(const Connection& connection, const PendingStep& step);
   // Applies on every node what is due at `now_ms`, where the node's write lock lets it in.
   void apply_due(int64_t now_ms);
+  // Whether `stmt`, run on `connection` outside a transaction, first waits until its node has
+  // applied every commit: a read or a BEGIN with causal reads (wsrep_sync_wait=1 covers SELECT
+  // and BEGIN), and an autocommit write with retry_autocommit (Galera retries the loser once
+  // the winner is applied; without the retry it runs on what its node has, and
+  // refuses_autocommit() may turn it away).
+  bool waits_for_applier(const Connection& connection, Stmt stmt) const;
   // A causal read on `node`: its node applies every commit it has not, due or not (the wait
   // takes no virtual time). False: a transaction on the node holds its write lock; try again.
   bool apply_for_read(int node);
@@ -78,8 +84,6 @@ class GaleraModel final : public WriteSetFollower {
   // At the end of the run: every node applies everything.
   Status apply_all();
   int64_t certification_failures() const { return certification_failures_; }
-  // The newest commit's seqno: how many the cluster has made.
-  int64_t commits() const { return last_seqno_; }
 
  private:
   // A flow row's name across the cluster: the node that inserted it and its id there. Each node

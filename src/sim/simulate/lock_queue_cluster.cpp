@@ -20,10 +20,9 @@ Status SqliteLockQueue::open_cluster() {
   return Status::ok();
 }
 
-// Every node applies what is due; with sync-wait=1 a read or a BEGIN outside a transaction,
-// and always a write outside one, first waits until its node has applied every commit the
-// cluster made (wsrep_sync_wait=1 covers SELECT and BEGIN), which its applier cannot while a
-// transaction on the node holds the write lock.
+// Every node applies what is due; a statement that waits for its node's applier
+// (GaleraModel::waits_for_applier) waits until the node has applied every commit the cluster
+// made, which its applier cannot while a transaction on the node holds the write lock.
 bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
   const int64_t before = cluster_.applied(delivery.node);
   cluster_.apply_due(run_.events.now_ms());
@@ -31,18 +30,7 @@ bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
     run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server", "applier", "",
                     applied_text(delivery.node, before, after));
   const Stmt stmt = run_.endpoint.stepper().pending(delivery.slot).stmt;
-  const bool reads =
-      stmt == Stmt::kBeginImmediate ||
-      !(statement_takes_write_lock(stmt) || stmt == Stmt::kCommit || stmt == Stmt::kRollback);
-  // An autocommit write is certified too, and Galera retries the loser
-  // (wsrep_retry_autocommit=1) once the winner is applied: it runs after its node caught up.
-  // Without the retry it runs on what its node has (refused_commit() may turn it away).
-  const SimTopology& topology = run_.settings.config.topology;
-  const bool autocommit_write =
-      !reads && stmt != Stmt::kCommit && stmt != Stmt::kRollback && topology.retry_autocommit;
-  if (delivery.connection->in_transaction() ||
-      !(autocommit_write || (topology.causal_reads && reads)))
-    return false;
+  if (!cluster_.waits_for_applier(*delivery.connection, stmt)) return false;
   return !cluster_.apply_for_read(delivery.node);
 }
 
