@@ -5,7 +5,11 @@
 //   - the limit: the recorded statements, in order, on ONE connection to an in-memory database
 //     (no files, no locks, no other connection's commits to re-read);
 //   - the replay baseline: the same statements on a fresh ledger file through as many
-//     connections as the simulation used (the same system calls the simulation pays).
+//     connections as the simulation used (the same system calls the simulation pays);
+//   - the scratch baseline: the same again on the simulation's own kind of ledger (in memory,
+//     WAL, the same number of connections): what SQLite alone costs the simulation, so that
+//     limit / scratch is the share lost to switching connections, and scratch / sim the
+//     simulator's own share.
 // Prints medians per strategy, as requests/s and as ratios of the simulation to each.
 // A benchmark, not a test: it reads the wall clock.
 //
@@ -62,6 +66,22 @@ double replay(const std::vector<RecordedStatement>& statements) {
   }
   std::filesystem::remove_all(folder);
   return elapsed;
+}
+
+// The statements on a scratch ledger (in memory, WAL) through as many connections as the
+// simulation used: SQLite's own cost of the simulation's ledger, with no simulator around it.
+double replay_scratch(const std::vector<RecordedStatement>& statements) {
+  uint32_t count = 0;
+  for (const auto& statement : statements) count = std::max(count, statement.connection + 1);
+  ScratchLedger ledger;
+  Connection first;
+  throw_if_error(ScratchLedger::create(sim_opening_balances(), &ledger, &first));
+  std::vector<Connection> connections(count);
+  for (auto& connection : connections) connection = value_or_throw(ledger.connect());
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& statement : statements)
+    (void)connections[statement.connection].run(statement.stmt, statement.binds);
+  return seconds_since(start);
 }
 
 // The limit: one connection, an in-memory ledger. Statements that only made sense on another
@@ -128,8 +148,9 @@ int main(int argc, char** argv) {
   if (seed) config.seed = *seed;
   if (concurrency) config.concurrency = *concurrency;
   if (!faults.empty()) config.faults = faults;  // --fault replaces the scenario's, as in idemlab
-  fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>9} {:>10}\n", "strategy", "statements",
-             "sim_req/s", "limit_req/s", "replay_req/s", "vs_limit", "vs_replay");
+  fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>9} {:>10}\n", "strategy",
+             "statements", "sim_req/s", "limit_req/s", "replay_req/s", "scratch_req/s", "vs_limit",
+             "vs_replay");
   double worst = 1e9;
   double state_machine = 0;
   double limit_total = 0;
@@ -146,7 +167,7 @@ int main(int argc, char** argv) {
     if (server) recording.server = timed.server = &*server;
     throw_if_error(simulate(config, *strategy, Pitfall::kNone, recording, &result));
     // Rounds alternate the three, so that machine noise hits each; medians are compared.
-    std::vector<double> simulated_runs, limit_runs, replay_runs;
+    std::vector<double> simulated_runs, limit_runs, replay_runs, scratch_runs;
     for (int round = 0; round < 3; ++round) {
       auto start = std::chrono::steady_clock::now();
       throw_if_error(simulate(config, *strategy, Pitfall::kNone, timed, &result));
@@ -154,17 +175,20 @@ int main(int argc, char** argv) {
       limit_runs.push_back(server ? replay_on_server(*server, statements)
                                   : replay_in_memory(statements));
       replay_runs.push_back(server ? 0.0 : replay(statements));
+      scratch_runs.push_back(server ? 0.0 : replay_scratch(statements));
     }
     const double simulated = median(simulated_runs);
     const double limit = median(limit_runs);
     const double replayed = median(replay_runs);
+    const double scratch = median(scratch_runs);
     worst = std::min(worst, limit / simulated);
     if (strategy->info().name == "state-machine") state_machine = limit / simulated;
     limit_total += limit;
     ++measured;
-    fmt::print("{:<18} {:>9} {:>11.0f} {:>11.0f} {:>11} {:>9.2f} {:>10}\n", strategy->info().name,
-               statements.size(), count / simulated, count / limit,
-               server ? "-" : fmt::format("{:.0f}", count / replayed), limit / simulated,
+    fmt::print("{:<18} {:>9} {:>11.0f} {:>11.0f} {:>11} {:>12} {:>9.2f} {:>10}\n",
+               strategy->info().name, statements.size(), count / simulated, count / limit,
+               server ? "-" : fmt::format("{:.0f}", count / replayed),
+               server ? "-" : fmt::format("{:.0f}", count / scratch), limit / simulated,
                server ? "-" : fmt::format("{:.2f}", replayed / simulated));
   }
   fmt::print("worst ratio to the limit: {:.2f} (target: at least 0.5)\n", worst);
