@@ -148,9 +148,8 @@ int main(int argc, char** argv) {
   if (seed) config.seed = *seed;
   if (concurrency) config.concurrency = *concurrency;
   if (!faults.empty()) config.faults = faults;  // --fault replaces the scenario's, as in idemlab
-  fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>9} {:>10}\n", "strategy",
-             "statements", "sim_req/s", "limit_req/s", "replay_req/s", "scratch_req/s", "vs_limit",
-             "vs_replay");
+  fmt::print("{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>9} {:>10}\n", "strategy", "statements",
+             "sim_req/s", "limit_req/s", "replay_req/s", "scratch_req/s", "vs_limit", "vs_replay");
   double worst = 1e9;
   double state_machine = 0;
   double limit_total = 0;
