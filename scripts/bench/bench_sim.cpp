@@ -47,22 +47,33 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// How many connections the simulation sent statements on.
+uint32_t connections_used(const std::vector<RecordedStatement>& statements) {
+  uint32_t count = 0;
+  for (const auto& statement : statements) count = std::max(count, statement.connection + 1);
+  return count;
+}
+
+// The statements, in order, each on its own connection's counterpart: seconds taken.
+double replay_on(std::vector<Connection>& connections,
+                 const std::vector<RecordedStatement>& statements) {
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& statement : statements)
+    (void)connections[statement.connection].run(statement.stmt, statement.binds);
+  return seconds_since(start);
+}
+
 double replay(const std::vector<RecordedStatement>& statements) {
   std::string folder = (std::filesystem::temp_directory_path() / "idemlab-bench-XXXXXX").string();
   if (!::mkdtemp(folder.data())) throw std::runtime_error("mkdtemp");
   const std::string path = folder + "/replay.db";
   throw_if_error(create_ledger(path, sim_opening_balances(), false));
-  uint32_t count = 0;
-  for (const auto& statement : statements) count = std::max(count, statement.connection + 1);
   double elapsed = 0;
   {
-    std::vector<Connection> connections(count);
+    std::vector<Connection> connections(connections_used(statements));
     for (auto& connection : connections)
       connection = value_or_throw(open_sqlite(path, scratch_connection_options()));
-    auto start = std::chrono::steady_clock::now();
-    for (const auto& statement : statements)
-      (void)connections[statement.connection].run(statement.stmt, statement.binds);
-    elapsed = seconds_since(start);
+    elapsed = replay_on(connections, statements);
   }
   std::filesystem::remove_all(folder);
   return elapsed;
@@ -71,17 +82,12 @@ double replay(const std::vector<RecordedStatement>& statements) {
 // The statements on a scratch ledger (in memory, WAL) through as many connections as the
 // simulation used: SQLite's own cost of the simulation's ledger, with no simulator around it.
 double replay_scratch(const std::vector<RecordedStatement>& statements) {
-  uint32_t count = 0;
-  for (const auto& statement : statements) count = std::max(count, statement.connection + 1);
   ScratchLedger ledger;
   Connection first;
   throw_if_error(ScratchLedger::create(sim_opening_balances(), &ledger, &first));
-  std::vector<Connection> connections(count);
+  std::vector<Connection> connections(connections_used(statements));
   for (auto& connection : connections) connection = value_or_throw(ledger.connect());
-  auto start = std::chrono::steady_clock::now();
-  for (const auto& statement : statements)
-    (void)connections[statement.connection].run(statement.stmt, statement.binds);
-  return seconds_since(start);
+  return replay_on(connections, statements);
 }
 
 // The limit: one connection, an in-memory ledger. Statements that only made sense on another
