@@ -45,7 +45,7 @@ std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms, Failo
   const int64_t guards_lag_ms = topology.guards_sync ? -1 : lag_ms;
   lag_ms = topology.ledger_sync != StandbySync::kOff ? -1 : lag_ms;
   if (of == FailoverOf::kGuards) {
-    if (!ledger_.replicated)
+    if (!ledger_.replicas.guards())
       return fmt::format("the guard store fails over {}; this strategy keeps nothing there", site);
     return fmt::format("the guard store's primary dies {}; {}", site,
                        fail_over_guards(guards_lag_ms, "its replica"));
@@ -53,7 +53,7 @@ std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms, Failo
   if (of == FailoverOf::kLedger)
     return fmt::format("the ledger's primary dies {}; {}", site,
                        fail_over_ledger(lag_ms, "its standby"));
-  std::string guards = ledger_.replicated
+  std::string guards = ledger_.replicas.guards()
                            ? fail_over_guards(guards_lag_ms, "the guard store's replica") + "; "
                            : std::string();
   return fmt::format("the guard store's and the ledger's primaries die {}; {}{}", site,
@@ -61,7 +61,7 @@ std::string Endpoint::fail_over_now(std::string_view site, int64_t lag_ms, Failo
 }
 
 std::string Endpoint::fail_over_guards(int64_t lag_ms, std::string_view replica) {
-  const int64_t lost = value_or_throw(ledger_.replicated->failover(events_.now_ms(), lag_ms));
+  const int64_t lost = ledger_.replicas.fail_over_guards(events_.now_ms(), lag_ms);
   ++stats_.failovers;
   stats_.guard_writes_lost += lost;
   return fmt::format("{} ({}) takes over {}", replica, behind(lag_ms), count_lost(lost, "write"));
@@ -80,11 +80,7 @@ std::string Endpoint::fail_over_ledger(int64_t lag_ms, std::string_view standby)
         "promoted, and the old primary comes back with every commit{}",
         standby, lag_ms, max_lag_ms, dying(cut));
   }
-  IDEMLAB_CHECK(ledger_.undo, "a failover of the ledger has an undo log (RunSettings)");
-  const int64_t now = events_.now_ms();
-  const int64_t lost = value_or_throw(ledger_.undo->undo_since(ledger_.client, now - lag_ms));
-  if (ledger_.replica) ledger_.replica->drop_unreceived(now, lag_ms);
-  if (ledger_.writes) ledger_.writes->drop_open();  // the transactions cut above
+  const int64_t lost = ledger_.replicas.fail_over_ledger(ledger_.client, events_.now_ms(), lag_ms);
   ++stats_.ledger_failovers;
   stats_.commits_lost += lost;
   stats_.transactions_cut += cut;

@@ -8,7 +8,7 @@ namespace idemlab::sim {
 Status SqliteLockQueue::open() {
   RETURN_IF_ERROR(ScratchLedger::create(sim_opening_balances(), &ledger_, &run_.ledger.client));
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
-  RETURN_IF_ERROR(open_replica());
+  RETURN_IF_ERROR(open_standby());
   RETURN_IF_ERROR(open_cluster());
   if (run_.ledger.followed()) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
@@ -21,29 +21,20 @@ Status SqliteLockQueue::open() {
 // The ledger's standby (ledger=standby). reads=standby reads from a lagging copy of the tables
 // it reads. A failover of the ledger undoes on the primary the commits the standby had not
 // received (db/sqlite/undo_log.h): what a promoted standby holds, with no copy kept or made.
-Status SqliteLockQueue::open_replica() {
+Status SqliteLockQueue::open_standby() {
   const RunSettings& settings = run_.settings;
   const SimTopology& topology = settings.config.topology;
   if (!topology.standby()) return Status::ok();
-  if (settings.ledger_fails_over) {
-    undo_ = std::make_unique<UndoLog>(run_.events.clock(), topology.ledger_lag_ms);
-    RETURN_IF_ERROR(undo_->watch(run_.ledger.client));
-    RETURN_IF_ERROR(undo_->watch(run_.ledger.busy));
-    run_.ledger.undo = undo_.get();
-  }
-  run_.ledger.split_reads = settings.replica_lag_ms >= 0;
-  if (!run_.ledger.split_reads) return Status::ok();
-  RETURN_IF_ERROR(LaggingReplica::create(run_.ledger.client, topology.ledger_lag_ms, &replica_));
-  writes_.follow(&replica_);
-  run_.ledger.writes = &writes_;
-  run_.ledger.replica = &replica_;
-  return Status::ok();
+  return run_.ledger.replicas.open_standby(run_.events.clock(), topology.ledger_lag_ms,
+                                           settings.ledger_fails_over, settings.replica_lag_ms >= 0,
+                                           run_.ledger.client, run_.ledger.busy);
 }
 
 Connection SqliteLockQueue::connect(int node) {
-  if (run_.settings.galera()) return value_or_throw(cluster_.connect(node));
+  Replicas& replicas = run_.ledger.replicas;
+  if (GaleraModel* cluster = replicas.cluster()) return value_or_throw(cluster->connect(node));
   Connection connection = value_or_throw(ledger_.connect());
-  if (undo_) throw_if_error(undo_->watch(connection));
+  throw_if_error(replicas.watch(connection));
   return connection;
 }
 

@@ -10,8 +10,6 @@
 
 #include <deque>
 
-#include "db/sqlite/undo_log.h"
-#include "sim/shared/galera_model.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/simulate/endpoint.h"
 #include "sim/simulate/run_ledger.h"
@@ -26,9 +24,12 @@ class SqliteLockQueue final : public StepRunner {
   Status open() override;
   Connection connect(int node) override;
   void placed(const Connection& connection, int node) override {
-    if (run_.settings.galera()) cluster_.place(&connection, node);
+    if (GaleraModel* cluster = run_.ledger.replicas.cluster()) cluster->place(&connection, node);
   }
-  Status finish() override { return run_.settings.galera() ? cluster_.apply_all() : Status::ok(); }
+  Status finish() override {
+    GaleraModel* cluster = run_.ledger.replicas.cluster();
+    return cluster ? cluster->apply_all() : Status::ok();
+  }
   void step(uint32_t delivery) override;
   void wait_limit(uint32_t delivery, int64_t wait_start_ms) override;
   bool take_busy_lock() override;
@@ -49,7 +50,7 @@ class SqliteLockQueue final : public StepRunner {
     uint32_t woken = kNoHolder;     // the sleeper woken to try the lock next
   };
 
-  Status open_replica();
+  Status open_standby();
   void sleep(uint32_t delivery, bool was_woken, std::string_view step, const char* why);
 
   // lock_queue_cluster.cpp: the cluster, its certification and its causal reads.
@@ -58,6 +59,9 @@ class SqliteLockQueue final : public StepRunner {
   // applier (a causal read); a COMMIT the cluster refuses, answered as the server would.
   bool waits_for_applier(const Delivery& delivery);
   std::optional<ExecutedStep> refused_commit(const Delivery& delivery, bool traced);
+  // On a cluster (settings.galera()): its model, and the write-set log its nodes follow.
+  GaleraModel& cluster() { return *run_.ledger.replicas.cluster(); }
+  WriteSetLog& cluster_log() { return *run_.ledger.replicas.log(); }
 
   // The write lock is held across steps only by an open write transaction: whose it is.
   void holds_transaction(uint32_t delivery, bool holds);
@@ -66,11 +70,7 @@ class SqliteLockQueue final : public StepRunner {
   NodeLock& lock_of(uint32_t delivery) { return locks_[run_.network.delivery(delivery).node]; }
 
   RunParts run_;
-  ScratchLedger ledger_;
-  WriteSetLog writes_;             // what the replicas below follow
-  LaggingReplica replica_;         // reads=standby: the standby that is read
-  std::unique_ptr<UndoLog> undo_;  // a failover of the ledger: what it would lose
-  GaleraModel cluster_;            // ledger=galera: the ledger's nodes
+  ScratchLedger ledger_;  // node 1 on a cluster; its replicas are the RunLedger's
   std::vector<NodeLock> locks_{1};
 };
 

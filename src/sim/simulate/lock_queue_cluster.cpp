@@ -13,10 +13,8 @@ Status SqliteLockQueue::open_cluster() {
   settings.causal_reads = topology.causal_reads;
   settings.flow_unique = run_.settings.pitfall != Pitfall::kNoUniqueIndex;
   settings.retry_autocommit = topology.retry_autocommit;
-  RETURN_IF_ERROR(cluster_.open(ledger_, run_.ledger.client, settings, &writes_));
+  RETURN_IF_ERROR(run_.ledger.replicas.open_cluster(settings, ledger_, run_.ledger.client));
   locks_.resize(static_cast<size_t>(settings.nodes));
-  run_.ledger.writes = &writes_;
-  run_.ledger.cluster = &cluster_;
   return Status::ok();
 }
 
@@ -24,14 +22,14 @@ Status SqliteLockQueue::open_cluster() {
 // (GaleraModel::waits_for_applier) waits until the node has applied every commit the cluster
 // made, which its applier cannot while a transaction on the node holds the write lock.
 bool SqliteLockQueue::waits_for_applier(const Delivery& delivery) {
-  const int64_t before = cluster_.applied(delivery.node);
-  cluster_.apply_due(run_.events.now_ms());
-  if (const int64_t after = cluster_.applied(delivery.node); after > before)
+  const int64_t before = cluster().applied(delivery.node);
+  cluster().apply_due(run_.events.now_ms());
+  if (const int64_t after = cluster().applied(delivery.node); after > before)
     run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server", "applier", "",
                     applied_text(delivery.node, before, after));
   const Stmt stmt = run_.endpoint.stepper().pending(delivery.slot).stmt;
-  if (!cluster_.waits_for_applier(*delivery.connection, stmt)) return false;
-  return !cluster_.apply_for_read(delivery.node);
+  if (!cluster().waits_for_applier(*delivery.connection, stmt)) return false;
+  return !cluster().apply_for_read(delivery.node);
 }
 
 // A COMMIT the cluster does not certify: the transaction is rolled back, and the attempt gets
@@ -40,11 +38,11 @@ std::optional<ExecutedStep> SqliteLockQueue::refused_commit(const Delivery& deli
   Stepper& stepper = run_.endpoint.stepper();
   const PendingStep& step = stepper.pending(delivery.slot);
   const bool refused = step.stmt == Stmt::kCommit
-                           ? !cluster_.certify(*delivery.connection)
-                           : cluster_.refuses_autocommit(*delivery.connection, step);
+                           ? !cluster().certify(*delivery.connection)
+                           : cluster().refuses_autocommit(*delivery.connection, step);
   if (!refused) return std::nullopt;
   delivery.connection->rollback_if_open();
-  writes_.rolled_back(*delivery.connection);
+  cluster_log().rolled_back(*delivery.connection);
   ++run_.stats.certification_failures;
   return stepper.deliver(delivery.slot, certification_failure(), traced);
 }

@@ -1,6 +1,7 @@
 // The run's connections into its scratch ledger (opened by the StepRunner): the client's own
-// (tokens, status queries, the audit), the busy fault's other writer, the attempts' pool, and
-// the guard store (--redis) where tokens and locks go. Internal to src/sim/simulate/.
+// (tokens, status queries, the audit), the busy fault's other writer, the attempts' pool, the
+// guard store where tokens and locks go, and the replicas of both (replicas.h).
+// Internal to src/sim/simulate/.
 #pragma once
 
 #include <memory>
@@ -9,12 +10,8 @@
 #include "core/clock.h"
 #include "db/connection.h"
 #include "db/guard_store.h"
-#include "db/sqlite/undo_log.h"
 #include "ledger/read_split.h"
-#include "sim/shared/galera_model.h"
-#include "sim/shared/lagging_replica.h"
-#include "sim/shared/replicated_guards.h"
-#include "sim/shared/write_set_log.h"
+#include "sim/simulate/replicas.h"
 #include "sim/simulate/simulate.h"
 
 namespace idemlab::sim {
@@ -22,41 +19,38 @@ namespace idemlab::sim {
 class RunLedger {
  public:
   explicit RunLedger(const SimOptions& options) : options_(options) {}
+  // Every connection closes before the replicas and the ledger they reach go.
   ~RunLedger() {
     guard_store = nullptr;
-    replicated = nullptr;
     reads_.clear();
-    replica = nullptr;
     pool_.clear();
     client = Connection();
     busy = Connection();
   }
 
-  Connection client;                       // tokens, status queries, the audit
-  Connection busy;                         // the busy fault's other writer
-  GuardStore* guard_store = nullptr;       // --redis or a failover fault: where tokens and locks go
-  ReplicatedGuards* replicated = nullptr;  // a failover fault: that store, which can fail over
-  LaggingReplica* replica = nullptr;       // reads=standby: the standby that is read
-  UndoLog* undo = nullptr;                 // a failover of the ledger: what it would lose
-  bool split_reads = false;                // reads=standby: reads outside a transaction go there
-  GaleraModel* cluster = nullptr;          // ledger=galera: the ledger's nodes
-  WriteSetLog* writes = nullptr;           // a replicated ledger: what its replicas follow
+  Connection client;                  // tokens, status queries, the audit
+  Connection busy;                    // the busy fault's other writer
+  GuardStore* guard_store = nullptr;  // --redis or guards=replica: where tokens and locks go
+  Replicas replicas;                  // the ledger's and the guard store's
 
   // Whether ran() has anyone to tell.
-  bool followed() const { return recording() || writes; }
+  bool followed() { return recording() || replicas.log(); }
   // A statement `connection` ran on the ledger (or on the guard store, which no replica of
   // the ledger follows), at `now_ms`: for bench-sim's recorder and the write-set log.
   void ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
     record(connection, step.stmt, step.binds);
-    if (writes && &runner_for(connection, step.stmt) == &connection)
-      writes->ran(connection, step, now_ms);
+    WriteSetLog* log = replicas.log();
+    if (log && &runner_for(connection, step.stmt) == &connection)
+      log->ran(connection, step, now_ms);
   }
 
-  // With a replica: where the attempt on `connection` sends its reads outside a transaction.
+  // With a read standby: where the attempt on `connection` sends its reads outside a
+  // transaction.
   StatementRunner* reads_for(Connection* connection, const Clock& clock, bool read_your_writes) {
-    if (!split_reads) return nullptr;
+    LaggingReplica* standby = replicas.read_standby();
+    if (!standby) return nullptr;
     std::unique_ptr<ReadSplit>& reads = reads_[connection];
-    if (!reads) reads = replica_reads(*replica, *connection, clock, read_your_writes);
+    if (!reads) reads = replica_reads(*standby, *connection, clock, read_your_writes);
     return reads.get();
   }
 
@@ -101,7 +95,7 @@ class RunLedger {
   // For the timeline, with a replica: where the read `stmt` the attempt on `connection` just
   // made went; "" for any other statement.
   std::string_view read_place(const Connection& connection, Stmt stmt) const {
-    if (!split_reads || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
+    if (reads_.empty() || !ReadSplit::routes(stmt) || connection.in_transaction()) return "";
     const auto reads = reads_.find(&connection);
     if (reads == reads_.end()) return "";
     return reads->second->last_on_standby() ? " (on the standby)"

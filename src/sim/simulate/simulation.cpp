@@ -30,10 +30,8 @@ Status Simulation::open_guard_store() {
   IDEMLAB_CHECK(!(settings_.guards_replica() && settings_.options.redis),
                 "guards=replica and --redis are refused together before a run");
   if (settings_.guards_replica()) {
-    RETURN_IF_ERROR(
-        ReplicatedGuards::create(settings_.config.topology.guards_lag_ms, &replicated_));
-    ledger_.guard_store = &replicated_;
-    ledger_.replicated = &replicated_;
+    RETURN_IF_ERROR(ledger_.replicas.open_guards(settings_.config.topology.guards_lag_ms));
+    ledger_.guard_store = ledger_.replicas.guards();
   } else if (settings_.options.redis) {
     RETURN_IF_ERROR(ScratchRedis::create(*settings_.options.redis, &redis_));
     ledger_.guard_store = &redis_.store();
@@ -84,7 +82,8 @@ Status Simulation::run(SimResult* out) {
   out->isolation = ledger_.client.isolation();
   if (settings_.options.server && spreads_connections(settings_.options.server->topology))
     out->nodes = settings_.options.server->topology.members();
-  if (ledger_.guard_store && !ledger_.replicated) out->guard_store = settings_.options.redis->shown;
+  if (ledger_.guard_store && !ledger_.replicas.guards())
+    out->guard_store = settings_.options.redis->shown;
   out->failovers = stats_.failovers;
   out->guard_writes_lost = stats_.guard_writes_lost;
   out->ledger_failovers = stats_.ledger_failovers;

@@ -10,7 +10,6 @@
 
 #include <memory>
 
-#include "sim/shared/replicated_guards.h"
 #include "sim/shared/scratch_redis.h"
 #include "sim/simulate/client.h"
 #include "sim/simulate/endpoint.h"
@@ -35,8 +34,6 @@ class Simulation {
   // connection into them (the RunLedger closes those).
   std::unique_ptr<StepRunner> runner_;
   ScratchRedis redis_;  // --redis: where tokens and locks go, for strategies with them
-  // A failover fault: where tokens and locks go instead, a primary with its replica.
-  ReplicatedGuards replicated_;
   RunSettings settings_;
   EventQueue events_;
   RunTrace trace_{settings_.options, events_.clock()};
