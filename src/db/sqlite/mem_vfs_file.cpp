@@ -59,10 +59,12 @@ int MemFile::write(const void* in, int amount, int64_t offset) {
   return SQLITE_OK;
 }
 
+// SQLite only shrinks files; a checkpoint "truncates" to the size the file has already, after
+// every full checkpoint, which changes nothing and must cost nothing.
 int MemFile::truncate(int64_t size) {
+  if (size >= size_) return SQLITE_OK;
   if (spilled_)
     if (int rc = spilled_->truncate(size); rc != SQLITE_OK) return rc;
-  if (size >= size_) return SQLITE_OK;  // SQLite only shrinks files
   if (!spilled_) {
     chunks_.resize(static_cast<size_t>((size + kChunk - 1) / kChunk));
     if (size % kChunk != 0)  // a later write past a hole must find zeros there, as on disk
@@ -78,7 +80,7 @@ int MemFile::spill() {
   auto file = std::make_unique<SpillFile>();
   if (int rc = file->create(); rc != SQLITE_OK) return rc;
   for (int64_t offset = 0; offset < size_; offset += kChunk)
-    if (int rc = file->write(chunk_at(offset), std::min(kChunk, size_ - offset), offset);
+    if (int rc = file->move_in(chunk_at(offset), std::min(kChunk, size_ - offset), offset);
         rc != SQLITE_OK)
       return rc;
   chunks_.clear();

@@ -52,6 +52,8 @@ int SpillFile::read(char* to, int64_t amount, int64_t offset) {
   return SQLITE_OK;
 }
 
+// A block the file did not reach before this write is cached as it is written (zeros and the
+// write): the pages a growing ledger appends are the ones read next, and need no read back.
 int SpillFile::write(const char* from, int64_t amount, int64_t offset) {
   if (::pwrite(fd_, from, static_cast<size_t>(amount), offset) != amount) return SQLITE_IOERR_WRITE;
   for (int64_t done = 0; done < amount;) {
@@ -59,16 +61,30 @@ int SpillFile::write(const char* from, int64_t amount, int64_t offset) {
     const int64_t block = at / kBlock;
     const size_t slot = static_cast<size_t>(block) % kSlots;
     const int64_t piece = std::min(amount - done, kBlock - at % kBlock);
+    if (cached_[slot] != block && block * kBlock >= size_) {
+      std::memset(slot_bytes(slot), 0, static_cast<size_t>(kBlock));
+      cached_[slot] = block;
+    }
     if (cached_[slot] == block)
       std::memcpy(slot_bytes(slot) + at % kBlock, from + done, static_cast<size_t>(piece));
     done += piece;
   }
+  size_ = std::max(size_, offset + amount);
   return SQLITE_OK;
 }
 
+int SpillFile::move_in(const char* from, int64_t amount, int64_t offset) {
+  if (::pwrite(fd_, from, static_cast<size_t>(amount), offset) != amount) return SQLITE_IOERR_WRITE;
+  size_ = std::max(size_, offset + amount);
+  return SQLITE_OK;
+}
+
+// Only the blocks the cut reaches leave the cache: the one it falls in and those past it.
 int SpillFile::truncate(int64_t size) {
   if (::ftruncate(fd_, size) != 0) return SQLITE_IOERR_TRUNCATE;
-  std::fill(cached_.begin(), cached_.end(), -1);
+  size_ = size;
+  for (int64_t& block : cached_)
+    if (block >= size / kBlock) block = -1;
   return SQLITE_OK;
 }
 

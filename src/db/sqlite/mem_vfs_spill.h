@@ -24,6 +24,9 @@ class SpillFile {
   // Reads [offset, offset + amount), all within the file.
   int read(char* to, int64_t amount, int64_t offset);
   int write(const char* from, int64_t amount, int64_t offset);
+  // The bytes the file held in memory, moved here at the spill: written, and not cached (the
+  // memory they were in is still held until the spill ends).
+  int move_in(const char* from, int64_t amount, int64_t offset);
   int truncate(int64_t size);
 
  private:
@@ -34,6 +37,7 @@ class SpillFile {
   int fill(size_t slot, int64_t block);
 
   int fd_ = -1;
+  int64_t size_ = 0;             // the file's size: every block wholly past it reads as zeros
   std::vector<int64_t> cached_;  // per slot: the block it holds, or -1
   std::unique_ptr<char[]> bytes_;
 };
