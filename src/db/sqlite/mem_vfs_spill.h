@@ -33,6 +33,7 @@ class SpillFile {
   static constexpr int64_t kCacheBytes = kMemVfsSpillCacheBytes;
   static constexpr int64_t kBlock = 4096;
   static constexpr size_t kSlots = static_cast<size_t>(kCacheBytes / kBlock);
+  static constexpr int64_t kReadAhead = 16;  // blocks a miss reads: 64 KiB
   char* slot_bytes(size_t slot) { return bytes_.get() + static_cast<int64_t>(slot) * kBlock; }
   int fill(size_t slot, int64_t block);
 
