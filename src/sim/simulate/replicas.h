@@ -38,9 +38,10 @@ class Replicas {
   // A new connection to the standby's primary: a failover undoes its commits too.
   Status watch(Connection& connection) { return undo_ ? undo_->watch(connection) : Status::ok(); }
 
-  ReplicatedGuards* guards() { return guards_open_ ? &guards_ : nullptr; }
-  LaggingReplica* read_standby() { return standby_open_ ? &standby_ : nullptr; }
-  GaleraModel* cluster() { return cluster_open_ ? &cluster_ : nullptr; }
+  // Each null until its open_ call.
+  ReplicatedGuards* guards() { return guards_.get(); }
+  LaggingReplica* read_standby() { return standby_.get(); }
+  GaleraModel* cluster() { return cluster_.get(); }
   // The log the ledger's followers hear; null when nothing follows it.
   WriteSetLog* log() { return log_.followed() ? &log_ : nullptr; }
 
@@ -55,13 +56,10 @@ class Replicas {
 
  private:
   WriteSetLog log_;
-  LaggingReplica standby_;  // reads=standby: the standby that is read
-  bool standby_open_ = false;
-  std::unique_ptr<UndoLog> undo_;  // a failover of the ledger: what it would lose
-  GaleraModel cluster_;            // ledger=galera: the ledger's nodes
-  bool cluster_open_ = false;
-  ReplicatedGuards guards_;  // guards=replica
-  bool guards_open_ = false;
+  std::unique_ptr<LaggingReplica> standby_;   // reads=standby: the standby that is read
+  std::unique_ptr<UndoLog> undo_;             // a failover of the ledger: what it would lose
+  std::unique_ptr<GaleraModel> cluster_;      // ledger=galera: the ledger's nodes
+  std::unique_ptr<ReplicatedGuards> guards_;  // guards=replica
 };
 
 }  // namespace idemlab::sim
