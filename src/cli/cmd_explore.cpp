@@ -245,15 +245,17 @@ void add_fault_options(CLI::App* command, ExploreOptions* options) {
           "commit in turn (its standby never received that commit)")
       ->expected(0, 1)
       ->type_name("ledger");
-  command->add_option("--topology", options->topology,
-                      "ledger=standby:reads=standby: send the lookups outside the write "
-                      "transaction to the ledger's standby, and try every interleaving with it "
-                      "applying none of the run's commits, then the first, and so on (SQLite); "
-                      "ledger=galera[:nodes=N,sync-wait=0|1,retry-autocommit=0|1]: each twin "
-                      "on the next node of the simulator's cluster, every interleaving tried "
-                      "with the appliers applying each commit at once, then 1 ms after it, and "
-                      "so on; guards=replica: with --failover, as --failover alone; with "
-                      "--failover=ledger, tokens and locks in a store that stays up");
+  command->add_option(
+      "--topology", options->topology,
+      "ledger=standby:reads=standby: send the lookups outside the write "
+      "transaction to the ledger's standby, and try every interleaving with it "
+      "applying none of the run's commits that changed a row, then the first, and so on "
+      "(SQLite); "
+      "ledger=galera[:nodes=N,sync-wait=0|1,retry-autocommit=0|1]: each twin "
+      "on the next node of the simulator's cluster, every interleaving tried "
+      "with the appliers applying each commit at once, then 1 ms after it, and "
+      "so on; guards=replica: with --failover, as --failover alone; with "
+      "--failover=ledger, tokens and locks in a store that stays up");
   command->add_flag("--replica-lag", options->replica_lag)->group("");  // refused, named
 }
 

@@ -146,7 +146,9 @@ std::string faults_text(const FaultPoint& point) {
     return "; the lookups read a standby that applied none of the run's commits";
   if (point.replica_applies > 0)
     return fmt::format(
-        "; the lookups read a standby that applied the first {} of the run's commits and no more",
+        "; the lookups read a standby that applied the first {} of the run's commits that changed "
+        "a "
+        "row, and no more",
         point.replica_applies);
   if (point.failover_after > 0)
     return fmt::format("; the guard store fails over right after guard write {}",

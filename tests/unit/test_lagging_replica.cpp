@@ -90,3 +90,24 @@ TEST_CASE("at a failover the replica keeps what it had received, and never gets 
   REQUIRE(t2.ok());
   CHECK_FALSE(t2.row.has_value());
 }
+
+TEST_CASE("a replica whose link is cut receives the commits before the cut and none after") {
+  Begun begun(0);
+  LaggingReplica& replica = begun.replica;
+  Connection& primary = begun.primary;
+  replica.cut_after(1);
+  run_and_ship(begun.log, primary, Stmt::kCommit, {}, 12);  // t1: the one commit received
+  run_and_ship(begun.log, primary, Stmt::kBeginImmediate, {}, 13);
+  run_and_ship(begun.log, primary, Stmt::kCommit, {}, 14);  // changed nothing: not a commit
+  CHECK_FALSE(replica.missed());
+  Binds second = token_binds(20);
+  second[0].value = "t2";
+  run_and_ship(begun.log, primary, Stmt::kInsertToken, second, 20);  // after the cut
+  CHECK(replica.missed());
+  REQUIRE(replica.catch_up(100).is_ok());
+  CHECK(has_token(replica.connection()));
+  StepResult t2 =
+      replica.connection().run(Stmt::kSelectToken, {{":token", "t2"}, {":now", int64_t{0}}});
+  REQUIRE(t2.ok());
+  CHECK_FALSE(t2.row.has_value());
+}

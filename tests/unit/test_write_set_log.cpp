@@ -90,3 +90,35 @@ TEST_CASE("a transaction rolled back outside the log's steps ships nothing") {
   run.log.rolled_back(run.connection);
   CHECK(run.first.heard == std::vector<std::string>{"began", "wrote a row", "ended"});
 }
+
+TEST_CASE("a write no follower needs is left out, and its set still says a row changed") {
+  // A follower of tokens only, as the read standby follows only the tables read there.
+  struct Tokens final : WriteSetFollower {
+    bool follows(Stmt stmt) const override { return stmt == Stmt::kInsertToken; }
+    void committed(WriteSet&& set) override {
+      heard.push_back(std::to_string(set.writes.size()) + (set.changed ? " changed" : " none"));
+    }
+    std::vector<std::string> heard;
+  };
+  ScratchLedger ledger;
+  Connection connection;
+  REQUIRE(ScratchLedger::create({{"alice", 100}}, &ledger, &connection).is_ok());
+  WriteSetLog log;
+  Tokens tokens;
+  log.follow(&tokens);
+  auto run = [&](Stmt stmt, Binds binds) {
+    PendingStep step{"step", stmt, std::move(binds), {}};
+    step.result = connection.run(stmt, step.binds);
+    REQUIRE(step.result.ok());
+    log.ran(connection, step, 0);
+  };
+  run(Stmt::kDebit, debit(10));    // alone, not needed: an empty set that changed a row
+  run(Stmt::kDebit, debit(1000));  // alone, changed nothing: no set
+  run(Stmt::kBeginImmediate, {});
+  run(Stmt::kDebit, debit(10));
+  run(Stmt::kInsertToken, {{":token", "t1"}, {":now", int64_t{0}}, {":expires", int64_t{9}}});
+  run(Stmt::kCommit, {});
+  run(Stmt::kBeginImmediate, {});
+  run(Stmt::kCommit, {});  // changed nothing
+  CHECK(tokens.heard == std::vector<std::string>{"0 changed", "1 changed", "0 none"});
+}

@@ -62,8 +62,8 @@ Status explore_fault_points(Replayer& explorer, const ExploreConfig& config,
         explore_schedules(explorer, {.ledger_failover_after = after}, config, result, &reached));
     if (!reached) break;
   }
-  // Reads on the ledger's standby: it applies the run's first N commits, for N = 0, 1, ... until
-  // no schedule makes a commit it misses.
+  // Reads on the ledger's standby: it applies the run's first N commits that changed a row (the
+  // link cut after them), for N = 0, 1, ... until no schedule makes a commit it misses.
   for (int applies = 0; config.replica_lag && !result->truncated; ++applies) {
     reached = false;
     RETURN_IF_ERROR(

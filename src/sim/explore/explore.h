@@ -61,7 +61,8 @@ struct ExploreConfig {
   bool guards_apart = false;
   // --topology ledger=standby:reads=standby: the lookups outside the write transaction go to the
   // ledger's standby (as in the simulator), and every interleaving is tried with the standby
-  // applying none of the run's commits, then the first, then the first two, ...
+  // applying none of the run's commits that changed a row, then the first, then the first
+  // two, ... (its link cut after them: LaggingReplica::cut_after)
   bool replica_lag = false;
   // --topology ledger=galera: the ledger is the simulator's Galera cluster of this many nodes
   // (sim/shared/galera_model.h), each twin on the next, and every interleaving is tried with
@@ -83,8 +84,8 @@ struct FaultPoint {
   int after = 0;
   int failover_after = 0;         // 0: no failover of the guard store
   int ledger_failover_after = 0;  // 0: no failover of the ledger
-  // reads=standby: the standby applies the run's first `replica_applies` commits and none
-  // after (-1: no standby).
+  // reads=standby: the standby applies the run's first `replica_applies` commits that changed
+  // a row and none after (-1: no standby). A commit that changed nothing moves no standby.
   int replica_applies = -1;
   // ledger=galera: the other nodes' appliers apply each commit this many ms (statements)
   // after it (-1: at once, as one ledger would).

@@ -47,6 +47,12 @@ bool LaggingReplica::follows(Stmt stmt) const {
 }
 
 void LaggingReplica::committed(WriteSet&& set) {
+  if (!set.changed) return;
+  if (received_ == cut_at_) {
+    missed_ = true;
+    return;
+  }
+  ++received_;
   if (!set.writes.empty()) shipped_.push_back({set.at_ms, std::move(set.writes)});
 }
 

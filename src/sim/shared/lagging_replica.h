@@ -7,7 +7,9 @@
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
 // are never read there, and leaving them out halves its cost. (A failover of the ledger does
-// not promote it: the primary undoes what the standby lacked, db/sqlite/undo_log.h.)
+// not promote it: the primary undoes what the standby lacked, db/sqlite/undo_log.h.) Its link
+// to the primary can be cut after a given commit, as `scripts/servers cut` cuts a real one:
+// explore's standby lag is where that cut falls.
 // replica_reads() sends an attempt's reads outside its write transaction there by the live
 // read split's rule.
 #pragma once
@@ -44,6 +46,10 @@ class LaggingReplica final : public WriteSetFollower {
   bool caught_up() const { return shipped_.empty(); }
   // Commits shipped and not applied yet.
   size_t behind() const { return shipped_.size(); }
+  // Its link is cut once it has received `commits` more commits that changed a row: it never
+  // receives another. missed(): whether the primary has committed a change since the cut.
+  void cut_after(int64_t commits) { cut_at_ = received_ + commits; }
+  bool missed() const { return missed_; }
   // The primary dies at `now_ms` and the standby takes over: it applies every commit shipped
   // before now_ms - lag_ms and never receives the rest (the primary undoes them).
   void drop_unreceived(int64_t now_ms, int64_t lag_ms);
@@ -62,6 +68,9 @@ class LaggingReplica final : public WriteSetFollower {
   Connection connection_;
   int64_t lag_ms_ = 0;
   std::deque<Commit> shipped_;  // not applied yet
+  int64_t received_ = 0;        // commits that changed a row
+  int64_t cut_at_ = -1;         // received_ when its link is cut (-1: never)
+  bool missed_ = false;
 };
 
 // Where an attempt's reads outside its write transaction go (Session::use_reads): a read split

@@ -25,7 +25,7 @@ void WriteSetLog::follow(WriteSetFollower* follower) {
 void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
   const Stmt stmt = step.stmt;
   if (stmt == Stmt::kBeginImmediate) {
-    open_[&connection].clear();
+    open_[&connection] = Open{};
     if (step.result.ok())
       for (WriteSetFollower* follower : followers_) follower->began(connection);
     return;
@@ -33,27 +33,25 @@ void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int
   if (stmt == Stmt::kRollback || stmt == Stmt::kCommit) {
     const auto found = open_.find(&connection);
     if (found == open_.end()) return;
-    std::vector<LoggedWrite> writes = std::move(found->second);
+    Open transaction = std::move(found->second);
     open_.erase(found);
     if (stmt == Stmt::kCommit && step.result.ok())
-      ship(connection, std::move(writes), now_ms);
+      ship(connection, std::move(transaction), now_ms);
     else
       for (WriteSetFollower* follower : followers_) follower->ended(connection);
     return;
   }
   // A write that changed nothing has nothing to replay.
-  if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt) ||
-      !followed_[static_cast<size_t>(stmt)])
-    return;
-  LoggedWrite write{stmt, step.binds, returned_id(stmt, step.result)};
-  for (WriteSetFollower* follower : followers_) follower->wrote(connection, write);
-  if (connection.in_transaction()) {
-    open_[&connection].push_back(std::move(write));
-    return;
+  if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt)) return;
+  Open alone;
+  Open& transaction = connection.in_transaction() ? open_[&connection] : alone;
+  transaction.changed = true;
+  if (followed_[static_cast<size_t>(stmt)]) {
+    LoggedWrite write{stmt, step.binds, returned_id(stmt, step.result)};
+    for (WriteSetFollower* follower : followers_) follower->wrote(connection, write);
+    transaction.writes.push_back(std::move(write));
   }
-  std::vector<LoggedWrite> alone;
-  alone.push_back(std::move(write));
-  ship(connection, std::move(alone), now_ms);
+  if (&transaction == &alone) ship(connection, std::move(alone), now_ms);
 }
 
 void WriteSetLog::rolled_back(const Connection& connection) {
@@ -61,9 +59,8 @@ void WriteSetLog::rolled_back(const Connection& connection) {
   for (WriteSetFollower* follower : followers_) follower->ended(connection);
 }
 
-void WriteSetLog::ship(const Connection& connection, std::vector<LoggedWrite> writes,
-                       int64_t now_ms) {
-  WriteSet set{&connection, now_ms, std::move(writes)};
+void WriteSetLog::ship(const Connection& connection, Open transaction, int64_t now_ms) {
+  WriteSet set{&connection, now_ms, std::move(transaction.writes), transaction.changed};
   for (size_t i = 0; i + 1 < followers_.size(); ++i) followers_[i]->committed(WriteSet(set));
   if (!followers_.empty()) followers_.back()->committed(std::move(set));
 }

@@ -5,7 +5,9 @@
 // moment of its COMMIT; a write outside a transaction is a write set of its own. A committed
 // transaction that changed nothing ships an empty set (a Galera cluster orders it too); one
 // rolled back, or a COMMIT that failed, ships nothing. Followers apply what they are handed as
-// they model it (after a lag; after certification), and hear when a transaction begins.
+// they model it (after a lag; after certification), and hear when a transaction begins. A write
+// no follower needs is left out of its set, but the set still says it changed a row: a write
+// outside a transaction that no follower needs ships an empty set that did.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,8 @@ struct LoggedWrite {
 struct WriteSet {
   const Connection* connection = nullptr;  // where it was committed
   int64_t at_ms = 0;                       // its COMMIT's virtual moment
-  std::vector<LoggedWrite> writes;
+  std::vector<LoggedWrite> writes;         // those a follower needs
+  bool changed = false;                    // whether it changed a row, needed or not
 };
 
 class WriteSetFollower {
@@ -65,11 +68,15 @@ class WriteSetLog {
   void drop_open() { open_.clear(); }
 
  private:
-  void ship(const Connection& connection, std::vector<LoggedWrite> writes, int64_t now_ms);
+  struct Open {
+    std::vector<LoggedWrite> writes;
+    bool changed = false;
+  };
+  void ship(const Connection& connection, Open transaction, int64_t now_ms);
 
   std::vector<WriteSetFollower*> followers_;
   std::vector<bool> followed_;  // by statement: whether a follower needs its writes
-  std::unordered_map<const Connection*, std::vector<LoggedWrite>> open_;
+  std::unordered_map<const Connection*, Open> open_;
 };
 
 }  // namespace idemlab

@@ -25,9 +25,11 @@ Status SqliteLockQueue::open_standby() {
   const RunSettings& settings = run_.settings;
   const SimTopology& topology = settings.config.topology;
   if (!topology.standby()) return Status::ok();
-  return run_.ledger.replicas.open_standby(run_.events.clock(), topology.ledger_lag_ms,
-                                           settings.ledger_fails_over, settings.replica_lag_ms >= 0,
-                                           run_.ledger.client, run_.ledger.busy);
+  Replicas& replicas = run_.ledger.replicas;
+  RETURN_IF_ERROR(replicas.open_standby(run_.events.clock(), topology.ledger_lag_ms,
+                                        settings.ledger_fails_over, settings.replica_lag_ms >= 0,
+                                        run_.ledger.client));
+  return replicas.watch(run_.ledger.busy);
 }
 
 Connection SqliteLockQueue::connect(int node) {

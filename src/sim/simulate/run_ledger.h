@@ -11,7 +11,7 @@
 #include "db/connection.h"
 #include "db/guard_store.h"
 #include "ledger/read_split.h"
-#include "sim/simulate/replicas.h"
+#include "sim/shared/replicas.h"
 #include "sim/simulate/simulate.h"
 
 namespace idemlab::sim {

@@ -1,9 +1,9 @@
-// Replicas: every replica of one simulated run, and the failovers that promote them. It owns
-// the ledger's write-set log and what follows it (the standby a read split reads, the nodes of
-// a Galera cluster), the undo log that makes a failover of the ledger what a promoted standby
-// holds (db/sqlite/undo_log.h), and the guard store with its replica (guards=replica). No
-// other part of the run keeps a replica, and no follower is fed but through the log.
-// Internal to src/sim/simulate/.
+// Replicas: every replica of one simulated or explored run, and the failovers that promote
+// them. It owns the ledger's write-set log and what follows it (the standby a read split
+// reads, the nodes of a Galera cluster), the undo log that makes a failover of the ledger what
+// a promoted standby holds (db/sqlite/undo_log.h), and, in a simulation, the guard store with
+// its replica (guards=replica; explore keeps its guard store across runs, ExploreGuards). No
+// other part of a run keeps a replica, and no follower is fed but through the log.
 #pragma once
 
 #include <memory>
@@ -17,7 +17,7 @@
 #include "sim/shared/scratch_ledger.h"
 #include "sim/shared/write_set_log.h"
 
-namespace idemlab::sim {
+namespace idemlab {
 
 class Replicas {
  public:
@@ -27,11 +27,11 @@ class Replicas {
 
   // guards=replica: tokens and locks go to a store whose replica is `lag_ms` behind.
   Status open_guards(int64_t lag_ms);
-  // ledger=standby on the scratch ledger `client` reaches, `lag_ms` behind: with `fails_over`,
-  // what a failover would lose is kept (the undo log watches `client`, `busy` and every
+  // ledger=standby on the scratch ledger `primary` reaches, `lag_ms` behind: with
+  // `fails_over`, what a failover would lose is kept (the undo log watches `primary` and every
   // connection watch() is given); with `read`, a lagging copy of the tables a read split reads.
   Status open_standby(const Clock& clock, int64_t lag_ms, bool fails_over, bool read,
-                      Connection& client, Connection& busy);
+                      Connection& primary);
   // ledger=galera: `ledger` (reached by `client`) is node 1, and the other nodes are copies.
   Status open_cluster(const GaleraSettings& settings, const ScratchLedger& ledger,
                       Connection& client);
@@ -44,6 +44,8 @@ class Replicas {
   GaleraModel* cluster() { return cluster_.get(); }
   // The log the ledger's followers hear; null when nothing follows it.
   WriteSetLog* log() { return log_.followed() ? &log_ : nullptr; }
+  // With `fails_over`: the ledger's commits that changed a row so far.
+  int64_t ledger_commits() const { return undo_ ? undo_->recorded() : 0; }
 
   // The guard store's primary dies at `now_ms`; its replica, `lag_ms` behind, takes over.
   // Returns the writes it lacked.
@@ -62,4 +64,4 @@ class Replicas {
   std::unique_ptr<ReplicatedGuards> guards_;  // guards=replica
 };
 
-}  // namespace idemlab::sim
+}  // namespace idemlab

@@ -1,9 +1,9 @@
 // The run's replicas: opened by the topology, promoted by a failover.
-#include "sim/simulate/replicas.h"
+#include "sim/shared/replicas.h"
 
 #include "core/check.h"
 
-namespace idemlab::sim {
+namespace idemlab {
 
 Status Replicas::open_guards(int64_t lag_ms) {
   auto guards = std::make_unique<ReplicatedGuards>();
@@ -13,15 +13,14 @@ Status Replicas::open_guards(int64_t lag_ms) {
 }
 
 Status Replicas::open_standby(const Clock& clock, int64_t lag_ms, bool fails_over, bool read,
-                              Connection& client, Connection& busy) {
+                              Connection& primary) {
   if (fails_over) {
     undo_ = std::make_unique<UndoLog>(clock, lag_ms);
-    RETURN_IF_ERROR(undo_->watch(client));
-    RETURN_IF_ERROR(undo_->watch(busy));
+    RETURN_IF_ERROR(undo_->watch(primary));
   }
   if (!read) return Status::ok();
   auto standby = std::make_unique<LaggingReplica>();
-  RETURN_IF_ERROR(LaggingReplica::create(client, lag_ms, standby.get()));
+  RETURN_IF_ERROR(LaggingReplica::create(primary, lag_ms, standby.get()));
   standby_ = std::move(standby);
   log_.follow(standby_.get());
   return Status::ok();
@@ -46,4 +45,4 @@ int64_t Replicas::fail_over_ledger(Connection& client, int64_t now_ms, int64_t l
   return lost;
 }
 
-}  // namespace idemlab::sim
+}  // namespace idemlab
