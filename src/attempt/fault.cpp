@@ -92,6 +92,14 @@ constexpr std::array kFaults{
               "broker with a duplicate window (--topology queue=jetstream) drops each copy "
               "that comes within it",
               kSimulated},
+    FaultInfo{FaultKind::kReplayPause, "replay-pause", "replay-pause[:ms=MS]",
+              "ms (default 1000), p, nth",
+              "the ledger's standby stops replaying when the request arrives and resumes ms "
+              "later, as PostgreSQL's pg_wal_replay_pause() and pg_wal_replay_resume(): a read "
+              "sent there meanwhile finds nothing committed since, however small the standby's "
+              "lag (--topology ledger=standby:reads=standby). A failover ends the pause: the "
+              "promoted standby first replays what it received",
+              kSimulated},
 };
 
 Status parse_int(std::string_view fault, std::string_view key, std::string_view value, int64_t low,
@@ -167,6 +175,7 @@ std::string topology_for_retired(std::string_view name, std::string_view rest) {
 // together.
 Status complete_fault(std::string_view name, bool pauses, FaultSpec* spec) {
   if (pauses && spec->ms == 0) spec->ms = spec->gate.empty() ? kDefaultSlowMs : kDefaultGateCapMs;
+  if (spec->kind == FaultKind::kReplayPause && spec->ms == 0) spec->ms = kDefaultSlowMs;
   const bool aimed = !spec->step.empty() || spec->phase != Phase::kNone || spec->nth != 0 ||
                      spec->probability != 1.0;
   if (spec->at_ms >= 0 && aimed)
@@ -227,7 +236,7 @@ Status parse_fault(std::string_view text, FaultSpec* out) {
       status = parse_int(name, key, value, 1, limits::kMaxRequests, &spec.nth);
     } else if (key == "ms" &&
                (pauses || spec.kind == FaultKind::kShortTtl || spec.kind == FaultKind::kBusy ||
-                spec.kind == FaultKind::kRepublish)) {
+                spec.kind == FaultKind::kRepublish || spec.kind == FaultKind::kReplayPause)) {
       status = parse_int(name, key, value, 1, limits::kMaxDurationMs, &spec.ms);
     } else if ((key == "at" && pauses) || (key == "after" && (spec.kind == FaultKind::kCrash ||
                                                               spec.kind == FaultKind::kFailover))) {

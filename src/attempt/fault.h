@@ -26,6 +26,7 @@ enum class FaultKind {
   kPause,         // the whole process stops before a step (the kernel's SIGSTOP, a long GC)
   kFailover,      // a primary dies (the guard store's, the ledger's); its replica takes over
   kRepublish,     // the producer's confirm is lost: it publishes the request again, k times
+  kReplayPause,   // the ledger's standby stops replaying for a while (the request's reads see it)
 };
 
 // Where a fault can be asked for: each command that takes --fault is one surface, and the

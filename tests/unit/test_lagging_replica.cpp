@@ -111,3 +111,24 @@ TEST_CASE("a replica whose link is cut receives the commits before the cut and n
   REQUIRE(t2.ok());
   CHECK_FALSE(t2.row.has_value());
 }
+
+TEST_CASE("a paused replay applies nothing until it resumes, and a failover ends the pause") {
+  Begun begun(0);
+  LaggingReplica& replica = begun.replica;
+  replica.pause(5, 100);  // stops at 5, before the commit; resumes at 105
+  run_and_ship(begun.log, begun.primary, Stmt::kCommit, {}, 12);
+  REQUIRE(replica.catch_up(50).is_ok());
+  CHECK_FALSE(has_token(replica.connection()));
+  replica.pause(60, 100);  // paused already: it now resumes at 160
+  REQUIRE(replica.catch_up(120).is_ok());
+  CHECK_FALSE(has_token(replica.connection()));
+  CHECK_FALSE(replica.caught_up());
+  REQUIRE(replica.catch_up(160).is_ok());
+  CHECK(has_token(replica.connection()));
+
+  Begun again(0);
+  again.replica.pause(5, 1000);
+  run_and_ship(again.log, again.primary, Stmt::kCommit, {}, 12);
+  again.replica.drop_unreceived(20, 0);  // promoted: it replays what it received first
+  CHECK(has_token(again.replica.connection()));
+}

@@ -1,6 +1,7 @@
 // The simulator's read replica: commits shipped at their COMMIT, applied a lag later.
 #include "sim/shared/lagging_replica.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/check.h"
@@ -57,7 +58,13 @@ void LaggingReplica::committed(WriteSet&& set) {
 }
 
 Status LaggingReplica::catch_up(int64_t now_ms) {
-  return apply_before(now_ms - lag_ms_ + 1);
+  const int64_t replayed_to = now_ms < resumes_at_ ? paused_at_ : now_ms;
+  return apply_before(replayed_to - lag_ms_ + 1);
+}
+
+void LaggingReplica::pause(int64_t now_ms, int64_t ms) {
+  if (now_ms >= resumes_at_) paused_at_ = now_ms;
+  resumes_at_ = std::max(resumes_at_, now_ms + ms);
 }
 
 // Every commit due is applied in one transaction of the replica's: what a reader can see
@@ -78,6 +85,7 @@ Status LaggingReplica::apply_before(int64_t before_ms) {
 void LaggingReplica::drop_unreceived(int64_t now_ms, int64_t lag_ms) {
   throw_if_error(apply_before(now_ms - lag_ms));
   shipped_.clear();
+  resumes_at_ = -1;
 }
 
 namespace {

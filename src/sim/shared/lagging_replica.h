@@ -50,8 +50,11 @@ class LaggingReplica final : public WriteSetFollower {
   // receives another. missed(): whether the primary has committed a change since the cut.
   void cut_after(int64_t commits) { cut_at_ = received_ + commits; }
   bool missed() const { return missed_; }
+  // Its replay stops at `now_ms` and resumes `ms` later (a pause meanwhile stretches it): until
+  // then it applies nothing it had not applied at the stop. It still receives every commit.
+  void pause(int64_t now_ms, int64_t ms);
   // The primary dies at `now_ms` and the standby takes over: it applies every commit shipped
-  // before now_ms - lag_ms and never receives the rest (the primary undoes them).
+  // before now_ms - lag_ms (a pause ends) and never receives the rest (the primary undoes them).
   void drop_unreceived(int64_t now_ms, int64_t lag_ms);
   Connection& connection() { return connection_; }
 
@@ -71,6 +74,8 @@ class LaggingReplica final : public WriteSetFollower {
   int64_t received_ = 0;        // commits that changed a row
   int64_t cut_at_ = -1;         // received_ when its link is cut (-1: never)
   bool missed_ = false;
+  int64_t paused_at_ = 0;    // when its replay stopped
+  int64_t resumes_at_ = -1;  // when it goes on again; before paused_at_: not paused
 };
 
 // Where an attempt's reads outside its write transaction go (Session::use_reads): a read split

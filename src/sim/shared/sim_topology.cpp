@@ -173,6 +173,43 @@ Status parse_topologies(const std::vector<std::string>& texts, SimTopology* out)
   return Status::ok();
 }
 
+namespace {
+
+// A part of the topology, or a fault, that nothing in the run would use: refused with what
+// would use it.
+Status refuse_unused(const SimTopology& topology, const std::vector<FaultSpec>& faults,
+                     bool read_your_writes, bool ledger_fails_over) {
+  if (topology.standby() && !topology.reads_on_standby && !ledger_fails_over)
+    return Status::usage(
+        "--topology ledger=standby changes nothing here: nothing reads the standby and no "
+        "failover promotes it; add reads=standby, or --fault failover:of=ledger");
+  if ((topology.ledger_sync != StandbySync::kOff || topology.max_lag_ms >= 0) && !ledger_fails_over)
+    return Status::usage(
+        "--topology ledger=standby:sync=/max-lag-ms= change what a failover of the ledger "
+        "loses or promotes, and none comes here: add --fault failover:of=ledger");
+  const bool republished = std::any_of(faults.begin(), faults.end(), [](const FaultSpec& fault) {
+    return fault.kind == FaultKind::kRepublish;
+  });
+  if (topology.queue_dedups && !republished)
+    return Status::usage(
+        "--topology queue=jetstream changes nothing here: its window drops republished copies "
+        "of a request, and no fault makes one (a redelivery is no publish: the window lets it "
+        "through); add --fault republish");
+  for (const FaultSpec& fault : faults)
+    if (fault.kind == FaultKind::kReplayPause && !topology.reads_on_standby)
+      return Status::usage(fmt::format(
+          "fault {}: nothing reads a standby here, so a pause of its replay changes nothing: add "
+          "--topology ledger=standby:reads=standby",
+          fault.text));
+  if (read_your_writes && !topology.reads_on_standby)
+    return Status::usage(
+        "--read-your-writes chooses where reads go when the standby lags: add --topology "
+        "ledger=standby:reads=standby");
+  return Status::ok();
+}
+
+}  // namespace
+
 Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
                         bool read_your_writes) {
   // The replicas the failovers imply where the topology names none: as far behind as the
@@ -206,28 +243,7 @@ Status resolve_topology(SimTopology* topology, std::vector<FaultSpec>* faults,
   for (const FaultSpec& fault : *faults)  // a lag spike at the failover: the store keeps it
     if (fault.kind == FaultKind::kFailover && fails_over_guards(fault.of))
       topology->guards_lag_ms = std::max(topology->guards_lag_ms, fault.lag_ms);
-  if (topology->standby() && !topology->reads_on_standby && !ledger_fails_over)
-    return Status::usage(
-        "--topology ledger=standby changes nothing here: nothing reads the standby and no "
-        "failover promotes it; add reads=standby, or --fault failover:of=ledger");
-  if ((topology->ledger_sync != StandbySync::kOff || topology->max_lag_ms >= 0) &&
-      !ledger_fails_over)
-    return Status::usage(
-        "--topology ledger=standby:sync=/max-lag-ms= change what a failover of the ledger "
-        "loses or promotes, and none comes here: add --fault failover:of=ledger");
-  const bool republished = std::any_of(faults->begin(), faults->end(), [](const FaultSpec& fault) {
-    return fault.kind == FaultKind::kRepublish;
-  });
-  if (topology->queue_dedups && !republished)
-    return Status::usage(
-        "--topology queue=jetstream changes nothing here: its window drops republished copies "
-        "of a request, and no fault makes one (a redelivery is no publish: the window lets it "
-        "through); add --fault republish");
-  if (read_your_writes && !topology->reads_on_standby)
-    return Status::usage(
-        "--read-your-writes chooses where reads go when the standby lags: add --topology "
-        "ledger=standby:reads=standby");
-  return Status::ok();
+  return refuse_unused(*topology, *faults, read_your_writes, ledger_fails_over);
 }
 
 std::string standby_feed_words(const SimTopology& topology) {

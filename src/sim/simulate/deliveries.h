@@ -23,9 +23,10 @@ struct Delivery {
   FaultSites sites;                   // where its crash and slow faults land
   int64_t after_commit_pause_ms = 0;  // slow:at=after-commit, once the money is committed
   int64_t busy_ms = 0;
-  int64_t wait_start_ms = -1;  // when its step first found a lock taken; -1: not waiting
-  bool asleep = false;         // waiting with no step scheduled: woken when a lock is released
-  size_t slot = 0;             // its attempt in the stepper
+  int64_t replay_pause_ms = 0;  // replay-pause: the standby stops replaying as it arrives
+  int64_t wait_start_ms = -1;   // when its step first found a lock taken; -1: not waiting
+  bool asleep = false;          // waiting with no step scheduled: woken when a lock is released
+  size_t slot = 0;              // its attempt in the stepper
   Connection* connection = nullptr;
   // On a server: a statement sent and not yet answered, whether the server says it waits for a
   // lock, its values (for the timeline), and the server's number for the connection.

@@ -20,6 +20,7 @@ void Endpoint::arrive(uint32_t index) {
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "network",
               delivery.copy == 0 ? "delivered" : "delivered again");
   if (delivery.busy_ms > 0 && !busy_held_) take_busy_lock(delivery);
+  if (delivery.replay_pause_ms > 0) pause_replay(delivery);
   StrategyOptions options;
   options.pitfall = settings_.pitfall;
   options.lock_ttl_ms = settings_.lock_ttl_ms();

@@ -47,6 +47,8 @@ class Endpoint {
 
  private:
   void take_busy_lock(const Delivery& delivery);
+  // replay-pause: the ledger's standby stops replaying (endpoint_failover.cpp).
+  void pause_replay(const Delivery& delivery);
   void schedule_step(uint32_t delivery);
   void note_step(const Delivery& delivery, const ExecutedStep& done, const Binds& binds);
   // The attempt dies with no answer; `fault` is the fault the timeline names.

@@ -1,4 +1,6 @@
-// Failovers at the endpoint: the guard store's, the ledger's, or both at the same moment.
+// Replication faults at the endpoint: failovers (the guard store's, the ledger's, or both at the
+// same moment) and a pause of the standby's replay.
+#include "core/check.h"
 #include "sim/simulate/endpoint.h"
 
 namespace idemlab::sim {
@@ -31,6 +33,14 @@ void Endpoint::fail_over(const Delivery& delivery) {
                                    delivery.sites.failover_lag_ms(), delivery.sites.failover_of());
   trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "failover", "",
               std::move(what), "failover");
+}
+
+void Endpoint::pause_replay(const Delivery& delivery) {
+  LaggingReplica* standby = ledger_.replicas.read_standby();
+  IDEMLAB_CHECK(standby, "replay-pause comes with a standby that is read (resolve_topology)");
+  standby->pause(events_.now_ms(), delivery.replay_pause_ms);
+  trace_.note(delivery.request, delivery.attempt, delivery.copy, "server", "the standby", "",
+              fmt::format("stops replaying for {} ms", delivery.replay_pause_ms), "replay-pause");
 }
 
 void Endpoint::fail_over_at_time(const FaultSpec& fault) {

@@ -89,6 +89,10 @@ bool Network::place_faults(Delivery& delivery, uint32_t request, int attempt,
       case FaultKind::kBusy:
         if (settings_.fault_hits(fault, request, attempt, faults)) delivery.busy_ms = fault.ms;
         break;
+      case FaultKind::kReplayPause:
+        if (settings_.fault_hits(fault, request, attempt, faults))
+          delivery.replay_pause_ms = fault.ms;
+        break;
       default:
         break;
     }

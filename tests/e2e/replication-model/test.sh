@@ -161,6 +161,32 @@ expect_contains "$out" "no flow row (on the standby)"
 expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${lagging[@]}" \
   --read-your-writes --timeline
 expect_contains "$out" "(on the primary: the replica is behind)"
+# replay-pause: a standby that replays at once (lag-ms=0) stops as the first attempt arrives,
+# as scripts/servers postgres pause-replay stops a real one. The retry's lookup finds the
+# first commit missing while the pause lasts, and finds it once the pause is over.
+paused=(--requests 1 --topology ledger=standby:lag-ms=0,reads=standby --fault response-lost:nth=1)
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${paused[@]}" --json
+expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, a standby at once"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${paused[@]}" --fault replay-pause:nth=1,ms=10000 --json
+expect_equal "$(json_field "$out" moved_twice_or_more)" 1 "no-unique-index, the replay paused"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${paused[@]}" --fault replay-pause:nth=1,ms=200 --json
+expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, the pause over before the retry"
+expect_exit 0 "$IDEMLAB" simulate --strategy select-insert --pitfall=no-unique-index \
+  "${paused[@]}" --fault replay-pause:nth=1,ms=10000 --read-your-writes --json
+expect_equal "$(json_field "$out" moved_once)" 1 "no-unique-index, paused, read-your-writes"
+expect_exit 0 "$IDEMLAB" --width 200 simulate --strategy select-insert "${paused[@]}" \
+  --fault replay-pause:nth=1,ms=10000 --timeline
+expect_contains "$out" "stops replaying for 10000 ms [fault: replay-pause]"
+expect_exit 2 "$IDEMLAB" simulate --strategy select-insert --requests 1 --fault replay-pause:nth=1
+expect_one_error_line
+expect_contains "$err" "add --topology ledger=standby:reads=standby"
+expect_exit 2 "$IDEMLAB" simulate --strategy select-insert --requests 1 \
+  --topology ledger=standby:reads=standby --fault replay-pause:at=commit
+expect_one_error_line
+
 run=(compare --scenario replica-reads --with-pitfalls --json)
 for ryw in "" --read-your-writes; do
   # shellcheck disable=SC2086
