@@ -19,8 +19,9 @@ namespace idemlab {
 namespace {
 
 // One run: its ledger and connections, the replicas that follow them (Replicas), and the
-// attempts. Declared in this order, the attempts go first, then the read splits and the
-// cluster's view, then the replicas, and the connections after every part that watches them.
+// attempts. Members go in the reverse of this order: the attempts first, then the read splits
+// and the cluster's view, then the replicas, and the connections after every part that
+// watches them.
 struct SqliteRun {
   ScratchLedger ledger;
   std::vector<Connection> connections;  // one per attempt, and one for a late retry
