@@ -22,8 +22,7 @@ namespace {
 // The store the strategy's guards are kept in, when they are kept outside the ledger (a token's
 // or a lock's strategy given --redis or --locks); nullptr otherwise.
 const GuardStore* guards_outside_ledger(const AttemptSetup& setup) {
-  const StrategyInfo& info = setup.strategy->info();
-  return info.needs_token || info.uses_lock_ttl ? setup.guard_store : nullptr;
+  return setup.strategy->info().keeps_guards() ? setup.guard_store : nullptr;
 }
 
 const FaultSpec* armed(const AttemptSetup& setup, FaultKind kind) {

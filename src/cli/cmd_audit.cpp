@@ -105,8 +105,7 @@ std::vector<GuardPlace> guard_places(Connection& connection) {
   throw_if_error(list_guard_places(connection, &all));
   for (GuardPlace& place : all) {
     const Strategy* strategy = find_strategy(place.strategy);
-    if (strategy && (strategy->info().needs_token || strategy->info().uses_lock_ttl))
-      out.push_back(std::move(place));
+    if (strategy && strategy->info().keeps_guards()) out.push_back(std::move(place));
   }
   return out;
 }

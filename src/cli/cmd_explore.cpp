@@ -99,8 +99,7 @@ void choose_topology(ExploreOptions* options) {
 // A failover of the guard store, or a store kept apart, for a strategy that keeps no tokens or
 // locks would change nothing: refused with the reason.
 void check_guards_kept(const ExploreOptions& options) {
-  const StrategyInfo& info = find_strategy(options.strategy)->info();
-  if (info.needs_token || info.uses_lock_ttl) return;
+  if (find_strategy(options.strategy)->info().keeps_guards()) return;
   if (options.config.failover)
     throw_if_error(Status::usage(fmt::format(
         "--failover fails over the store that keeps tokens and locks apart from the ledger; {} "

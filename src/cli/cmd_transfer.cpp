@@ -182,7 +182,7 @@ void register_transfer(CLI::App& app, CommandResult& result, const Strategy& str
       ->capture_default_str();
   if (info.needs_token)
     command->add_option("--token", options->token, "from: idemlab token issue (required)");
-  if (info.needs_token || info.uses_lock_ttl) add_redis_option(command, &deployment.redis);
+  if (info.keeps_guards()) add_redis_option(command, &deployment.redis);
   if (info.uses_lock_ttl) {
     command->add_option("--lock-ttl-ms", options->lock_ttl_ms, "how long the lock lasts")
         ->check(whole_number(1, limits::kMaxDurationMs))

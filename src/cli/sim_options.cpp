@@ -18,10 +18,8 @@ namespace {
 // Whether any of `strategies` keeps tokens or locks (token, lock-table): what --redis and
 // guards=replica change.
 bool keeps_guards(const std::vector<std::string>& strategies) {
-  return std::any_of(strategies.begin(), strategies.end(), [](const auto& name) {
-    const StrategyInfo& info = find_strategy(name)->info();
-    return info.needs_token || info.uses_lock_ttl;
-  });
+  return std::any_of(strategies.begin(), strategies.end(),
+                     [](const auto& name) { return find_strategy(name)->info().keeps_guards(); });
 }
 
 }  // namespace

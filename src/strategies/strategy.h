@@ -36,6 +36,9 @@ struct StrategyInfo {
   // Takes --unique-index: its flow row goes under the unique index on (source, biz_seq), a
   // second guard behind the strategy's own.
   bool offers_unique_index = false;
+
+  // Whether it keeps tokens or locks: what a guard store (--redis, guards=replica) would hold.
+  bool keeps_guards() const { return needs_token || uses_lock_ttl; }
 };
 
 class Strategy {

@@ -100,7 +100,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   if (config.server && spreads_connections(config.server->topology))
     result.nodes = config.server->topology.members();
   if (config.galera_nodes > 0) result.nodes = config.galera_nodes;
-  const bool keeps_guards = strategy.info().needs_token || strategy.info().uses_lock_ttl;
+  const bool keeps_guards = strategy.info().keeps_guards();
   if (config.redis && keeps_guards) result.guard_store = config.redis->shown;
   result.fails_over = config.failover && keeps_guards;
   result.ledger_fails_over = config.ledger_failover;

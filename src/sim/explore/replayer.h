@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "sim/explore/explore.h"
-#include "sim/shared/replicated_guards.h"
 #include "sim/shared/scratch_redis.h"
 #include "sim/shared/stepper.h"
 
@@ -54,26 +53,20 @@ class Replayer {
   virtual std::string isolation() const { return {}; }
 };
 
-// --redis, --failover or guards=replica, for a strategy that keeps tokens or locks: the store
-// they go to in every run (keys of explore's own in Redis, or the simulator's replicated store),
-// emptied
-// before each run (the token is then issued into it again).
-class ExploreGuards {
+// --redis, for a strategy that keeps tokens or locks: explore's own keys in Redis, the store they
+// go to in every run, emptied before each run (the token is then issued into it again). The
+// simulator's replicated store (--failover, guards=replica) is each SQLite run's own, one of its
+// Replicas.
+class ExploreRedis {
  public:
   Status open(const Strategy& strategy, const ExploreConfig& config);
-  GuardStore* store() { return store_; }  // nullptr: the ledger keeps them
-  // --failover or guards=replica: the simulator's store, which can fail over; nullptr otherwise.
-  ReplicatedGuards* replicated() { return store_ == &replicated_ ? &replicated_ : nullptr; }
-  // Whether `stmt` goes to the store rather than to the ledger.
+  GuardStore* store() { return store_; }  // nullptr: no Redis for this strategy
+  // Whether `stmt` goes to Redis rather than to the ledger.
   bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }
-  Status reset() {
-    if (!store_) return Status::ok();
-    return store_ == &replicated_ ? replicated_.reset() : redis_.reset();
-  }
+  Status reset() { return store_ ? redis_.reset() : Status::ok(); }
 
  private:
   ScratchRedis redis_;
-  ReplicatedGuards replicated_;
   GuardStore* store_ = nullptr;
 };
 

@@ -43,16 +43,10 @@ Status issue_explore_token(StatementRunner& store, std::string* token) {
   return Status::ok();
 }
 
-Status ExploreGuards::open(const Strategy& strategy, const ExploreConfig& config) {
-  const StrategyInfo& info = strategy.info();
-  if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
-  if (config.failover || config.guards_apart) {
-    RETURN_IF_ERROR(ReplicatedGuards::create(0, &replicated_));
-    store_ = &replicated_;
-  } else if (config.redis) {
-    RETURN_IF_ERROR(ScratchRedis::create(*config.redis, &redis_));
-    store_ = &redis_.store();
-  }
+Status ExploreRedis::open(const Strategy& strategy, const ExploreConfig& config) {
+  if (!strategy.info().keeps_guards() || !config.redis) return Status::ok();
+  RETURN_IF_ERROR(ScratchRedis::create(*config.redis, &redis_));
+  store_ = &redis_.store();
   return Status::ok();
 }
 

@@ -58,7 +58,7 @@ class ServerReplayer final : public Replayer {
   const ExploreConfig& config_;
   ScratchServer scratch_;
   ClusterSettle cluster_;
-  ExploreGuards guards_;
+  ExploreRedis redis_;
   std::vector<Connection> connections_;  // one per attempt, then the late retry's
   std::vector<int64_t> sessions_;        // the server's number for each
   std::string token_;
@@ -67,7 +67,7 @@ class ServerReplayer final : public Replayer {
 Status ServerReplayer::prepare() {
   RETURN_IF_ERROR(
       ScratchServer::create(*config_.server, {{"alice", 100000}, {"bob", 0}}, &scratch_));
-  RETURN_IF_ERROR(guards_.open(strategy_, config_));
+  RETURN_IF_ERROR(redis_.open(strategy_, config_));
   RETURN_IF_ERROR(cluster_.open(scratch_.locator()));
   connections_.resize(static_cast<size_t>(config_.duplicates) + 1);
   ConnectionOptions options = scratch_server_options(config_.isolation);
@@ -82,14 +82,14 @@ Status ServerReplayer::prepare() {
 Status ServerReplayer::start_run(ServerRunState& s) {
   RETURN_IF_ERROR(scratch_.reset());
   RETURN_IF_ERROR(cluster_.settle());
-  RETURN_IF_ERROR(guards_.reset());
+  RETURN_IF_ERROR(redis_.reset());
   StatementRunner& tokens =
-      guards_.store() ? static_cast<StatementRunner&>(*guards_.store()) : scratch_.control();
+      redis_.store() ? static_cast<StatementRunner&>(*redis_.store()) : scratch_.control();
   RETURN_IF_ERROR(issue_explore_token(tokens, &token_));
   const TransferRequest request = explore_request(config_, token_);
   for (int i = 0; i < config_.duplicates; ++i)
     s.stepper.start(connections_[static_cast<size_t>(i)], s.clock, strategy_,
-                    explore_options(pitfall_, token_, config_, i), request, guards_.store());
+                    explore_options(pitfall_, token_, config_, i), request, redis_.store());
   s.flights.assign(static_cast<size_t>(config_.duplicates), StatementFlight{});
   s.sent_step.assign(static_cast<size_t>(config_.duplicates), {});
   s.ended_by_server.assign(static_cast<size_t>(config_.duplicates), false);
@@ -146,7 +146,7 @@ Status ServerReplayer::run(const std::vector<int>& prefix, FaultPoint crash, boo
     return Status::ok();
   }
   if (s.run.crashed)
-    RETURN_IF_ERROR(late_explore_retry(connections_.back(), guards_.store(), s.clock, s.stepper,
+    RETURN_IF_ERROR(late_explore_retry(connections_.back(), redis_.store(), s.clock, s.stepper,
                                        strategy_, pitfall_, token_, config_, record, &s.run));
   RETURN_IF_ERROR(judge_explore_run(connections_[0], s.stepper, record,
                                     s.clock.now_ms() - kExploreStartMs, &s.run));
@@ -192,7 +192,7 @@ StepFacts ServerReplayer::step_facts(const ServerRunState& s, int attempt) const
   // The crashing attempt's statement whose answer is its last: the attempt dies then, and its
   // transaction rolls back, which can let another's statement go.
   const bool dies_after = attempt == s.crash.attempt && s.crash_count + 1 == s.crash.after;
-  return {stmt, connections_[index].in_transaction(), guards_.in_store(stmt),
+  return {stmt, connections_[index].in_transaction(), redis_.in_store(stmt),
           dies_after || s.ended_by_server[index]};
 }
 

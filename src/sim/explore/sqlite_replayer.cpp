@@ -27,12 +27,16 @@ struct SqliteRun {
   std::vector<Connection> connections;  // one per attempt, and one for a late retry
   ManualClock clock{kExploreStartMs};
   Replicas replicas;
-  RunCluster cluster;                             // ledger=galera: the nodes the attempts run on
+  GuardStore* guards = nullptr;  // where tokens and locks go: Redis or the replicas' store
+  RunCluster cluster;            // ledger=galera: the nodes the attempts run on
   std::vector<std::unique_ptr<ReadSplit>> reads;  // reads=standby: by attempt
   Stepper stepper;
   ExploreRun run;
   int crash_count = 0;   // statements the crashing attempt has run
   int guard_writes = 0;  // writes the attempts made to the guard store
+
+  // Whether `stmt` goes to the guard store rather than to the ledger.
+  bool in_guard_store(Stmt stmt) const { return guards && statement_is_guard(stmt); }
 };
 
 class SqliteReplayer final : public Replayer {
@@ -48,6 +52,7 @@ class SqliteReplayer final : public Replayer {
   Status open_run_ledger(SqliteRun& run);
   Status start_run(FaultPoint faults, SqliteRun& run);
   Status open_replicas(FaultPoint faults, SqliteRun& run);
+  Status open_guards(SqliteRun& run);
   Status execute(int attempt, FaultPoint faults, bool record, SqliteRun& run);
   ExecutedStep advance(int attempt, SqliteRun& run);
   Status end_run(bool record, SqliteRun& run);
@@ -63,14 +68,14 @@ class SqliteReplayer final : public Replayer {
   const ExploreConfig& config_;
   ScratchLedger template_;  // every run starts from a copy of it
   Connection template_connection_;
-  ExploreGuards guards_;
+  ExploreRedis redis_;
   std::string token_;
 };
 
 Status SqliteReplayer::prepare() {
   RETURN_IF_ERROR(
       ScratchLedger::create({{"alice", 100000}, {"bob", 0}}, &template_, &template_connection_));
-  RETURN_IF_ERROR(guards_.open(strategy_, config_));
+  RETURN_IF_ERROR(redis_.open(strategy_, config_));
   return issue_explore_token(template_connection_, &token_);
 }
 
@@ -84,23 +89,33 @@ Status SqliteReplayer::open_run_ledger(SqliteRun& run) {
   return Status::ok();
 }
 
-// A fresh ledger and its replicas (with --redis, the keys emptied and the token issued into
-// them again), and the attempts started on it.
+// A fresh ledger, its replicas and its guard store, and the attempts started on it.
 Status SqliteReplayer::start_run(FaultPoint faults, SqliteRun& run) {
   RETURN_IF_ERROR(open_run_ledger(run));
+  RETURN_IF_ERROR(open_guards(run));
   RETURN_IF_ERROR(open_replicas(faults, run));
-  if (guards_.store()) {
-    RETURN_IF_ERROR(guards_.reset());
-    RETURN_IF_ERROR(issue_explore_token(*guards_.store(), &token_));
-  }
   const TransferRequest request = explore_request(config_, token_);
   for (int i = 0; i < config_.duplicates; ++i) {
     const size_t index = static_cast<size_t>(i);
     run.stepper.start(run.connections[index], run.clock, strategy_,
-                      explore_options(pitfall_, token_, config_, i), request, guards_.store(),
+                      explore_options(pitfall_, token_, config_, i), request, run.guards,
                       run.reads.empty() ? nullptr : run.reads[index].get());
   }
   return Status::ok();
+}
+
+// A strategy's tokens and locks, kept apart from the ledger: with --failover or guards=replica in
+// a replicated store of the run's own (one of its Replicas), with --redis in explore's keys,
+// emptied; the token is issued into the store again.
+Status SqliteReplayer::open_guards(SqliteRun& run) {
+  if (strategy_.info().keeps_guards() && (config_.failover || config_.guards_apart)) {
+    RETURN_IF_ERROR(run.replicas.open_guards(0));
+    run.guards = run.replicas.guards();
+  } else if (redis_.store()) {
+    RETURN_IF_ERROR(redis_.reset());
+    run.guards = redis_.store();
+  }
+  return run.guards ? issue_explore_token(*run.guards, &token_) : Status::ok();
 }
 
 // What the fault point replicates: ledger=galera puts each connection on the next node; a
@@ -126,9 +141,8 @@ Status SqliteReplayer::open_replicas(FaultPoint faults, SqliteRun& run) {
           replica_reads(*standby, run.connections[static_cast<size_t>(i)], run.clock, false));
   }
   if (WriteSetLog* log = replicas.log())
-    run.stepper.on_run = [this, log, &clock = run.clock](const Connection& connection,
-                                                         const PendingStep& step) {
-      if (!guards_.in_store(step.stmt)) log->ran(connection, step, clock.now_ms());
+    run.stepper.on_run = [log, &run](const Connection& connection, const PendingStep& step) {
+      if (!run.in_guard_store(step.stmt)) log->ran(connection, step, run.clock.now_ms());
     };
   return Status::ok();
 }
@@ -172,18 +186,17 @@ void SqliteReplayer::record_step(int attempt, const ExecutedStep& step, const Bi
   run.run.timeline.push_back(
       {run.clock.now_ms() - kExploreStartMs, "server", 1, attempt + 1, 0, std::string(step.step),
        "", describe_values(step.stmt, binds, step.result, kExploreStartMs) + std::string(place),
-       std::string(statement_text_on(connection, guards_.store(), step.stmt)), ""});
+       std::string(statement_text_on(connection, run.guards, step.stmt)), ""});
 }
 
 // --failover: counts the run's guard writes; right after the one the fault point names, the
 // guard store fails over and its replica, which never received that write, takes over.
 Status SqliteReplayer::fail_over_guards(const ExecutedStep& step, int attempt, FaultPoint faults,
                                         bool record, SqliteRun& run) {
-  ReplicatedGuards* store = guards_.replicated();
-  const bool wrote =
-      store && statement_writes_guard(step.stmt) && step.result.ok() && step.result.changes > 0;
+  const bool wrote = run.replicas.guards() && statement_writes_guard(step.stmt) &&
+                     step.result.ok() && step.result.changes > 0;
   if (!wrote || ++run.guard_writes != faults.failover_after) return Status::ok();
-  ASSIGN_OR_RETURN(const int64_t lost, store->failover(run.clock.now_ms(), 0));
+  const int64_t lost = run.replicas.fail_over_guards(run.clock.now_ms(), 0);
   run.run.failed_over = true;
   if (record)
     run.run.timeline.push_back(
@@ -278,7 +291,7 @@ Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bo
     // changes what it sees. Tokens and locks in Redis are another matter: there, another
     // attempt's command can come between two of its statements, so each statement is a step.
     const size_t index = static_cast<size_t>(choice);
-    while (!guards_.store() && !run.stepper.finished(index) && run.stepper.in_transaction(index))
+    while (!run.guards && !run.stepper.finished(index) && run.stepper.in_transaction(index))
       RETURN_IF_ERROR(execute(choice, faults, record, run));
   }
   const LaggingReplica* standby = run.replicas.read_standby();
@@ -295,9 +308,8 @@ Status SqliteReplayer::end_run(bool record, SqliteRun& run) {
   RunCluster& cluster = run.cluster;
   if (cluster.on()) RETURN_IF_ERROR(cluster.finish());
   if (run.run.crashed)
-    RETURN_IF_ERROR(late_explore_retry(run.connections.back(), guards_.store(), run.clock,
-                                       run.stepper, strategy_, pitfall_, token_, config_, record,
-                                       &run.run));
+    RETURN_IF_ERROR(late_explore_retry(run.connections.back(), run.guards, run.clock, run.stepper,
+                                       strategy_, pitfall_, token_, config_, record, &run.run));
   if (cluster.on()) RETURN_IF_ERROR(cluster.finish());
   return judge_explore_run(run.connections[0], run.stepper, record,
                            run.clock.now_ms() - kExploreStartMs, &run.run);

@@ -1,9 +1,9 @@
 // Replicas: every replica of one simulated or explored run, and the failovers that promote
 // them. It owns the ledger's write-set log and what follows it (the standby a read split
 // reads, the nodes of a Galera cluster), the undo log that makes a failover of the ledger what
-// a promoted standby holds (db/sqlite/undo_log.h), and, in a simulation, the guard store with
-// its replica (guards=replica; explore keeps its guard store across runs, ExploreGuards). No
-// other part of a run keeps a replica, and no follower is fed but through the log.
+// a promoted standby holds (db/sqlite/undo_log.h), and the guard store with its replica
+// (guards=replica, and explore's --failover). No other part of a run keeps a replica, and no
+// follower is fed but through the log.
 #pragma once
 
 #include <memory>

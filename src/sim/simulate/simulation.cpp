@@ -25,8 +25,7 @@ Simulation::Simulation(const SimConfig& config, const Strategy& strategy, Pitfal
 // A strategy with tokens or locks keeps them apart from the ledger: with --redis in Redis, in
 // keys of the run's own; with guards=replica in the simulator's replicated store.
 Status Simulation::open_guard_store() {
-  const StrategyInfo& info = settings_.strategy.info();
-  if (!(info.needs_token || info.uses_lock_ttl)) return Status::ok();
+  if (!settings_.strategy.info().keeps_guards()) return Status::ok();
   IDEMLAB_CHECK(!(settings_.guards_replica() && settings_.options.redis),
                 "guards=replica and --redis are refused together before a run");
   if (settings_.guards_replica()) {
