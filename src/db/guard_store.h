@@ -22,4 +22,10 @@ class GuardStore : public StatementRunner {
   virtual std::string node_label() const { return "primary"; }
 };
 
+// Whether `stmt` goes to `store`, when a strategy's guards are kept in one, rather than to the
+// ledger.
+inline bool goes_to_guards(const GuardStore* store, Stmt stmt) {
+  return store && statement_is_guard(stmt);
+}
+
 }  // namespace idemlab

@@ -120,7 +120,7 @@ class Session {
     routes_ = routes;
   }
   // Whether the pending step goes to the guard store rather than to the ledger.
-  bool pending_goes_to_guards() const { return guards_ && statement_is_guard(pending_.stmt); }
+  bool pending_goes_to_guards() const { return goes_to_guards(guards_, pending_.stmt); }
   // Where the pending step runs: the guard store, the reads' server, or the ledger.
   StatementRunner& pending_runner() {
     if (pending_goes_to_guards()) return *guards_;

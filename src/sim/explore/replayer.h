@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "db/guard_store.h"
 #include "sim/explore/explore.h"
 #include "sim/shared/scratch_redis.h"
 #include "sim/shared/stepper.h"
@@ -60,9 +61,7 @@ class Replayer {
 class ExploreRedis {
  public:
   Status open(const Strategy& strategy, const ExploreConfig& config);
-  GuardStore* store() { return store_; }  // nullptr: no Redis for this strategy
-  // Whether `stmt` goes to Redis rather than to the ledger.
-  bool in_store(Stmt stmt) const { return store_ && statement_is_guard(stmt); }
+  GuardStore* store() const { return store_; }  // nullptr: no Redis for this strategy
   Status reset() { return store_ ? redis_.reset() : Status::ok(); }
 
  private:
@@ -106,8 +105,8 @@ Status late_explore_retry(Connection& connection, GuardStore* guards, ManualCloc
 // is in use, else on `connection`.
 inline std::string_view statement_text_on(const Connection& connection, const GuardStore* guards,
                                           Stmt stmt) {
-  return guards && statement_is_guard(stmt) ? guards->statement_text(stmt)
-                                            : connection.statement_text(stmt);
+  return goes_to_guards(guards, stmt) ? guards->statement_text(stmt)
+                                      : connection.statement_text(stmt);
 }
 
 }  // namespace idemlab

@@ -192,7 +192,7 @@ StepFacts ServerReplayer::step_facts(const ServerRunState& s, int attempt) const
   // The crashing attempt's statement whose answer is its last: the attempt dies then, and its
   // transaction rolls back, which can let another's statement go.
   const bool dies_after = attempt == s.crash.attempt && s.crash_count + 1 == s.crash.after;
-  return {stmt, connections_[index].in_transaction(), redis_.in_store(stmt),
+  return {stmt, connections_[index].in_transaction(), goes_to_guards(redis_.store(), stmt),
           dies_after || s.ended_by_server[index]};
 }
 

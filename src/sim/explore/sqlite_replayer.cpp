@@ -34,9 +34,6 @@ struct SqliteRun {
   ExploreRun run;
   int crash_count = 0;   // statements the crashing attempt has run
   int guard_writes = 0;  // writes the attempts made to the guard store
-
-  // Whether `stmt` goes to the guard store rather than to the ledger.
-  bool in_guard_store(Stmt stmt) const { return guards && statement_is_guard(stmt); }
 };
 
 class SqliteReplayer final : public Replayer {
@@ -142,7 +139,7 @@ Status SqliteReplayer::open_replicas(FaultPoint faults, SqliteRun& run) {
   }
   if (WriteSetLog* log = replicas.log())
     run.stepper.on_run = [log, &run](const Connection& connection, const PendingStep& step) {
-      if (!run.in_guard_store(step.stmt)) log->ran(connection, step, run.clock.now_ms());
+      if (!goes_to_guards(run.guards, step.stmt)) log->ran(connection, step, run.clock.now_ms());
     };
   return Status::ok();
 }

@@ -103,7 +103,7 @@ class RunLedger {
   }
   // Where a statement runs: the guard store (Redis) for tokens and locks, if in use.
   const StatementRunner& runner_for(const Connection& attempt, Stmt stmt) const {
-    if (guard_store && statement_is_guard(stmt)) return *guard_store;
+    if (goes_to_guards(guard_store, stmt)) return *guard_store;
     return attempt;
   }
   // bench-sim's recorder: a statement sent on `connection` (SimOptions::record), by number:
