@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "db/schema/migrate.h"
 #include "db/sqlite/sqlite_backend.h"
 #include "scratch.h"
 
@@ -18,6 +19,17 @@ TEST_CASE("a new ledger holds the opening balances") {
   CHECK(ledger.scalar("SELECT sum(balance_minor) FROM account") == 507);
   CHECK(ledger.scalar("PRAGMA user_version") == kSchemaVersion);
   CHECK(ledger.scalar("PRAGMA application_id") == kApplicationId);
+}
+
+// Two processes can open an old ledger at once: each reads its version, and the second to take
+// the write lock finds the file upgraded by the first. Here the version read is stale for sure.
+TEST_CASE("an upgrade reads the version again under the write lock") {
+  LedgerFile ledger({{"alice", 500}, {"bob", 7}});
+  Connection connection = open_ledger(ledger.path(), Access::kWrite, 1000).value();
+  REQUIRE(migrate_ledger(connection, 1).is_ok());  // read as version 1, upgraded meanwhile
+  CHECK(ledger.scalar("PRAGMA user_version") == kSchemaVersion);
+  CHECK(ledger.scalar("SELECT sum(balance_minor) FROM account") == 507);
+  CHECK(ledger.scalar("SELECT count(*) FROM transfer_flow") == 0);
 }
 
 TEST_CASE("init refuses an existing file without force and keeps it intact") {

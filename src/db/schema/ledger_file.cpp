@@ -169,7 +169,7 @@ Status create_ledger(const std::string& path, const std::vector<OpeningBalance>&
   return Status::ok();
 }
 
-Status check_ledger(Connection& connection, const std::string& path) {
+Result<int64_t> check_ledger(Connection& connection, const std::string& path) {
   int64_t application_id = -1;
   int64_t version = -1;
   StepResult result = connection.query("PRAGMA application_id", {},
@@ -193,7 +193,7 @@ Status check_ledger(Connection& connection, const std::string& path) {
         fmt::format("{} has schema version {}, newer than this idemlab understands ({})", path,
                     version, kSchemaVersion));
   if (version < 1) return Status::ledger(fmt::format("{} has no idemlab schema", path));
-  return Status::ok();
+  return version;
 }
 
 // A damaged page or index that a write never reads goes unseen by the header check, so a writer
@@ -286,10 +286,9 @@ Result<Connection> open_ledger(const Locator& locator, Access access, int busy_t
   const bool leaves_no_sidecars = access == Access::kRead && reads_as_query_only(path, &options);
   ASSIGN_OR_RETURN(Connection connection, open_sqlite(path, options));
   if (leaves_no_sidecars) RETURN_IF_ERROR(connection.exec_script("PRAGMA query_only = 1"));
-  RETURN_IF_ERROR(check_ledger(connection, path));
+  ASSIGN_OR_RETURN(const int64_t version, check_ledger(connection, path));
   if (access == Access::kWrite)
     RETURN_IF_ERROR(check_before_write(connection, path, size_left_to_sqlite));
-  ASSIGN_OR_RETURN(const int64_t version, schema_version(connection));
   if (version < kSchemaVersion) {
     // An older ledger is upgraded on first open, by any command; a reader upgrades it through
     // a writer and then reads the upgraded file.

@@ -43,7 +43,7 @@ Result<Connection> open_ledger(const Locator& locator, Access access, int busy_t
                                Isolation isolation = Isolation::kDefault,
                                bool wait_in_process = false);
 
-// Checks application_id and user_version of an open database.
-Status check_ledger(Connection& connection, const std::string& path);
+// Checks application_id and user_version of an open database; gives the schema version.
+Result<int64_t> check_ledger(Connection& connection, const std::string& path);
 
 }  // namespace idemlab

@@ -175,20 +175,21 @@ Status upgrade(Connection& connection, int64_t version) {
   return status;
 }
 
-}  // namespace
-
-Result<int64_t> schema_version(Connection& connection) {
-  int64_t version = 0;
+// The ledger's schema version (PRAGMA user_version).
+Status read_version(Connection& connection, int64_t* version) {
   StepResult result = connection.query("PRAGMA user_version", {},
-                                       [&](const Row& row) { version = as_int(row[0]); });
-  if (!result.ok()) return step_error(connection, result);
-  return version;
+                                       [&](const Row& row) { *version = as_int(row[0]); });
+  return result.ok() ? Status::ok() : step_error(connection, result);
 }
+
+}  // namespace
 
 Status migrate_ledger(Connection& connection, int64_t version) {
   if (version >= kSchemaVersion) return Status::ok();
   RETURN_IF_ERROR(connection.exec_script("BEGIN IMMEDIATE"));
-  Status status = upgrade(connection, version);
+  // Read again under the write lock: another process may have upgraded the file since.
+  Status status = read_version(connection, &version);
+  if (status.is_ok()) status = upgrade(connection, version);
   if (status.is_ok()) status = connection.exec_script("COMMIT");
   connection.rollback_if_open();
   if (!status.is_ok())

@@ -7,9 +7,6 @@
 
 namespace idemlab {
 
-// The ledger's schema version (PRAGMA user_version).
-Result<int64_t> schema_version(Connection& connection);
-
 // Upgrades the ledger on `connection` (open for writing) from `version` to kSchemaVersion.
 // Version 1 -> 2: requests are identified by (source, biz_seq). Every existing request gets
 // the default source "api"; its journal, flow rows, dedup record, token, lock and attempts keep
