@@ -10,18 +10,10 @@ namespace idemlab {
 
 Status ReplicatedGuards::create(int64_t lag_ms, ReplicatedGuards* out) {
   out->lag_ms_ = lag_ms;
-  return out->reset();
-}
-
-Status ReplicatedGuards::reset() {
-  grants_ = 0;
-  unreplicated_.reset();
-  clock_.set_ms(0);
-  connection_ = Connection();
-  primary_ = std::make_unique<ScratchLedger>();
-  RETURN_IF_ERROR(ScratchLedger::create({}, primary_.get(), &connection_));
-  unreplicated_ = std::make_unique<UndoLog>(clock_, lag_ms_);
-  return unreplicated_->watch(connection_);
+  out->primary_ = std::make_unique<ScratchLedger>();
+  RETURN_IF_ERROR(ScratchLedger::create({}, out->primary_.get(), &out->connection_));
+  out->unreplicated_ = std::make_unique<UndoLog>(out->clock_, lag_ms);
+  return out->unreplicated_->watch(out->connection_);
 }
 
 StepResult ReplicatedGuards::run(Stmt id, const Binds& binds) {

@@ -39,8 +39,6 @@ class ReplicatedGuards final : public GuardStore {
   // The primary dies at `now_ms`; the replica, with every write made before now_ms - lag_ms
   // (lag_ms at most the store's own), takes its place. Returns how many writes were lost.
   Result<int64_t> failover(int64_t now_ms, int64_t lag_ms);
-  // Forgets every token and lock (explore: between interleavings).
-  Status reset();
 
  private:
   int64_t lag_ms_ = 0;
