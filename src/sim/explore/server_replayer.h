@@ -1,4 +1,5 @@
-// The replayer for explore on PostgreSQL and MariaDB (server_replayer.cpp): a statement a step.
+// The replayer for explore on PostgreSQL and MariaDB (server_replayer.cpp): a statement a step,
+// each settled on the server's word (server_settle.h).
 #pragma once
 
 #include <memory>
