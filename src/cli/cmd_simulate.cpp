@@ -8,6 +8,7 @@
 #include "core/limits.h"
 #include "report/mermaid.h"
 #include "report/svg.h"
+#include "report/timeline_view.h"
 
 namespace idemlab {
 

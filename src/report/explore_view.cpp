@@ -8,6 +8,7 @@
 #include "report/mermaid.h"
 #include "report/sim_view.h"
 #include "report/svg.h"
+#include "report/timeline_view.h"
 #include "term/text.h"
 
 namespace idemlab {

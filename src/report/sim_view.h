@@ -1,5 +1,5 @@
 // Views of simulation results: a table for people, JSON, CSV and Markdown for scripts and
-// documents, and the narrated timeline.
+// documents. The narrated timeline is timeline_view.h's.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -23,13 +23,5 @@ std::string result_text(const SimResult& result, const std::string& command);
 // "reproduce: COMMAND", wrapped to the output width, and how to paste it when a URL in it
 // hides its password.
 std::string reproduce_text(const std::string& command);
-// The narrated timeline, wrapped to the output width; the SQL only with `show_sql`.
-std::string timeline_text(const std::vector<TimelineEvent>& events, bool show_sql = false);
-// What the timeline's notation means, once.
-// What a timeline's columns and labels mean: a simulation's requests, attempts and copies, or
-// explore's twins.
-enum class TimelineOf : uint8_t { kSimulation, kTwins };
-std::string timeline_legend(TimelineOf of = TimelineOf::kSimulation);
-nlohmann::ordered_json timeline_json(const std::vector<TimelineEvent>& events);
 
 }  // namespace idemlab
