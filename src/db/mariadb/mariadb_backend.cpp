@@ -16,6 +16,7 @@
 #include "db/connection.h"
 #include "db/mariadb/libmariadb.h"
 #include "db/mariadb/mariadb_connect.h"
+#include "db/mariadb/other_nodes.h"
 #include "db/server/connect_wait.h"
 #include "db/server/refused.h"
 #include "db/server/server_text.h"
@@ -43,7 +44,12 @@ bool integer_field(enum_field_types type) {
 class MariadbBackend final : public Backend, public NonBlocking {
  public:
   MariadbBackend(const LibMariadb* my, MYSQL* conn, const Locator& locator, bool nonblocking)
-      : my_(my), conn_(conn), locator_(locator), shown_(locator.shown), nonblocking_(nonblocking) {}
+      : my_(my),
+        conn_(conn),
+        locator_(locator),
+        other_nodes_(locator_),
+        shown_(locator.shown),
+        nonblocking_(nonblocking) {}
   ~MariadbBackend() override { my_->close(conn_); }
   Engine engine() const override { return Engine::kMariadb; }
   NonBlocking* nonblocking() override { return this; }
@@ -53,8 +59,7 @@ class MariadbBackend final : public Backend, public NonBlocking {
   }
   Status send(Stmt id, const Binds& binds) override;
   std::optional<StepResult> receive(int wait_us) override;
-  // On a cluster the node's number rides above the connection id, which each node counts on
-  // its own: a session names its node, and is asked about there.
+  // On a cluster a session names its node, and is asked about there (other_nodes.h).
   int64_t session_id() const override {
     return (int64_t{locator_.node} << 32) | static_cast<int64_t>(my_->thread_id(conn_));
   }
@@ -102,15 +107,12 @@ class MariadbBackend final : public Backend, public NonBlocking {
   }
   void read_rows(MYSQL_RES* result, const RowSink* on_row, StepResult* out) const;
 
-  Result<NonBlocking*> node_asked(int64_t session);
   Status own_lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting);
 
   const LibMariadb* my_;
   MYSQL* conn_;
   Locator locator_;
-  // A cluster's other nodes, opened when first asked about a session there: a node sees only
-  // its own lock waits, and ends only its own statements.
-  std::map<int, std::unique_ptr<Backend>> other_nodes_;
+  OtherNodes other_nodes_;
   std::string shown_;
   bool nonblocking_;
   std::string isolation_;
@@ -224,6 +226,7 @@ Status MariadbBackend::own_lock_waits(const std::vector<int64_t>& sessions,
   std::string status;
   const RowSink keep = [&](const Row& row) { status = as_text(row.back()); };
   StepResult asked = execute(split_named_values("SHOW ENGINE INNODB STATUS"), {}, &keep);
+  if (asked.link_lost()) return step_error(*this, asked);
   if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
   waiting->clear();
   for (int64_t session : sessions)
@@ -231,45 +234,27 @@ Status MariadbBackend::own_lock_waits(const std::vector<int64_t>& sessions,
   return Status::ok();
 }
 
-// The node a session lives on, as a connection there: this one, or another node's.
-Result<NonBlocking*> MariadbBackend::node_asked(int64_t session) {
-  const int node = static_cast<int>(session >> 32);
-  if (node == locator_.node) return static_cast<NonBlocking*>(this);
-  std::unique_ptr<Backend>& other = other_nodes_[node];
-  if (!other) {
-    ASSIGN_OR_RETURN(other, open_mariadb(on_member(locator_, node), {}));
-  }
-  return other->nonblocking();
-}
-
 // Each node is asked, in one question, about the sessions that live on it.
 Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
                                   std::vector<std::vector<int64_t>>* holders) {
   waiting->assign(sessions.size(), false);
   holders->assign(sessions.size(), {});
-  std::map<NonBlocking*, std::vector<size_t>> by_node;
-  for (size_t i = 0; i < sessions.size(); ++i) {
-    ASSIGN_OR_RETURN(NonBlocking * node, node_asked(sessions[i]));
-    by_node[node].push_back(i);
-  }
+  std::map<int, std::vector<size_t>> by_node;
+  for (size_t i = 0; i < sessions.size(); ++i)
+    by_node[OtherNodes::node_of(sessions[i])].push_back(i);
   for (const auto& [node, indexes] : by_node) {
     std::vector<int64_t> asked;
     for (size_t i : indexes) asked.push_back(sessions[i]);
     std::vector<bool> found;
-    if (node == this) {
-      RETURN_IF_ERROR(own_lock_waits(asked, &found));
-    } else {
-      std::vector<std::vector<int64_t>> unused;
-      RETURN_IF_ERROR(node->lock_waits(asked, &found, &unused));
-    }
+    RETURN_IF_ERROR(node == locator_.node ? own_lock_waits(asked, &found)
+                                          : other_nodes_.lock_waits(node, asked, &found));
     for (size_t k = 0; k < indexes.size(); ++k) (*waiting)[indexes[k]] = found[k];
   }
   return Status::ok();
 }
 
 Status MariadbBackend::cancel_statement(int64_t session) {
-  ASSIGN_OR_RETURN(NonBlocking * node, node_asked(session));
-  if (node != this) return node->cancel_statement(session);
+  if (OtherNodes::node_of(session) != locator_.node) return other_nodes_.cancel_statement(session);
   return exec_script(fmt::format("KILL QUERY {}", session & 0xffffffff).c_str());
 }
 
@@ -304,6 +289,7 @@ Status MariadbBackend::start(const ConnectionOptions& options) {
   }
   RETURN_IF_ERROR(exec_script(setup.c_str()));
   StepResult shown = query("SELECT @@tx_isolation", {}, nullptr);
+  if (shown.link_lost()) return step_error(*this, shown);  // a node not serving yet
   if (!shown.ok() || !shown.row) return Status::internal(shown.error);
   isolation_ = as_text((*shown.row)[0]);
   for (char& c : isolation_) c = static_cast<char>(std::tolower(c));

@@ -139,9 +139,12 @@ std::vector<bool> ServerFlights::ask_parked(const std::vector<uint32_t>& deliver
   }
   const std::vector<bool> asked =
       holders_stale(sessions) ? ask_lock_waits(sessions) : std::vector<bool>(sessions.size(), true);
-  for (size_t i = 0, next = 0; i < deliveries.size(); ++i) {
+  // By session: a lost link the question met dropped the deliveries on it (relink()).
+  for (size_t i = 0; i < deliveries.size(); ++i) {
     const Delivery& delivery = run_.network.delivery(deliveries[i]);
-    if (delivery.in_flight && delivery.lock_waiting) waiting[i] = asked[next++];
+    const auto at = std::find(sessions.begin(), sessions.end(), delivery.session);
+    if (delivery.in_flight && delivery.lock_waiting && at != sessions.end())
+      waiting[i] = asked[static_cast<size_t>(at - sessions.begin())];
   }
   return waiting;
 }
@@ -297,7 +300,7 @@ void ServerFlights::cancel_wait(uint32_t index) {
   std::optional<StepResult> result;
   while (!(result = delivery.connection->nonblocking()->receive(kLookUs)))
     throw_if_error(check_interrupt());
-  if (!result->ok())
+  if (!result->ok() && result->code != StepCode::kConnectionLost)
     result = StepResult{StepCode::kLockTimeout, 0, std::nullopt,
                         fmt::format("waited {} ms for a lock: cancelled", kLockWaitLimitMs)};
   run_.trace.note(delivery.request, delivery.attempt, delivery.copy, "server",
