@@ -17,12 +17,17 @@ own_server_databases simulate-redis
 pg=$IDEMLAB_TEST_POSTGRES maria=$IDEMLAB_TEST_MARIADB redis_url=$IDEMLAB_TEST_REDIS
 unset IDEMLAB_REDIS
 redis() { redis-cli -s "${redis_url#redis://}" "$@"; }
-# Keys of scratch runs whose process has ended: a run that left some behind.
+# The test servers' Redis is shared: a run of another test that ctest killed at its timeout
+# leaves its keys behind. Only the runs of this test are judged: those started after this line.
+before=" $(redis --scan --pattern 'idemlab_scratch_*' | sed 's/:.*//' | sort -u | tr '\n' ' ')"
+# Keys of this test's scratch runs whose process has ended: a run that left some behind.
 keys_left() {
   local key pid count=0
   for key in $(redis --scan --pattern 'idemlab_scratch_*'); do
+    [[ $before == *" ${key%%:*} "* ]] && continue
     pid=${key#idemlab_scratch_}; pid=${pid%%_*}
-    [ -d "/proc/$pid" ] || count=$((count + 1))
+    # Left behind: still there once its process ended (a run ending as the scan read it is not).
+    [ -d "/proc/$pid" ] || [ "$(redis exists "$key")" = 0 ] || count=$((count + 1))
   done
   echo "$count"
 }
