@@ -39,9 +39,10 @@ TEST_CASE("other nodes: an unreachable node's sessions wait for nothing, and can
           .is_ok());
   const Locator node1 = on_member(cluster, 1);
   OtherNodes others(node1);
-  const int64_t on_node2 = (int64_t{2} << 32) | 17;
-  const int64_t also_on_node2 = (int64_t{2} << 32) | 18;
+  const int64_t on_node2 = OtherNodes::session_of(2, 17);
+  const int64_t also_on_node2 = OtherNodes::session_of(2, 18);
   CHECK(OtherNodes::node_of(on_node2) == 2);
+  CHECK(OtherNodes::thread_of(on_node2) == 17);
   std::vector<bool> waiting{true};
   const Status asked = others.lock_waits(2, {on_node2, also_on_node2}, &waiting);
   CHECK_MESSAGE(asked.is_ok(), asked.message());

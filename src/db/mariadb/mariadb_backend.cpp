@@ -61,7 +61,7 @@ class MariadbBackend final : public Backend, public NonBlocking {
   std::optional<StepResult> receive(int wait_us) override;
   // On a cluster a session names its node, and is asked about there (other_nodes.h).
   int64_t session_id() const override {
-    return (int64_t{locator_.node} << 32) | static_cast<int64_t>(my_->thread_id(conn_));
+    return OtherNodes::session_of(locator_.node, my_->thread_id(conn_));
   }
   Status lock_waits(const std::vector<int64_t>& sessions, std::vector<bool>* waiting,
                     std::vector<std::vector<int64_t>>* holders) override;
@@ -230,7 +230,7 @@ Status MariadbBackend::own_lock_waits(const std::vector<int64_t>& sessions,
   if (!asked.ok()) return Status::internal(fmt::format("{}: {}", shown_, asked.error));
   waiting->clear();
   for (int64_t session : sessions)
-    waiting->push_back(innodb_status_shows_lock_wait(status, session & 0xffffffff));
+    waiting->push_back(innodb_status_shows_lock_wait(status, OtherNodes::thread_of(session)));
   return Status::ok();
 }
 
@@ -255,7 +255,7 @@ Status MariadbBackend::lock_waits(const std::vector<int64_t>& sessions, std::vec
 
 Status MariadbBackend::cancel_statement(int64_t session) {
   if (OtherNodes::node_of(session) != locator_.node) return other_nodes_.cancel_statement(session);
-  return exec_script(fmt::format("KILL QUERY {}", session & 0xffffffff).c_str());
+  return exec_script(fmt::format("KILL QUERY {}", OtherNodes::thread_of(session)).c_str());
 }
 
 Status MariadbBackend::exec_script(const char* sql) {

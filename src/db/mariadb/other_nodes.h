@@ -17,8 +17,12 @@ class OtherNodes {
   explicit OtherNodes(const Locator& locator) : locator_(locator) {}
 
   // On a cluster the node's number rides above the connection id, which each node counts on
-  // its own: a session names its node.
+  // its own: a session names its node, and its thread there.
+  static int64_t session_of(int node, uint64_t thread) {
+    return (int64_t{node} << 32) | static_cast<int64_t>(thread & 0xffffffff);
+  }
   static int node_of(int64_t session) { return static_cast<int>(session >> 32); }
+  static int64_t thread_of(int64_t session) { return session & 0xffffffff; }
 
   // Node `node`'s word on which of its own `sessions` wait for a lock. A node that cannot be
   // reached now (it died, or is rejoining) shows none waiting: each one's own socket tells the
