@@ -50,7 +50,7 @@ std::string command_word(int argc, char** argv);
 // `word` is "", unknown, or a command that reads them all.
 void register_commands(CLI::App& app, CommandResult& result, std::string_view word);
 
-// Shared option helpers.
+// Options many commands share (shared_options.cpp).
 void add_db_option(CLI::App* command, std::string* db);
 // Checks a --db value: a SQLite path, or a server URL idemlab can read (a usage error if not).
 CLI::Validator ledger_locator();
