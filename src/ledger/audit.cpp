@@ -172,6 +172,8 @@ Status run_check(Connection& connection, const Check& check, const Binds& binds,
         {"integrity", "", "", fmt::format("{}: {}", connection.location(), result.error)});
     return Status::ok();
   }
+  // A link lost mid-audit (a failover) is the server's doing, answered as any lost link is.
+  if (result.link_lost()) return step_error(connection, result);
   if (!result.ok())
     return Status::internal(fmt::format("audit check {} failed: {}", check.kind, result.error));
   found.append_to(out);

@@ -71,6 +71,15 @@ std::string wake_order_text(const ExploreResult& result) {
   return text + ". (See \"Which waiter goes first\" in docs/simulator.md.)";
 }
 
+// The links a failover cut under the run, and what the run did about them. Empty where none was.
+std::string relinks_text(const ExploreResult& result) {
+  if (result.relinks == 0) return "";
+  return fmt::format(
+      "A link to the server was lost under the run {} (a failover?): each time it connected "
+      "again through the topology and ran the interleaving that was cut again from its start.",
+      result.relinks == 1 ? std::string("once") : fmt::format("{} times", result.relinks));
+}
+
 // The interleaving a run shows: the one --interleaving picked, else the first breaking one.
 struct Shown {
   std::string label;  // "First breaking interleaving", "Interleaving 7"
@@ -180,6 +189,8 @@ std::string explore_text(const ExploreView& view, const ExploreResult& result) {
     out += fmt::format("  {:<24} {}\n", invariant, count_of(count, "interleaving"));
   if (const std::string wake_order = wake_order_text(result); !wake_order.empty())
     out += wrap(wake_order, 0);
+  if (const std::string relinked = relinks_text(result); !relinked.empty())
+    out += wrap(relinked, 0);
   if (result.first_deadlock_index > 0)
     out += wrap(fmt::format("First {}: {} (attempt per step: {}); {} "
                             "(--interleaving {} shows it).",
@@ -248,6 +259,7 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
     out["unique_violations"] = result.unique_violations;
     out["replays_repeated"] = result.replays_repeated;
     out["branches_not_replayed"] = result.branches_not_replayed;
+    if (result.relinks > 0) out["relinks"] = result.relinks;  // the servers moved under the run
     if (result.first_deadlock_index > 0)
       out["first_deadlock"] = {{"interleaving", result.first_deadlock_index},
                                {"schedule", one_based(result.first_deadlock_schedule)},

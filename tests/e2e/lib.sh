@@ -67,6 +67,61 @@ json_field() {  # JSON FIELD -> value (strings unquoted)
 pairs() {  # DB BIZ_SEQ -> journal pairs
   sql_on "$1" "SELECT count(*) FROM journal WHERE biz_seq = '$2' AND side = 'debit'"
 }
+# hold_while PID COMMAND...: stops PID (SIGSTOP) once COMMAND prints a number above 0, and keeps
+# it stopped only if COMMAND still does with PID stopped: what it saw (a transaction held open and
+# idle) is then certainly frozen until PID goes on. Returns 1 if PID ended first.
+hold_while() {
+  local pid=$1 _
+  shift
+  for _ in $(seq 1 3000); do
+    kill -0 "$pid" 2>/dev/null || return 1
+    [ "$("$@")" -gt 0 ] || continue
+    kill -STOP "$pid"
+    [ "$("$@")" -gt 0 ] && return 0
+    kill -CONT "$pid"
+  done
+  return 1
+}
+# walk_begun PID URL: waits until the scratch ledger explore PID made on URL's server has a
+# journal row: its walk has begun, so it is past making that ledger (a failover then ends it
+# with 75, as documented). Returns 1 if PID ended first.
+walk_begun() {
+  local pid=$1 url=$2 name _
+  for _ in $(seq 1 3000); do
+    kill -0 "$pid" 2>/dev/null || return 1
+    name=$(sql_on "$url" "SELECT schema_name FROM information_schema.schemata
+      WHERE schema_name LIKE 'idemlab_scratch_${pid}_%'" 2>/dev/null | head -1)
+    [ -n "$name" ] && [ "$(sql_on "$url" "SELECT count(*) FROM $name.journal" 2>/dev/null)" \
+      -gt 0 ] 2>/dev/null && return 0
+    sleep 0.01
+  done
+  return 1
+}
+idle_in_transaction() {  # POSTGRESQL-URL -> idemlab's sessions there in a transaction, idle
+  psql -qAtX "$1" -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idemlab'
+    AND state LIKE 'idle in transaction%'"
+}
+# explore_through_failover PRIMARY MOVE...: runs the explore --json command line in the array
+# `explore` once undisturbed, then again, stopped while the PostgreSQL primary PRIMARY certainly
+# holds one of its transactions open and idle, across MOVE (a failover). Continued, it must end
+# 0, having connected again, with the undisturbed run's counts.
+explore_through_failover() {
+  local primary=$1 reference run held
+  shift
+  reference=$("${explore[@]}")
+  "${explore[@]}" >"$work/explore.out" 2>"$work/explore.err" &
+  run=$!
+  walk_begun "$run" "$primary" && hold_while "$run" idle_in_transaction "$primary" ||
+    fail "explore ended before the failover: $(cat "$work/explore.err")"
+  expect_exit 0 "$@"
+  kill -CONT "$run"
+  wait "$run"
+  expect_equal "$?" 0 "explore through a failover: $(cat "$work/explore.err")"
+  held=$(cat "$work/explore.out")
+  [ "$(json_field "$held" relinks)" -ge 1 ] || fail "explore held across a failover lost no link"
+  expect_equal "$(sed 's/,"relinks":[0-9]*//' <<<"$held")" "$reference" \
+    "explore through a failover counts what an undisturbed run counts"
+}
 finish() {
   if [ "$failures" -eq 0 ]; then echo "ok: $checks checks"; exit 0; fi
   echo "failed: $failures failure lines above; $checks checks ran"; exit 1

@@ -16,10 +16,12 @@ namespace idemlab {
 
 class ClusterSettle {
  public:
-  // One connection to each of the nodes `server` names (none for a single server).
+  // One connection to each of the nodes `server` names (none for a single server), less
+  // those that cannot be reached now.
   Status open(const Locator& server);
   // Until every node's last committed transaction is the newest any node has (bounded by
-  // limits::kServerWaitGuardMs: past it, unavailable).
+  // limits::kServerWaitGuardMs: past it, unavailable). A node that went away is left out; with
+  // none left, a lost link.
   Status settle();
   bool on_cluster() const { return !nodes_.empty(); }
 

@@ -110,6 +110,7 @@ Status explore(const Strategy& strategy, Pitfall pitfall, const ExploreConfig& c
   RETURN_IF_ERROR(explore_schedules(explorer, {}, config, &result, &reached));
   RETURN_IF_ERROR(explore_fault_points(explorer, config, &result));
   RETURN_IF_ERROR(record_shown(explorer, &result));
+  result.relinks = explorer.relinks();
   *out = std::move(result);
   return Status::ok();
 }

@@ -110,6 +110,9 @@ struct ExploreResult {
   // because it never answered it the same way again (explore.cpp, replay()).
   int64_t replays_repeated = 0;
   int64_t branches_not_replayed = 0;
+  // On a server: times a link was lost under the run (a failover, a node gone) and the run
+  // connected again through the topology, running the interleaving it cut again from its start.
+  int64_t relinks = 0;
   // On a server, the first interleaving (without --crash) the server ended as a deadlock: which
   // it was (1-based, in the order tried), its schedule, the attempt (0-based) the server chose
   // as its victim, and its timeline.

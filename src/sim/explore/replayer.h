@@ -52,6 +52,8 @@ class Replayer {
                      ExploreRun* out) = 0;
   // The level the attempts' transactions ran at, as the server reports it ("" on SQLite).
   virtual std::string isolation() const { return {}; }
+  // On a server: times it connected again after a lost link (ExploreResult::relinks).
+  virtual int64_t relinks() const { return 0; }
 };
 
 // --redis, for a strategy that keeps tokens or locks: explore's own keys in Redis, the store they

@@ -28,8 +28,12 @@ class ServerReplayer final : public Replayer {
   Status run(const std::vector<int>& prefix, FaultPoint crash, bool record,
              ExploreRun* out) override;
   std::string isolation() const override { return connections_.front().isolation(); }
+  int64_t relinks() const override { return relinks_; }
 
  private:
+  Status run_once(const std::vector<int>& prefix, FaultPoint crash, bool record, ExploreRun* out);
+  bool link_lost() const;
+  Status relink();
   Status start_run(ServerRunState& s);
   std::vector<int> awake(const ServerRunState& s, const std::vector<int>& enabled) const;
   std::vector<bool> asleep_after(const ServerRunState& s, const std::vector<int>& choices,
@@ -47,7 +51,56 @@ class ServerReplayer final : public Replayer {
   std::vector<int64_t> sessions_;        // the server's number for each
   ServerSettle settle_{config_, scratch_.control(), cluster_, connections_, sessions_};
   std::string token_;
+  int64_t relinks_ = 0;
 };
+
+// How many times in a row one interleaving may lose its link before the run gives up: a
+// failover costs one, and a topology that keeps failing is not one to explore on.
+constexpr int kRelinksPerInterleaving = 3;
+
+// A link lost under an interleaving (a failover, a node gone) cuts it: what it did is not
+// judged. The run connects again through the topology, which waits while it settles, and runs
+// that interleaving again from its start on a ledger reset as before every run: the walk sees
+// the same answers it would have seen without the failover.
+Status ServerReplayer::run(const std::vector<int>& prefix, FaultPoint crash, bool record,
+                           ExploreRun* out) {
+  for (int relinked = 0;; ++relinked) {
+    Status status = Status::ok();
+    try {
+      status = run_once(prefix, crash, record, out);
+    } catch (const StatusError& error) {
+      status = error.status;
+    }
+    if (status.is_ok() && !link_lost()) return status;
+    if (!status.is_ok() && !is_link_loss(status)) return status;
+    if (relinked == kRelinksPerInterleaving)
+      return status.is_ok()
+                 ? Status::unavailable("connection_lost", "the links to the server kept being lost")
+                 : status;
+    RETURN_IF_ERROR(relink());
+  }
+}
+
+// Whether a statement run outside the flights (a late retry's, the judge's) found its link lost.
+bool ServerReplayer::link_lost() const {
+  return std::any_of(connections_.begin(), connections_.end(),
+                     [](const Connection& connection) { return connection.link_lost(); });
+}
+
+// Every connection of the run is made again, the control connection first: on a single primary
+// a failover ended them all.
+Status ServerReplayer::relink() {
+  ++relinks_;
+  RETURN_IF_ERROR(scratch_.relink_control());
+  RETURN_IF_ERROR(cluster_.open(scratch_.locator()));
+  ConnectionOptions options = scratch_server_options(config_.isolation);
+  options.nonblocking = true;
+  for (size_t i = 0; i < connections_.size(); ++i) {
+    ASSIGN_OR_RETURN(connections_[i], scratch_.reconnect(options));
+    sessions_[i] = connections_[i].nonblocking()->session_id();
+  }
+  return Status::ok();
+}
 
 Status ServerReplayer::prepare() {
   RETURN_IF_ERROR(
@@ -82,8 +135,8 @@ Status ServerReplayer::start_run(ServerRunState& s) {
   return Status::ok();
 }
 
-Status ServerReplayer::run(const std::vector<int>& prefix, FaultPoint crash, bool record,
-                           ExploreRun* out) {
+Status ServerReplayer::run_once(const std::vector<int>& prefix, FaultPoint crash, bool record,
+                                ExploreRun* out) {
   ServerRunState s(record, crash);
   RETURN_IF_ERROR(start_run(s));
   const int k = config_.duplicates;

@@ -51,6 +51,7 @@ Status ServerSettle::settle(ServerRunState& s, int attempt, int cause, bool* ans
   StatementFlight& flight = s.flights[static_cast<size_t>(attempt)];
   for (int look_us = flight.waiting ? 0 : kLookUs;; look_us = kLookUs) {
     if (std::optional<StepResult> result = flight.receive(look_us)) {
+      if (result->link_lost()) return step_error(*flight.target, *result);  // ServerReplayer
       *answered = true;
       deliver(s, attempt, std::move(*result), cause);
       return Status::ok();
@@ -122,6 +123,8 @@ Status ServerSettle::await_server(ServerRunState& s) {
       const size_t index = static_cast<size_t>(i);
       if (!s.flights[index].sent || got[index]) continue;
       got[index] = s.flights[index].receive(kLookUs);
+      if (got[index] && got[index]->link_lost())
+        return step_error(*s.flights[index].target, *got[index]);
       if (!got[index]) all = false;
       have_error |= got[index] && !got[index]->ok();
     }

@@ -122,6 +122,11 @@ Result<Connection> ScratchServer::reconnect(const ConnectionOptions& options) co
   }
 }
 
+Status ScratchServer::relink_control() {
+  ASSIGN_OR_RETURN(control_, reconnect({}));
+  return Status::ok();
+}
+
 // Uncut too: a reset cut half way would go on emptying table after table on the server, and the
 // drop would meet it at each.
 Status ScratchServer::reset() {

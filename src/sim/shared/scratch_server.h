@@ -33,6 +33,8 @@ class ScratchServer {
   // kRelinkWaitMs of real time. On a cluster a node that cannot be reached gives its turn to
   // the next. The wait is the servers', outside the run's virtual time.
   Result<Connection> reconnect(const ConnectionOptions& options) const;
+  // The control connection made again the same way, after a failover ended the last one.
+  Status relink_control();
   // Empties every table but the accounts, and gives each account its opening balance back.
   Status reset();
   // The connection create() used: idle between runs, it resets, audits and asks the server who

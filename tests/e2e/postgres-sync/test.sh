@@ -6,6 +6,7 @@
 # (a query there answers succeeded) and, after a failover to the standby, gone; the retry then
 # moves the money once. A commit acknowledged while the standby was linked survives. A
 # simulation on the server when it fails over stops with 75, and runs again on the new primary.
+# explore on the server rides a failover under it out (below).
 source "$(dirname "$0")/../lib.sh"
 require_test_servers
 export IDEMLAB_SERVERS_STATE=$work/servers.state
@@ -66,4 +67,14 @@ expect_exit 9 "$IDEMLAB" query --db "$standby" --biz-seq s1
 expect_exit 0 "$IDEMLAB" naive --db "$standby" --biz-seq s1 --from alice --to bob --amount 1.00
 expect_equal "$(pairs "$standby" s1)" 1 "after the failover the retry moved the money once"
 expect_exit 0 "$IDEMLAB" audit --db "$standby"
+
+# explore on the server, through a failover of it. The stopped node rejoins as the standby;
+# a run explores once undisturbed, then again, stopped (SIGSTOP) while one of its attempts
+# certainly holds a transaction open on the primary, which fails over under it. Continued, it
+# finds its links lost, connects again through the topology, runs the cut interleaving again,
+# and ends with the undisturbed run's counts.
+expect_exit 0 "$ROOT/scripts/servers" postgres rejoin
+explore=("$IDEMLAB" explore --db "$candidates" --strategy dedup-table -k 3 --max-interleavings 300
+  --json)
+explore_through_failover "$standby" "$ROOT/scripts/servers" postgres failover
 finish
