@@ -259,13 +259,13 @@ nlohmann::ordered_json explore_json(const ExploreView& view, const ExploreResult
     out["unique_violations"] = result.unique_violations;
     out["replays_repeated"] = result.replays_repeated;
     out["branches_not_replayed"] = result.branches_not_replayed;
-    if (result.relinks > 0) out["relinks"] = result.relinks;  // the servers moved under the run
     if (result.first_deadlock_index > 0)
       out["first_deadlock"] = {{"interleaving", result.first_deadlock_index},
                                {"schedule", one_based(result.first_deadlock_schedule)},
                                {"victim", result.first_deadlock_victim + 1},
                                {"timeline", timeline_json(result.first_deadlock)}};
   }
+  if (result.relinks > 0) out["relinks"] = result.relinks;  // the servers moved under the run
   if (!result.first_breaking_schedule.empty())
     out["first_breaking"] = shown_json(first_breaking_of(result));
   if (result.picked_index > 0) {

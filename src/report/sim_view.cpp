@@ -183,6 +183,7 @@ nlohmann::ordered_json result_json(const SimResult& r) {
     }
   }
   if (!r.guard_store.empty()) out["redis"] = r.guard_store;  // --redis: where tokens and locks were
+  if (r.guard_links_lost > 0) out["guard_links_lost"] = r.guard_links_lost;  // Redis failed over
   add_topology_json(r, &out);
   return out;
 }
@@ -255,6 +256,10 @@ void replication_lines(const SimResult& r, Line& line) {
                      "ending with no answer; the run connected again {} through the topology",
                      r.relinks == 1 ? std::string("once") : fmt::format("{} times", r.relinks))
              .c_str());
+  if (r.guard_links_lost > 0)
+    line("guard_links_lost", std::to_string(r.guard_links_lost),
+         "guard commands that met a lost link (a failover behind the Sentinels?), each costing "
+         "its attempt its answer; the guard store connected again through the topology");
   if (r.ledger_failovers > 0)
     line("ledger_failovers", std::to_string(r.ledger_failovers),
          fmt::format("the ledger's standby took over; {} it had not received {} lost, {} under "

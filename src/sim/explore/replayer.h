@@ -3,6 +3,7 @@
 // transaction a step), server_replayer.cpp on PostgreSQL and MariaDB (a statement a step).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,11 +66,23 @@ class ExploreRedis {
   Status open(const Strategy& strategy, const ExploreConfig& config);
   GuardStore* store() const { return store_; }  // nullptr: no Redis for this strategy
   Status reset() { return store_ ? redis_.reset() : Status::ok(); }
+  // Commands that met a lost link so far (a failover behind the Sentinels): ScratchRedis
+  // connects again by itself.
+  int64_t losses() const { return store_ ? redis_.losses() : 0; }
 
  private:
   ScratchRedis redis_;
   GuardStore* store_ = nullptr;
 };
+
+// Runs one interleaving (`once`) again while a link was lost under it (a failover, a node
+// gone): a cut run is not judged. A loss is a link-loss status from `once`, `lost()` after it
+// (a statement outside the flights), or a Redis command that met one. `relink` connects the
+// ledger's links again through the topology (Redis's reconnect by themselves), counted in
+// `relinks`; a fourth loss in a row on one interleaving ends the run with that loss.
+Status run_through_failovers(const std::function<Status()>& once, const std::function<bool()>& lost,
+                             const std::function<Status()>& relink, const ExploreRedis& redis,
+                             int64_t* relinks);
 
 // Every interleaving with one crash point (none: crash.attempt < 0), added to `result`'s
 // counts; sets `reached` when some run got to the crash point (explore_walk.cpp).

@@ -50,6 +50,37 @@ Status ExploreRedis::open(const Strategy& strategy, const ExploreConfig& config)
   return Status::ok();
 }
 
+namespace {
+
+// How many times in a row one interleaving may lose a link before the run gives up: a failover
+// costs one, and a topology that keeps failing is not one to explore on.
+constexpr int kRelinksPerInterleaving = 3;
+
+}  // namespace
+
+Status run_through_failovers(const std::function<Status()>& once, const std::function<bool()>& lost,
+                             const std::function<Status()>& relink, const ExploreRedis& redis,
+                             int64_t* relinks) {
+  for (int relinked = 0;; ++relinked) {
+    const int64_t redis_losses = redis.losses();
+    Status status = Status::ok();
+    try {
+      status = once();
+    } catch (const StatusError& error) {
+      status = error.status;
+    }
+    const bool cut = lost() || redis.losses() != redis_losses;
+    if (status.is_ok() && !cut) return status;
+    if (!status.is_ok() && !is_link_loss(status)) return status;
+    if (relinked == kRelinksPerInterleaving)
+      return status.is_ok()
+                 ? Status::unavailable("connection_lost", "the links to the server kept being lost")
+                 : status;
+    ++*relinks;
+    RETURN_IF_ERROR(relink());
+  }
+}
+
 Status late_explore_retry(Connection& connection, GuardStore* guards, ManualClock& clock,
                           Stepper& stepper, const Strategy& strategy, Pitfall pitfall,
                           const std::string& token, const ExploreConfig& config, bool record,

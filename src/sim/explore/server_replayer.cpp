@@ -54,31 +54,15 @@ class ServerReplayer final : public Replayer {
   int64_t relinks_ = 0;
 };
 
-// How many times in a row one interleaving may lose its link before the run gives up: a
-// failover costs one, and a topology that keeps failing is not one to explore on.
-constexpr int kRelinksPerInterleaving = 3;
-
 // A link lost under an interleaving (a failover, a node gone) cuts it: what it did is not
 // judged. The run connects again through the topology, which waits while it settles, and runs
 // that interleaving again from its start on a ledger reset as before every run: the walk sees
 // the same answers it would have seen without the failover.
 Status ServerReplayer::run(const std::vector<int>& prefix, FaultPoint crash, bool record,
                            ExploreRun* out) {
-  for (int relinked = 0;; ++relinked) {
-    Status status = Status::ok();
-    try {
-      status = run_once(prefix, crash, record, out);
-    } catch (const StatusError& error) {
-      status = error.status;
-    }
-    if (status.is_ok() && !link_lost()) return status;
-    if (!status.is_ok() && !is_link_loss(status)) return status;
-    if (relinked == kRelinksPerInterleaving)
-      return status.is_ok()
-                 ? Status::unavailable("connection_lost", "the links to the server kept being lost")
-                 : status;
-    RETURN_IF_ERROR(relink());
-  }
+  return run_through_failovers([&] { return run_once(prefix, crash, record, out); },
+                               [&] { return link_lost(); }, [&] { return relink(); }, redis_,
+                               &relinks_);
 }
 
 // Whether a statement run outside the flights (a late retry's, the judge's) found its link lost.
@@ -90,7 +74,6 @@ bool ServerReplayer::link_lost() const {
 // Every connection of the run is made again, the control connection first: on a single primary
 // a failover ended them all.
 Status ServerReplayer::relink() {
-  ++relinks_;
   RETURN_IF_ERROR(scratch_.relink_control());
   RETURN_IF_ERROR(cluster_.open(scratch_.locator()));
   ConnectionOptions options = scratch_server_options(config_.isolation);

@@ -44,8 +44,10 @@ class SqliteReplayer final : public Replayer {
   Status prepare();
   Status run(const std::vector<int>& prefix, FaultPoint faults, bool record,
              ExploreRun* out) override;
+  int64_t relinks() const override { return relinks_; }
 
  private:
+  Status run_once(const std::vector<int>& prefix, FaultPoint faults, bool record, ExploreRun* out);
   Status open_run_ledger(SqliteRun& run);
   Status start_run(FaultPoint faults, SqliteRun& run);
   Status open_replicas(FaultPoint faults, SqliteRun& run);
@@ -67,6 +69,7 @@ class SqliteReplayer final : public Replayer {
   Connection template_connection_;
   ExploreRedis redis_;
   std::string token_;
+  int64_t relinks_ = 0;
 };
 
 Status SqliteReplayer::prepare() {
@@ -272,8 +275,17 @@ Status SqliteReplayer::execute(int attempt, FaultPoint faults, bool record, Sqli
   return Status::ok();
 }
 
+// With --redis, a failover behind the Sentinels under an interleaving cuts it; it runs again
+// from its start (run_through_failovers), Redis connected again through the Sentinels.
 Status SqliteReplayer::run(const std::vector<int>& prefix, FaultPoint faults, bool record,
                            ExploreRun* out) {
+  return run_through_failovers([&] { return run_once(prefix, faults, record, out); },
+                               [] { return false; }, [] { return Status::ok(); }, redis_,
+                               &relinks_);
+}
+
+Status SqliteReplayer::run_once(const std::vector<int>& prefix, FaultPoint faults, bool record,
+                                ExploreRun* out) {
   SqliteRun run;
   RETURN_IF_ERROR(start_run(faults, run));
   const int k = config_.duplicates;

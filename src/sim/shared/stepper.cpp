@@ -82,9 +82,10 @@ ExecutedStep Stepper::resume_with_result(Attempt& attempt, bool deliver_busy, bo
   const PendingStep& pending = attempt.session->pending();
   if (on_run) on_run(*attempt.connection, pending);
   const StepResult& result = pending.result;
-  // A simulated run cannot go on without its ledger or its guard store: it stops, and its
-  // scratch ledger and keys go as on an interrupt.
-  if (result.code == StepCode::kConnectionLost)
+  // A simulated run cannot go on without its ledger: it stops, and its scratch ledger and keys
+  // go as on an interrupt; a guard store's lost link too, unless it costs the attempt alone.
+  const bool attempt_alone = guard_loss_costs_attempt && attempt.session->pending_goes_to_guards();
+  if (result.code == StepCode::kConnectionLost && !attempt_alone)
     throw StatusError{Status::unavailable(
         "connection_lost", fmt::format("lost the connection to {}: {}; the run stopped",
                                        attempt.session->pending_location(), result.error))};

@@ -67,6 +67,10 @@ class Stepper final : public Driver {
 
   // Called after each statement runs, before the attempt resumes (bench-sim's recorder).
   std::function<void(const Connection&, const PendingStep&)> on_run;
+  // Whether a guard store's lost link costs its attempt alone, which answers it as unknown
+  // (simulate: the store connects again, ScratchRedis), rather than ending the run as a lost
+  // ledger does (explore: the interleaving it cut runs again).
+  bool guard_loss_costs_attempt = false;
 
   // Driver: every step waits for advance().
   bool park(Session& session, std::coroutine_handle<> resume) override;

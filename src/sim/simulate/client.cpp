@@ -29,11 +29,11 @@ void Clients::send_attempt(uint32_t request) {
   const bool new_key = state.attempts_sent > 0 && settings_.config.retry.fresh_key;
   const uint8_t key = static_cast<uint8_t>(state.keys - (new_key ? 0 : 1));
   // The token strategy's client fetches a token for each key it uses; the token is a write,
-  // so it may have to wait for the lock like any other.
+  // so it may have to wait for the lock like any other (or, in Redis, for a failover's end).
   if (settings_.strategy.info().needs_token && state.token_key != key) {
-    if (!issue_token_for(request, key)) {
-      if (!state.token_waiting) ++stats_.lock_waits;
-      state.token_waiting = true;
+    if (const TokenIssue issue = issue_token_for(request, key); issue != TokenIssue::kIssued) {
+      if (issue == TokenIssue::kLockTaken && !state.token_waiting) ++stats_.lock_waits;
+      state.token_waiting = issue == TokenIssue::kLockTaken;
       events_.schedule_in(kLockPollMs, EventKind::kSend, request);
       return;
     }
@@ -197,8 +197,9 @@ std::string Clients::token_for(uint32_t request, uint8_t key) const {
   return fmt::format("{:016x}{:016x}", high, random.next());
 }
 
-// Returns false when the token could not be stored yet: the write lock is taken.
-bool Clients::issue_token_for(uint32_t request, uint8_t key) {
+// Whether the token is stored, or not yet: the write lock is taken, or the guard store lost its
+// link (a failover in Redis: the next try connects again through the Sentinels).
+Clients::TokenIssue Clients::issue_token_for(uint32_t request, uint8_t key) {
   Random random(mix(settings_.config.seed, request, key, Purpose::kToken));
   uint64_t high = random.next();
   IssuedToken token;
@@ -210,11 +211,12 @@ bool Clients::issue_token_for(uint32_t request, uint8_t key) {
                            : ledger_.followed() ? static_cast<StatementRunner&>(followed)
                                                 : ledger_.client;
   Status status = issue_token(store, events_.clock(), high, low, ttl_ms, &token);
-  if (status.code() == StatusCode::kBusy) return false;
+  if (status.code() == StatusCode::kBusy) return TokenIssue::kLockTaken;
+  if (ledger_.guard_store && is_link_loss(status)) return TokenIssue::kLinkLost;
   throw_if_error(status);
   trace_.note(request, 0, 0, "client", "token issued", "",
               fmt::format("{}, expires at {} ms", token.token.substr(0, 8), token.expires_at_ms));
-  return true;
+  return TokenIssue::kIssued;
 }
 
 }  // namespace idemlab::sim

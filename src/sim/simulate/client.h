@@ -47,7 +47,8 @@ class Clients {
   void finish(uint32_t request, ClientPhase phase);
   uint16_t reason_id(const std::string& reason);
   std::string token_for(uint32_t request, uint8_t key) const;
-  bool issue_token_for(uint32_t request, uint8_t key);
+  enum class TokenIssue { kIssued, kLockTaken, kLinkLost };
+  TokenIssue issue_token_for(uint32_t request, uint8_t key);
 
   const RunSettings& settings_;
   EventQueue& events_;

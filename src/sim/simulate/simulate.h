@@ -80,6 +80,9 @@ struct SimResult {
   // connection it cut (each died with no answer), and the times the run connected again.
   int64_t links_lost = 0;
   int64_t relinks = 0;
+  // --redis: guard commands that met a lost link (a failover behind the Sentinels), each
+  // costing its attempt its answer; the store then connected again through the topology.
+  int64_t guard_links_lost = 0;
   // queue=jetstream: its window, and the republished copies it dropped as duplicates.
   int64_t queue_window_ms = 0;
   int64_t dropped_by_broker = 0;

@@ -34,6 +34,7 @@ Status Simulation::open_guard_store() {
   } else if (settings_.options.redis) {
     RETURN_IF_ERROR(ScratchRedis::create(*settings_.options.redis, &redis_));
     ledger_.guard_store = &redis_.store();
+    endpoint_.stepper().guard_loss_costs_attempt = true;  // Redis connects again by itself
   }
   return Status::ok();
 }
@@ -91,6 +92,7 @@ Status Simulation::run(SimResult* out) {
   out->promotions_refused = stats_.promotions_refused;
   out->links_lost = stats_.links_lost;
   out->relinks = stats_.relinks;
+  if (redis_.open()) out->guard_links_lost = redis_.losses();
   out->galera_nodes = settings_.galera_nodes;
   out->certification_failures = stats_.certification_failures;
   if (settings_.config.topology.queue_dedups)
