@@ -204,8 +204,12 @@ Status GaleraModel::apply(Node& node, int64_t now_ms, bool all) {
   if (node.pending.empty() || !due(node.pending.front())) return Status::ok();
   if (!node.applier.run(Stmt::kBeginImmediate, {}).ok())
     return Status::busy("the node's write lock is taken");
+  // Node 1's ledger is the one the run is judged on: it applies every write. The others apply
+  // what an attempt can read there: no statement an attempt runs reads the journal.
+  const bool judged = &node == &nodes_.front();
   while (!node.pending.empty() && due(node.pending.front())) {
-    for (const Write& write : node.pending.front()->writes) apply_write(node, write);
+    for (const Write& write : node.pending.front()->writes)
+      if (judged || written_table(write.stmt) != "journal") apply_write(node, write);
     node.pending.pop_front();
   }
   const StepResult committed = node.applier.run(Stmt::kCommit, {});

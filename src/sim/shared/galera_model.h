@@ -6,7 +6,8 @@
 // when it began, wrote a row this one writes (the same account, flow, dedup record, token or lock).
 // A certified commit gets the cluster's next seqno, and its writes, statement by statement with the
 // same values, are applied by every other node `apply_ms` later (an applier that lags; 0: at once),
-// in seqno order, once the node's write lock is free. A read on a node that has not applied
+// in seqno order, once the node's write lock is free (the journal on node 1 alone: the run is
+// judged there, and no attempt reads it elsewhere). A read on a node that has not applied
 // everything is stale, unless causal reads (wsrep_sync_wait=1) first apply everything.
 #pragma once
 
