@@ -14,7 +14,8 @@ LessonStep redis_cli(std::string say, std::vector<std::string> command) {
 }
 
 // One attempt of request BIZ_SEQ with the token the lesson kept as `token`; `extra` follows.
-std::string pay(std::string_view token, std::string_view biz_seq, std::string_view extra) {
+std::string pay_with_token(std::string_view token, std::string_view biz_seq,
+                           std::string_view extra) {
   std::string out = "token --db l.db --token " + std::string(token) + " --biz-seq " +
                     std::string(biz_seq) + " --from alice --to bob --amount 10";
   if (!extra.empty()) out += " " + std::string(extra);
@@ -48,18 +49,18 @@ Lesson failover_forgets_token() {
            redis_cli("", {"CLIENT", "KILL", "USER", "repl"}),
            step("The token strategy: the primary acknowledges the token's DEL, the money moves, "
                 "the answer is lost.",
-                pay("$TOKEN", "r1", redis + " --fault response-lost"), 75),
+                pay_with_token("$TOKEN", "r1", redis + " --fault response-lost"), 75),
            step("The same with the token in the ledger.",
-                pay("$LEDGER_TOKEN", "r2", "--fault response-lost"), 75),
+                pay_with_token("$LEDGER_TOKEN", "r2", "--fault response-lost"), 75),
            redis_cli("The primary is lost. Within a few seconds the Sentinels agree it is down "
                      "and promote the replica.",
                      {"SHUTDOWN", "NOSAVE"}),
            step("The retry follows the Sentinels to the new primary (it waits while they "
                 "switch), finds the token unused, takes it, and moves the money again.",
-                pay("$TOKEN", "r1", redis)),
+                pay_with_token("$TOKEN", "r1", redis)),
            step("The token kept in the ledger was taken in the money's own transaction: the "
                 "retry is a repeat.",
-                pay("$LEDGER_TOKEN", "r2", "")),
+                pay_with_token("$LEDGER_TOKEN", "r2", "")),
            step("The journal: r1 moved twice.", "audit --db l.db", 7),
            step("The same failover in the simulator, every strategy on one schedule: 500 "
                 "requests, the guard store failing over right after 10% of the guard writes, "

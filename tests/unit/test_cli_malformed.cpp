@@ -27,7 +27,7 @@ using namespace idemlab;
 
 namespace {
 
-struct Outcome {
+struct ProcessOutcome {
   int exit_code = -1;  // -1: killed or timed out
   bool timed_out = false;
   int64_t peak_kib = 0;  // the child's peak resident memory
@@ -35,8 +35,8 @@ struct Outcome {
 };
 
 // Runs the binary with `args`, at most `limit`; stdout is dropped, stderr kept.
-Outcome run_idemlab(const std::vector<std::string>& args, const std::string& folder,
-                    std::chrono::seconds limit = std::chrono::seconds(20)) {
+ProcessOutcome run_idemlab(const std::vector<std::string>& args, const std::string& folder,
+                           std::chrono::seconds limit = std::chrono::seconds(20)) {
   std::vector<char*> argv{const_cast<char*>(IDEMLAB_BINARY)};
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -49,7 +49,7 @@ Outcome run_idemlab(const std::vector<std::string>& args, const std::string& fol
   pid_t pid = 0;
   REQUIRE(posix_spawn(&pid, IDEMLAB_BINARY, &actions, nullptr, argv.data(), environ) == 0);
   posix_spawn_file_actions_destroy(&actions);
-  Outcome outcome;
+  ProcessOutcome outcome;
   const auto deadline = std::chrono::steady_clock::now() + limit;
   int status = 0;
   struct rusage usage {};
@@ -186,7 +186,7 @@ std::vector<Command> commands(const std::string& db) {
   return out;
 }
 
-void expect_refused(const Outcome& outcome, const std::string& what) {
+void expect_refused(const ProcessOutcome& outcome, const std::string& what) {
   RC_ASSERT_FALSE(outcome.timed_out);
   RC_LOG() << what << "\nstderr: " << outcome.stderr_text;
   RC_ASSERT(outcome.exit_code == 2);
@@ -271,7 +271,7 @@ TEST_CASE("malformed scenario files are usage errors naming the file") {
     for (const char* verb : {"simulate", "compare"}) {
       std::vector<std::string> args{verb, "--scenario", path};
       if (std::string(verb) == "simulate") args.insert(args.end(), {"--strategy", "naive"});
-      const Outcome outcome = run_idemlab(args, ledger.folder());
+      const ProcessOutcome outcome = run_idemlab(args, ledger.folder());
       expect_refused(outcome, text);
       RC_ASSERT(outcome.stderr_text.find("bad.toml") != std::string::npos);
     }

@@ -1,8 +1,7 @@
 // The undo log: SQLite's hooks record each committed row change's old values; undoing runs
 // the inverse statements newest first.
-// Debian's libsqlite3 is built with the pre-update hook; its header declares it on request.
-#define SQLITE_ENABLE_PREUPDATE_HOOK 1
-
+// Debian's libsqlite3 is built with the pre-update hook; its header declares it on request
+// (SQLITE_ENABLE_PREUPDATE_HOOK, defined for the db library in CMakeLists.txt).
 #include "db/sqlite/undo_log.h"
 
 #include <fmt/format.h>
