@@ -10,15 +10,14 @@ namespace {
 bool resolve_functions(const ClientLibrary& library, ZooKeeperApi* api) {
   return resolve(library, "zookeeper_init", &api->init) &&
          resolve(library, "zookeeper_close", &api->close) &&
-         resolve(library, "zoo_create2", &api->create2) &&
-         resolve(library, "zoo_delete", &api->remove) &&
-         resolve(library, "zoo_exists", &api->exists) &&
-         resolve(library, "zoo_get_children", &api->get_children) &&
+         resolve(library, "zoo_acreate2", &api->acreate2) &&
+         resolve(library, "zoo_adelete", &api->adelete) &&
+         resolve(library, "zoo_aexists", &api->aexists) &&
+         resolve(library, "zoo_aget_children", &api->aget_children) &&
          resolve(library, "zoo_state", &api->state) &&
          resolve(library, "zoo_recv_timeout", &api->recv_timeout) &&
          resolve(library, "zerror", &api->error) &&
-         resolve(library, "zoo_set_debug_level", &api->set_debug_level) &&
-         resolve(library, "deallocate_String_vector", &api->free_strings);
+         resolve(library, "zoo_set_debug_level", &api->set_debug_level);
 }
 
 bool resolve_zookeeper(const ClientLibrary& library, ZooKeeperApi* api) {

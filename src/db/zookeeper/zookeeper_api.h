@@ -2,7 +2,7 @@
 // takes its locks from ZooKeeper (--locks zookeeper://...) loads the library.
 #pragma once
 
-// The synchronous calls are declared only for the multi-threaded library, which this is.
+// THREADED: this is the multi-threaded library, with its own IO and completion threads.
 #ifndef THREADED
 #define THREADED
 #endif
@@ -15,15 +15,15 @@ namespace idemlab {
 struct ZooKeeperApi {
   decltype(&zookeeper_init) init;
   decltype(&zookeeper_close) close;
-  decltype(&zoo_create2) create2;
-  decltype(&zoo_delete) remove;
-  decltype(&zoo_exists) exists;
-  decltype(&zoo_get_children) get_children;
+  // The asynchronous calls: zookeeper_calls.h waits for their answers, bounded.
+  decltype(&zoo_acreate2) acreate2;
+  decltype(&zoo_adelete) adelete;
+  decltype(&zoo_aexists) aexists;
+  decltype(&zoo_aget_children) aget_children;
   decltype(&zoo_state) state;
   decltype(&zoo_recv_timeout) recv_timeout;
   decltype(&zerror) error;
   decltype(&zoo_set_debug_level) set_debug_level;
-  decltype(&deallocate_String_vector) free_strings;
   // The library's constants, which it exports as data.
   const int* ephemeral_sequential;
   const int* container;

@@ -48,10 +48,6 @@ StepCode code_of(int rc) {
 
 }  // namespace
 
-ZooKeeperStore::~ZooKeeperStore() {
-  api_->close(handle_);
-}
-
 void ZooKeeperStore::trace(const std::string& line) const {
   if (trace_) (*trace_)(line);
 }
@@ -65,33 +61,28 @@ StepResult ZooKeeperStore::failed(int rc, std::string_view what) const {
 
 StepResult ZooKeeperStore::acquire(const std::string& parent, const std::string& owner) {
   for (const std::string& path : {std::string(kRoot), parent}) {
-    const int rc = api_->create2(handle_, path.c_str(), nullptr, -1, api_->open_acl,
-                                 path == kRoot ? 0 : *api_->container, nullptr, 0, nullptr);
+    const int rc = calls_.create(path, {}, path == kRoot ? 0 : *api_->container, nullptr, nullptr);
     if (rc != ZOK && rc != ZNODEEXISTS) return failed(rc, "create " + path);
   }
   const std::string prefix = parent + "/" + std::string(kNodePrefix);
   trace(fmt::format("create {} EPHEMERAL_SEQUENTIAL data={}", prefix, owner));
-  char created[512] = {};
-  Stat stat{};
-  int rc =
-      api_->create2(handle_, prefix.c_str(), owner.data(), static_cast<int>(owner.size()),
-                    api_->open_acl, *api_->ephemeral_sequential, created, sizeof created, &stat);
+  std::string created;
+  int64_t czxid = 0;
+  int rc = calls_.create(prefix, owner, *api_->ephemeral_sequential, &created, &czxid);
   if (rc != ZOK) return failed(rc, "create " + prefix);
-  String_vector children{};
-  rc = api_->get_children(handle_, parent.c_str(), 0, &children);
+  std::vector<std::string> children;
+  rc = calls_.children(parent, &children);
   if (rc != ZOK) return failed(rc, "get_children " + parent);
   std::string_view lowest = sequence_of(created);
-  for (int i = 0; i < children.count; ++i) lowest = std::min(lowest, sequence_of(children.data[i]));
-  const bool mine = lowest == sequence_of(created);
-  api_->free_strings(&children);
+  for (const std::string& child : children) lowest = std::min(lowest, sequence_of(child));
   StepResult result;
-  if (!mine) {  // a lower node holds it: take ours back, and answer "taken"
-    (void)api_->remove(handle_, created, -1);
+  if (lowest != sequence_of(created)) {  // a lower node holds it: take ours back, "taken"
+    (void)calls_.remove(created);
     return result;
   }
   mine_[parent] = created;
   result.changes = 1;
-  result.row = Row{int64_t{stat.czxid}};  // the fence
+  result.row = Row{czxid};  // the fence
   return result;
 }
 
@@ -101,7 +92,7 @@ StepResult ZooKeeperStore::held(const std::string& parent) {
   int rc = ZNONODE;
   if (found != mine_.end()) {
     trace("exists " + found->second);
-    rc = api_->exists(handle_, found->second.c_str(), 0, nullptr);
+    rc = calls_.exists(found->second);
   }
   // Anything but "there": not held. An expired session's nodes are gone; a lost link cannot
   // vouch for the lock either.
@@ -114,7 +105,7 @@ StepResult ZooKeeperStore::release(const std::string& parent) {
   const auto found = mine_.find(parent);
   if (found == mine_.end()) return result;
   trace("delete " + found->second);
-  const int rc = api_->remove(handle_, found->second.c_str(), -1);
+  const int rc = calls_.remove(found->second);
   mine_.erase(found);
   if (rc == ZOK) result.changes = 1;
   return result;  // gone already (its session expired): nothing to release
@@ -122,15 +113,13 @@ StepResult ZooKeeperStore::release(const std::string& parent) {
 
 StepResult ZooKeeperStore::release_all(const std::string& parent) {
   StepResult result;
-  String_vector children{};
+  std::vector<std::string> children;
   trace("delete every child of " + parent);
-  const int rc = api_->get_children(handle_, parent.c_str(), 0, &children);
+  const int rc = calls_.children(parent, &children);
   if (rc == ZNONODE) return result;
   if (rc != ZOK) return failed(rc, "get_children " + parent);
-  for (int i = 0; i < children.count; ++i)
-    if (api_->remove(handle_, (parent + "/" + children.data[i]).c_str(), -1) == ZOK)
-      ++result.changes;
-  api_->free_strings(&children);
+  for (const std::string& child : children)
+    if (calls_.remove(parent + "/" + child) == ZOK) ++result.changes;
   mine_.erase(parent);
   return result;
 }

@@ -17,21 +17,15 @@
 #include <string>
 
 #include "db/guard_store.h"
+#include "db/zookeeper/zookeeper_calls.h"
 #include "db/zookeeper/zookeeper_locator.h"
 
-typedef struct _zhandle zhandle_t;
-
 namespace idemlab {
-
-struct ZooKeeperApi;
 
 class ZooKeeperStore final : public GuardStore {
  public:
   ZooKeeperStore(const ZooKeeperApi* api, zhandle_t* handle, std::string shown)
-      : api_(api), handle_(handle), shown_(std::move(shown)) {}
-  ~ZooKeeperStore() override;
-  ZooKeeperStore(const ZooKeeperStore&) = delete;
-  ZooKeeperStore& operator=(const ZooKeeperStore&) = delete;
+      : api_(api), calls_(api, handle), shown_(std::move(shown)) {}
 
   StepResult run(Stmt id, const Binds& binds) override;
   std::string_view statement_text(Stmt id) const override;
@@ -52,7 +46,7 @@ class ZooKeeperStore final : public GuardStore {
   void trace(const std::string& line) const;
 
   const ZooKeeperApi* api_;
-  zhandle_t* handle_;
+  ZooKeeperCalls calls_;  // owns the client's handle
   std::string shown_;
   std::map<std::string, std::string> mine_;  // a lock's parent path -> this holder's node
   std::unique_ptr<TraceSink> trace_;

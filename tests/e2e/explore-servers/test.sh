@@ -170,13 +170,14 @@ expect_equal "$(scratch_left "$pg" "$pid")" 0 "explore, SIGINT in a reset: no sc
 # Safe strategies break nowhere: every interleaving, each order of commuting steps once. Under
 # the sanitizers, the first 40 of each (13 s instead of 39 there, alone on the machine): that
 # pass checks memory on the same code, and the whole walks are the normal pass's to check.
+cap=$(unless_sanitized 0 40)  # 0: every interleaving
 every=()
-[ -n "${IDEMLAB_SANITIZED:-}" ] && every=(--max-interleavings 40)
-walked() {  # WHAT: the explore whose JSON is in $out tried every interleaving (or its first 40)
-  if [ ${#every[@]} -eq 0 ]; then
+[ "$cap" -gt 0 ] && every=(--max-interleavings "$cap")
+walked() {  # WHAT: the explore whose JSON is in $out tried every interleaving (or its first $cap)
+  if [ "$cap" -eq 0 ]; then
     expect_equal "$(count "$out" truncated)" false "$1: every interleaving"
   elif [ "$(count "$out" truncated)" = true ]; then
-    expect_equal "$(count "$out" interleavings)" 40 "$1: the first 40 interleavings"
+    expect_equal "$(count "$out" interleavings)" "$cap" "$1: the first $cap interleavings"
   fi
 }
 for strategy in direct-insert state-machine dedup-table token optimistic-lock lock-table; do
@@ -192,7 +193,7 @@ for url in "$pg" "$maria"; do
   expect_exit 0 "$IDEMLAB" explore --db "$url" --strategy dedup-table --crash --fail-on violation \
     --json "${every[@]}"
   walked "explore dedup-table --crash"
-  [ ${#every[@]} -gt 0 ] || [ "$(count "$out" interleavings)" -gt 100 ] ||
+  [ "$cap" -gt 0 ] || [ "$(count "$out" interleavings)" -gt 100 ] ||
     fail "explore dedup-table --crash: no crash tried"
   # The first 600 of 2556 (150 under the sanitizers): every one takes 20 to 40 s, too long for
   # every CI run.
@@ -218,7 +219,7 @@ print(sorted(d["by_invariant"]), [k for k in ("blocking", "deadlocking", "unseri
 # normal pass's to check; the memory of both walks is checked by one case a server.
 cases=("$pg|naive" "$pg|dedup-table --pitfall=separate-transactions"
        "$maria|dedup-table --pitfall=separate-transactions" "$maria|naive")
-[ -n "${IDEMLAB_SANITIZED:-}" ] && cases=("$pg|naive" "$maria|naive")
+[ "$cap" -gt 0 ] && cases=("$pg|naive" "$maria|naive")  # the sanitizers' pass
 for case in "${cases[@]}"; do
   url=${case%%|*} run=${case#*|}
   # shellcheck disable=SC2086
