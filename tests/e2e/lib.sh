@@ -67,18 +67,35 @@ json_field() {  # JSON FIELD -> value (strings unquoted)
 pairs() {  # DB BIZ_SEQ -> journal pairs
   sql_on "$1" "SELECT count(*) FROM journal WHERE biz_seq = '$2' AND side = 'debit'"
 }
-# hold_while PID COMMAND...: stops PID (SIGSTOP) once COMMAND prints a number above 0, and keeps
-# it stopped only if COMMAND still does with PID stopped: what it saw (a transaction held open and
-# idle) is then certainly frozen until PID goes on. Returns 1 if PID ended first.
+# hold_while PID COMMAND...: stops PID (SIGSTOP) where it is, and keeps it stopped if COMMAND,
+# asked then, prints a number above 0 (a transaction held open and idle): what it saw is then
+# certainly frozen until PID goes on. Otherwise PID goes on for a tenth of a second and is
+# stopped again, 20 times at most; after the last it stays stopped wherever it is. So PID is
+# certain to be stopped mid-run, and the move the caller makes next lands there whether or not a
+# transaction was open (sampling alone, it once ran to its end before one was seen). Prints
+# "held" or "stopped". Returns 1 only if PID had ended.
 hold_while() {
-  local pid=$1 _
+  local pid=$1 try _
   shift
-  for _ in $(seq 1 3000); do
-    kill -0 "$pid" 2>/dev/null || return 1
-    [ "$("$@")" -gt 0 ] || continue
-    kill -STOP "$pid"
-    [ "$("$@")" -gt 0 ] && return 0
+  for try in $(seq 1 20); do
+    stopped_now "$pid" || return 1
+    [ "$("$@")" -gt 0 ] && { echo held; return 0; }
+    [ "$try" -eq 20 ] && { echo stopped; return 0; }
     kill -CONT "$pid"
+    sleep 0.1
+  done
+}
+# stopped_now PID: sends SIGSTOP and waits (bounded) until the kernel shows PID stopped.
+# Returns 1 if PID has ended (gone, or a zombie not yet reaped).
+stopped_now() {
+  local _
+  kill -STOP "$1" 2>/dev/null || return 1
+  for _ in $(seq 1 500); do
+    case $(awk '/^State:/ {print $2}' "/proc/$1/status" 2>/dev/null) in
+      T|t) return 0 ;;
+      Z|"") return 1 ;;
+    esac
+    sleep 0.01
   done
   return 1
 }
@@ -102,17 +119,18 @@ idle_in_transaction() {  # POSTGRESQL-URL -> idemlab's sessions there in a trans
     AND state LIKE 'idle in transaction%'"
 }
 # explore_through_failover PRIMARY MOVE...: runs the explore --json command line in the array
-# `explore` once undisturbed, then again, stopped while the PostgreSQL primary PRIMARY certainly
-# holds one of its transactions open and idle, across MOVE (a failover). Continued, it must end
-# 0, having connected again, with the undisturbed run's counts.
+# `explore` once undisturbed, then again, stopped mid-walk (by hold_while: while the PostgreSQL
+# primary PRIMARY holds one of its transactions open and idle, when one is seen), across MOVE (a
+# failover). Continued, it must end 0, having connected again, with the undisturbed run's counts.
 explore_through_failover() {
-  local primary=$1 reference run held
+  local primary=$1 reference run held how
   shift
   reference=$("${explore[@]}")
   "${explore[@]}" >"$work/explore.out" 2>"$work/explore.err" &
   run=$!
-  walk_begun "$run" "$primary" && hold_while "$run" idle_in_transaction "$primary" ||
+  walk_begun "$run" "$primary" && how=$(hold_while "$run" idle_in_transaction "$primary") ||
     fail "explore ended before the failover: $(cat "$work/explore.err")"
+  echo "explore through a failover: $how (held: a transaction was open and idle)"
   expect_exit 0 "$@"
   kill -CONT "$run"
   wait "$run"

@@ -306,9 +306,9 @@ expect_exit 2 "$IDEMLAB" audit --db "$cluster?node=1&node=2"
 expect_contains "$err" "node= is given twice"
 
 # explore on the cluster through a node's loss: three twins, each on a node of its own. Once its
-# walk has begun, the run is stopped (SIGSTOP) while a node certainly holds one of its
-# transactions open (seen again once the run is stopped: a twin's, or the reset that starts an
-# interleaving), and that node is killed under it. Continued, the run finds its link there lost,
+# walk has begun, the run is stopped (SIGSTOP), at a moment a node holds one of its transactions
+# open if hold_while finds one (a twin's, or the reset that starts an interleaving), and that
+# node is killed under it; else node 2, whose twin runs in every interleaving still to come. Continued, the run finds its link there lost,
 # connects again through the topology (to the nodes still up), runs the cut interleaving again,
 # and every one after it on the nodes left, where twins that share a node wait for each other's
 # locks instead. Nothing breaks.
@@ -324,9 +324,10 @@ open_somewhere() {  # -> 1 if a node holds a transaction open (named in held-nod
 "$IDEMLAB" explore --db "$cluster" --strategy direct-insert -k 3 --max-interleavings 200 \
   >"$work/explore.out" 2>"$work/explore.err" &
 run=$!
-walk_begun "$run" "$cluster" && hold_while "$run" open_somewhere ||
-  fail "explore ended before a node held its transaction: $(cat "$work/explore.err")"
+walk_begun "$run" "$cluster" && how=$(hold_while "$run" open_somewhere) ||
+  fail "explore ended before it was stopped: $(cat "$work/explore.err")"
 held=$(cat "$work/held-node" 2>/dev/null)
+echo "explore through a node's loss: $how, node ${held:-2} killed"
 expect_exit 0 servers kill "${held:-2}"
 kill -CONT "$run"
 wait "$run"
