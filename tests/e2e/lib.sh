@@ -75,7 +75,7 @@ pairs() {  # DB BIZ_SEQ -> journal pairs
 # transaction was open (sampling alone, it once ran to its end before one was seen). Prints
 # "held" or "stopped". Returns 1 only if PID had ended.
 hold_while() {
-  local pid=$1 try _
+  local pid=$1 try
   shift
   for try in $(seq 1 20); do
     stopped_now "$pid" || return 1
