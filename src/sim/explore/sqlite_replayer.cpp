@@ -1,6 +1,7 @@
-// Explore on SQLite: every schedule replayed from scratch on a fresh copy of a template ledger
-// in memory, one connection per attempt; a step is one statement outside a transaction, or a
-// whole write transaction (explore.h says why that loses nothing).
+// Explore on SQLite: every schedule replayed from the start on a copy of a template ledger in
+// memory (the same copy, reset between runs, when no replica follows it: reused_ledger.h), one
+// connection per attempt; a step is one statement outside a transaction, or a whole write
+// transaction (explore.h says why that loses nothing).
 #include "sim/explore/sqlite_replayer.h"
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "ledger/read_split.h"
 #include "sim/explore/cluster_run.h"
 #include "sim/explore/replayer.h"
+#include "sim/explore/reused_ledger.h"
 #include "sim/shared/lagging_replica.h"
 #include "sim/shared/replicas.h"
 #include "sim/shared/scratch_ledger.h"
@@ -23,7 +25,16 @@ namespace {
 // and the cluster's view, then the replicas, and the connections after every part that
 // watches them.
 struct SqliteRun {
-  ScratchLedger ledger;
+  SqliteRun() = default;
+  SqliteRun(const SqliteRun&) = delete;
+  SqliteRun& operator=(const SqliteRun&) = delete;
+  // The reused ledger's connections go back (where they stay, as the parts below point at them).
+  ~SqliteRun() {
+    if (reused) reused->give_back(std::move(connections));
+  }
+
+  ReusedLedger* reused = nullptr;  // the connections' ledger when the run does not replicate it
+  ScratchLedger ledger;            // its own ledger otherwise
   std::vector<Connection> connections;  // one per attempt, and one for a late retry
   ManualClock clock{kExploreStartMs};
   Replicas replicas;
@@ -48,7 +59,7 @@ class SqliteReplayer final : public Replayer {
 
  private:
   Status run_once(const std::vector<int>& prefix, FaultPoint faults, bool record, ExploreRun* out);
-  Status open_run_ledger(SqliteRun& run);
+  Status open_run_ledger(FaultPoint faults, SqliteRun& run);
   Status start_run(FaultPoint faults, SqliteRun& run);
   Status open_replicas(FaultPoint faults, SqliteRun& run);
   Status open_guards(SqliteRun& run);
@@ -67,6 +78,7 @@ class SqliteReplayer final : public Replayer {
   const ExploreConfig& config_;
   ScratchLedger template_;  // every run starts from a copy of it
   Connection template_connection_;
+  ReusedLedger reused_;  // that copy, for each run that does not replicate the ledger
   ExploreRedis redis_;
   std::string token_;
   int64_t relinks_ = 0;
@@ -79,10 +91,19 @@ Status SqliteReplayer::prepare() {
   return issue_explore_token(template_connection_, &token_);
 }
 
-// A fresh copy of the template ledger, one connection per attempt and one for a late retry.
-Status SqliteReplayer::open_run_ledger(SqliteRun& run) {
+// The template ledger's copy, one connection per attempt and one for a late retry: the reused
+// one, or a fresh one when a standby or a cluster follows the ledger (open_replicas).
+Status SqliteReplayer::open_run_ledger(FaultPoint faults, SqliteRun& run) {
+  const size_t count = static_cast<size_t>(config_.duplicates) + 1;
+  const bool replicated =
+      config_.galera_nodes > 0 || faults.ledger_failover_after > 0 || faults.replica_applies >= 0;
+  if (!replicated) {
+    ASSIGN_OR_RETURN(run.connections, reused_.take(template_connection_, count));
+    run.reused = &reused_;
+    return Status::ok();
+  }
   RETURN_IF_ERROR(ScratchLedger::copy(template_connection_, &run.ledger));
-  run.connections.resize(static_cast<size_t>(config_.duplicates) + 1);
+  run.connections.resize(count);
   for (auto& connection : run.connections) {
     ASSIGN_OR_RETURN(connection, run.ledger.connect());
   }
@@ -91,7 +112,7 @@ Status SqliteReplayer::open_run_ledger(SqliteRun& run) {
 
 // A fresh ledger, its replicas and its guard store, and the attempts started on it.
 Status SqliteReplayer::start_run(FaultPoint faults, SqliteRun& run) {
-  RETURN_IF_ERROR(open_run_ledger(run));
+  RETURN_IF_ERROR(open_run_ledger(faults, run));
   RETURN_IF_ERROR(open_guards(run));
   RETURN_IF_ERROR(open_replicas(faults, run));
   const TransferRequest request = explore_request(config_, token_);
