@@ -8,13 +8,13 @@ namespace idemlab {
 
 Status ReusedLedger::open(Connection& from, size_t count) {
   RETURN_IF_ERROR(ScratchLedger::copy(from, &ledger_));
-  log_ = std::make_unique<UndoLog>(clock_, std::numeric_limits<int64_t>::max() / 2);
+  auto log = std::make_unique<UndoLog>(clock_, std::numeric_limits<int64_t>::max() / 2);
   connections_.resize(count);
   for (Connection& connection : connections_) {
     ASSIGN_OR_RETURN(connection, ledger_.connect());
-    RETURN_IF_ERROR(log_->watch(connection));
+    RETURN_IF_ERROR(log->watch(connection));
   }
-  opened_ = true;
+  log_ = std::move(log);  // set last: it marks the ledger open
   return Status::ok();
 }
 
@@ -26,7 +26,7 @@ Status ReusedLedger::reset() {
 }
 
 Result<std::vector<Connection>> ReusedLedger::take(Connection& from, size_t count) {
-  if (!opened_) {
+  if (!log_) {
     RETURN_IF_ERROR(open(from, count));
   } else {
     if (connections_.size() != count)

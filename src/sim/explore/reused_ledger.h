@@ -32,10 +32,9 @@ class ReusedLedger {
   Status reset();
 
   ScratchLedger ledger_;
-  ManualClock clock_;  // the undo log's, never advanced: no commit is ever forgotten
-  std::unique_ptr<UndoLog> log_;
+  ManualClock clock_;             // the undo log's, never advanced: no commit is ever forgotten
+  std::unique_ptr<UndoLog> log_;  // set once open
   std::vector<Connection> connections_;  // empty while a run holds them, or before the first
-  bool opened_ = false;
 };
 
 }  // namespace idemlab
