@@ -123,3 +123,29 @@ TEST_CASE("undone, the ledger holds row for row what it held at the cut") {
   CHECK(rows(run.primary) == rows(at_cut.value()));
   sql(run.primary, flow(2, 1));  // the id a lost insert took is free again, as on the standby
 }
+
+TEST_CASE("a connection kept for undoing, foreign keys off, undoes run after run") {
+  Watched run(1000);
+  Result<Connection> opened = run.ledger.connect();
+  REQUIRE(opened.is_ok());
+  Connection undoer = std::move(opened).value();
+  REQUIRE(undoer.exec_script("PRAGMA foreign_keys = OFF").is_ok());
+  REQUIRE(run.log.watch(undoer).is_ok());
+  sql(run.primary, "INSERT INTO dedup VALUES ('k0', 'api', 'b0', 'test', 'p', 0)");
+  const std::string start = rows(run.primary);
+  for (int round = 1; round <= 3; ++round) {  // the undo's statements, prepared once, reused
+    run.clock.set_ms(round * 10);
+    sql(run.primary, "BEGIN IMMEDIATE");
+    sql(run.primary, flow(round, 2));
+    sql(run.primary, "UPDATE account SET balance_minor = balance_minor - 5 WHERE name = 'alice'");
+    sql(run.primary, "COMMIT");
+    sql(run.other, "DELETE FROM dedup WHERE dedup_key = 'k0'");
+    sql(run.other, "INSERT INTO dedup VALUES ('k" + std::to_string(round) +
+                       "', 'api', 'b1', 'test', 'p', 11)");
+    REQUIRE(rows(run.primary) != start);
+    Result<int64_t> undone = run.log.undo_since(undoer, round * 10);
+    REQUIRE(undone.is_ok());
+    CHECK(undone.value() == 3);
+    CHECK(rows(run.primary) == start);
+  }
+}

@@ -62,6 +62,7 @@ std::string quoted(const std::string& name) {
 }  // namespace
 
 UndoLog::~UndoLog() {
+  for (const Prepared& prepared : prepared_) sqlite3_finalize(prepared.stmt);
   for (auto& [db, pending] : pending_) {
     unhook(db);
     pending.backend->undo_ = nullptr;
@@ -172,6 +173,10 @@ void UndoLog::statement_ended(sqlite3* db, bool ok) {
 }
 
 void UndoLog::closing(sqlite3* db) {
+  std::erase_if(prepared_, [db](const Prepared& prepared) {
+    if (prepared.db == db) sqlite3_finalize(prepared.stmt);
+    return prepared.db == db;
+  });
   unhook(db);
   pending_.erase(db);
 }
@@ -198,8 +203,11 @@ Result<int64_t> UndoLog::undo_since(Connection& connection, int64_t since_ms) {
 Status UndoLog::undo_commits(sqlite3* db, int64_t since_ms, int64_t* undone) {
   if (commits_.empty() || commits_.back().at_ms < since_ms) return Status::ok();
   // Foreign keys are checked at the end, as the rows come back in an order of their own.
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE; PRAGMA defer_foreign_keys = ON", nullptr, nullptr,
-                   nullptr) != SQLITE_OK)
+  int enforced = 0;
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FKEY, -1, &enforced);
+  const char* begin =
+      enforced ? "BEGIN IMMEDIATE; PRAGMA defer_foreign_keys = ON" : "BEGIN IMMEDIATE";
+  if (sqlite3_exec(db, begin, nullptr, nullptr, nullptr) != SQLITE_OK)
     return Status::internal(fmt::format("cannot begin an undo: {}", sqlite3_errmsg(db)));
   while (!commits_.empty() && commits_.back().at_ms >= since_ms) {
     const std::vector<Change>& changes = commits_.back().changes;
@@ -236,46 +244,65 @@ bool UndoLog::key_unchanged(const Table& table, const Change& change) {
 }
 
 // The inverse of one row's change: an insert deleted, a delete inserted again, an update's
-// old values put back, each row found by its primary key.
-Status UndoLog::undo(sqlite3* db, const Change& change) {
-  const Table& table = tables_[change.table];
+// old values put back, each row found by its primary key. Its parameters: the old values,
+// then the key's new values.
+std::string UndoLog::undo_sql(const Table& table, int op, bool key_kept) {
   std::string where;
   for (size_t i = 0; i < table.key.size(); ++i)
     where += fmt::format("{}{} = ?{}", i ? " AND " : "", quoted(table.columns[table.key[i]]),
-                         (change.op == SQLITE_INSERT ? 0 : table.columns.size()) + i + 1);
-  std::string sql;
-  if (change.op == SQLITE_INSERT) {
-    sql = fmt::format("DELETE FROM {} WHERE {}", quoted(table.name), where);
-  } else if (change.op == SQLITE_DELETE) {
+                         (op == SQLITE_INSERT ? 0 : table.columns.size()) + i + 1);
+  if (op == SQLITE_INSERT) return fmt::format("DELETE FROM {} WHERE {}", quoted(table.name), where);
+  if (op == SQLITE_DELETE) {
     std::string columns, values;
     for (size_t i = 0; i < table.columns.size(); ++i) {
       columns += fmt::format("{}{}", i ? ", " : "", quoted(table.columns[i]));
       values += fmt::format("{}?{}", i ? ", " : "", i + 1);
     }
-    sql = fmt::format("INSERT INTO {} ({}) VALUES ({})", quoted(table.name), columns, values);
-  } else {
-    // The key columns are set only if the update changed them: setting a parent's key, even to
-    // the value it has, makes SQLite look for its children, by a scan where they have no index.
-    const bool key_kept = key_unchanged(table, change);
-    std::string set;
-    for (size_t i = 0; i < table.columns.size(); ++i) {
-      if (key_kept && is_key(table, i)) continue;
-      set += fmt::format("{}{} = ?{}", set.empty() ? "" : ", ", quoted(table.columns[i]), i + 1);
-    }
-    sql = fmt::format("UPDATE {} SET {} WHERE {}", quoted(table.name), set, where);
+    return fmt::format("INSERT INTO {} ({}) VALUES ({})", quoted(table.name), columns, values);
   }
+  // The key columns are set only if the update changed them: setting a parent's key, even to
+  // the value it has, makes SQLite look for its children, by a scan where they have no index.
+  std::string set;
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (key_kept && is_key(table, i)) continue;
+    set += fmt::format("{}{} = ?{}", set.empty() ? "" : ", ", quoted(table.columns[i]), i + 1);
+  }
+  return fmt::format("UPDATE {} SET {} WHERE {}", quoted(table.name), set, where);
+}
+
+// The statement that undoes `change` on `db`, prepared on first use.
+sqlite3_stmt* UndoLog::undo_statement(sqlite3* db, const Change& change) {
+  const Table& table = tables_[change.table];
+  const bool key_kept = change.op == SQLITE_UPDATE && key_unchanged(table, change);
+  for (const Prepared& prepared : prepared_)
+    if (prepared.db == db && prepared.table == change.table && prepared.op == change.op &&
+        prepared.key_kept == key_kept)
+      return prepared.stmt;
+  const std::string sql = undo_sql(table, change.op, key_kept);
   sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+  if (sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
+      SQLITE_OK)
+    return nullptr;
+  prepared_.push_back({db, change.table, change.op, key_kept, stmt});
+  return stmt;
+}
+
+Status UndoLog::undo(sqlite3* db, const Change& change) {
+  const Table& table = tables_[change.table];
+  sqlite3_stmt* stmt = undo_statement(db, change);
+  if (!stmt)
     return Status::internal(fmt::format("cannot undo on {}: {}", table.name, sqlite3_errmsg(db)));
   int index = 0;
   for (const Value& value : change.old) bind(stmt, ++index, value);
   for (const Value& value : change.key) bind(stmt, ++index, value);
   const int rc = sqlite3_step(stmt);
-  const bool one_row = sqlite3_changes(db) == 1;
-  sqlite3_finalize(stmt);
-  if (rc != SQLITE_DONE || !one_row)
-    return Status::internal(fmt::format("cannot undo a change to {}: {}", table.name,
-                                        rc != SQLITE_DONE ? sqlite3_errmsg(db) : "no such row"));
+  const std::string failed = rc != SQLITE_DONE          ? sqlite3_errmsg(db)
+                             : sqlite3_changes(db) != 1 ? "no such row"
+                                                        : "";
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+  if (!failed.empty())
+    return Status::internal(fmt::format("cannot undo a change to {}: {}", table.name, failed));
   return Status::ok();
 }
 

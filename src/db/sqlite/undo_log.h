@@ -21,6 +21,7 @@
 #include "db/connection.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace idemlab {
 
@@ -41,7 +42,10 @@ class UndoLog {
   // Undoes every commit made at or after `since_ms`, newest first, in one transaction on
   // `connection` (one that is watched, and no connection with a transaction open). Every commit
   // is then forgotten, the older ones too: the promoted copy's new standby starts as a copy of
-  // it, and has them. Returns how many were undone.
+  // it, and has them. Returns how many were undone. Where `connection` enforces foreign keys,
+  // they are checked at the undo's commit (`PRAGMA defer_foreign_keys`, which makes SQLite
+  // prepare every statement of that connection again); a connection kept for undoing can leave
+  // them off, as the rows it puts back stood together before.
   Result<int64_t> undo_since(Connection& connection, int64_t since_ms);
   // Commits recorded and not yet forgotten.
   size_t commits() const { return commits_.size(); }
@@ -93,6 +97,8 @@ class UndoLog {
   Status undo(sqlite3* db, const Change& change);
   static bool is_key(const Table& table, size_t column);
   static bool key_unchanged(const Table& table, const Change& change);
+  static std::string undo_sql(const Table& table, int op, bool key_kept);
+  sqlite3_stmt* undo_statement(sqlite3* db, const Change& change);
   void unhook(sqlite3* db);
 
   const Clock* clock_;
@@ -100,6 +106,15 @@ class UndoLog {
   std::vector<Table> tables_;
   std::unordered_map<sqlite3*, Pending> pending_;
   std::deque<Commit> commits_;
+  // The undo's statements, prepared once per connection and shape of change.
+  struct Prepared {
+    sqlite3* db;
+    size_t table;
+    int op;
+    bool key_kept;
+    sqlite3_stmt* stmt;
+  };
+  std::vector<Prepared> prepared_;
   int64_t recorded_ = 0;
   bool undoing_ = false;
 };

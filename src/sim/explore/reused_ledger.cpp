@@ -14,6 +14,9 @@ Status ReusedLedger::open(Connection& from, size_t count) {
     ASSIGN_OR_RETURN(connection, ledger_.connect());
     RETURN_IF_ERROR(log->watch(connection));
   }
+  ASSIGN_OR_RETURN(undoer_, ledger_.connect());
+  RETURN_IF_ERROR(undoer_.exec_script("PRAGMA foreign_keys = OFF"));
+  RETURN_IF_ERROR(log->watch(undoer_));
   log_ = std::move(log);  // set last: it marks the ledger open
   return Status::ok();
 }
@@ -22,7 +25,7 @@ Status ReusedLedger::open(Connection& from, size_t count) {
 // commit, undone in one transaction.
 Status ReusedLedger::reset() {
   for (Connection& connection : connections_) connection.rollback_if_open();
-  return log_->undo_since(connections_.front(), 0).status();
+  return log_->undo_since(undoer_, 0).status();
 }
 
 Result<std::vector<Connection>> ReusedLedger::take(Connection& from, size_t count) {
