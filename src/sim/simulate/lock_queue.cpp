@@ -10,6 +10,7 @@ Status SqliteLockQueue::open() {
   ASSIGN_OR_RETURN(run_.ledger.busy, ledger_.connect());
   RETURN_IF_ERROR(open_standby());
   RETURN_IF_ERROR(open_cluster());
+  RETURN_IF_ERROR(open_pools());
   if (run_.ledger.followed()) {
     run_.endpoint.stepper().on_run = [this](const Connection& connection, const PendingStep& step) {
       run_.ledger.ran(connection, step, run_.events.now_ms());
@@ -32,12 +33,25 @@ Status SqliteLockQueue::open_standby() {
   return replicas.watch(run_.ledger.busy);
 }
 
+// The attempts' connections to each node, watched where a failover may undo what they wrote.
+Status SqliteLockQueue::open_pools() {
+  GaleraModel* cluster = run_.ledger.replicas.cluster();
+  const int nodes = cluster ? cluster->nodes() : 1;
+  for (int node = 0; node < nodes; ++node) {
+    ASSIGN_OR_RETURN(std::unique_ptr<StatementPool> pool,
+                     StatementPool::create([this, cluster, node]() -> Result<Connection> {
+                       if (cluster) return cluster->connect(node);
+                       ASSIGN_OR_RETURN(Connection connection, ledger_.connect());
+                       RETURN_IF_ERROR(run_.ledger.replicas.watch(connection));
+                       return connection;
+                     }));
+    attempts_.push_back(std::move(pool));
+  }
+  return Status::ok();
+}
+
 Connection SqliteLockQueue::connect(int node) {
-  Replicas& replicas = run_.ledger.replicas;
-  if (GaleraModel* cluster = replicas.cluster()) return value_or_throw(cluster->connect(node));
-  Connection connection = value_or_throw(ledger_.connect());
-  throw_if_error(replicas.watch(connection));
-  return connection;
+  return attempts_.at(static_cast<size_t>(node))->connect();
 }
 
 void SqliteLockQueue::step(uint32_t index) {

@@ -1,15 +1,17 @@
 // SqliteLockQueue: the simulation's steps on SQLite, in a scratch ledger in memory. A step runs
-// at once on its attempt's connection. One that finds the write lock taken sleeps in a FIFO
-// queue, with no step scheduled, and the longest sleeper is woken when the lock is free; past
-// the wait limit its step runs once more and the strategy sees busy. On ledger=galera the
-// ledger is a cluster (sim/shared/galera_model.h): each node has a write lock and a queue of its
-// own, a COMMIT is certified first, and a causal read waits for its node's applier
+// at once on its attempt's connection (one of its node's few, lent a statement at a time and
+// kept by an open transaction: db/sqlite/statement_pool.h). One that finds the write lock taken
+// sleeps in a FIFO queue, with no step scheduled, and the longest sleeper is woken when the lock is
+// free; past the wait limit its step runs once more and the strategy sees busy. On ledger=galera
+// the ledger is a cluster (sim/shared/galera_model.h): each node has a write lock and a queue of
+// its own, a COMMIT is certified first, and a causal read waits for its node's applier
 // (lock_queue_cluster.cpp).
 // Internal to src/sim/simulate/.
 #pragma once
 
 #include <deque>
 
+#include "db/sqlite/statement_pool.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/simulate/endpoint.h"
 #include "sim/simulate/run_ledger.h"
@@ -51,6 +53,7 @@ class SqliteLockQueue final : public StepRunner {
   };
 
   Status open_standby();
+  Status open_pools();
   void sleep(uint32_t delivery, bool was_woken, std::string_view step, const char* why);
 
   // lock_queue_cluster.cpp: the cluster, its certification and its causal reads.
@@ -71,6 +74,8 @@ class SqliteLockQueue final : public StepRunner {
 
   RunParts run_;
   ScratchLedger ledger_;  // node 1 on a cluster; its replicas are the RunLedger's
+  // The attempts' connections, by node, lent a statement at a time (statement_pool.h).
+  std::vector<std::unique_ptr<StatementPool>> attempts_;
   std::vector<NodeLock> locks_{1};
 };
 
