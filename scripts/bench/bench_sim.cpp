@@ -7,9 +7,10 @@
 //   - the replay baseline: the same statements on a fresh ledger file through as many
 //     connections as the simulation used (the same system calls the simulation pays);
 //   - the scratch baseline: the same again on the simulation's own kind of ledger (in memory,
-//     WAL, the same number of connections): what SQLite alone costs the simulation, so that
-//     limit / scratch is the share lost to switching connections, and scratch / sim the
-//     simulator's own share.
+//     WAL, each recorded connection one of a statement pool's, as the simulator's attempts
+//     are: db/sqlite/statement_pool.h): what SQLite alone costs the simulation, so that
+//     limit / scratch is the share lost to WAL and to switching connections, and scratch / sim
+//     the simulator's own share.
 // Prints medians per strategy, as requests/s and as ratios of the simulation to each.
 // A benchmark, not a test: it reads the wall clock.
 //
@@ -34,6 +35,7 @@
 #include <string>
 
 #include "db/sqlite/sqlite_backend.h"
+#include "db/sqlite/statement_pool.h"
 #include "sim/shared/scenario.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/shared/scratch_server.h"
@@ -79,14 +81,16 @@ double replay(const std::vector<RecordedStatement>& statements) {
   return elapsed;
 }
 
-// The statements on a scratch ledger (in memory, WAL) through as many connections as the
-// simulation used: SQLite's own cost of the simulation's ledger, with no simulator around it.
+// The statements on a scratch ledger (in memory, WAL) through as many pooled connections as
+// the simulation used: SQLite's own cost of the simulation's ledger, with no simulator around it.
 double replay_scratch(const std::vector<RecordedStatement>& statements) {
   ScratchLedger ledger;
   Connection first;
   throw_if_error(ScratchLedger::create(sim_opening_balances(), &ledger, &first));
+  std::unique_ptr<StatementPool> pool =
+      value_or_throw(StatementPool::create([&ledger] { return ledger.connect(); }));
   std::vector<Connection> connections(connections_used(statements));
-  for (auto& connection : connections) connection = value_or_throw(ledger.connect());
+  for (auto& connection : connections) connection = pool->connect();
   return replay_on(connections, statements);
 }
 
