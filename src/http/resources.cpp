@@ -155,12 +155,7 @@ Result<HttpReply> dispatch(Connection& ledger, const Clock& clock, const HttpMes
 
 }  // namespace
 
-bool is_ledger_resource(const HttpMessage& message) {
-  const Target target = target_of(message.path);
-  return target.resource != Resource::kNone && allows(target.resource, message.method);
-}
-
-HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message) {
+std::optional<HttpReply> resource_refusal(const HttpMessage& message) {
   const Target target = target_of(message.path);
   if (target.resource == Resource::kNone)
     return not_found(fmt::format("no resource at {}", in_quotes(message.path)));
@@ -169,7 +164,12 @@ HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMess
         Problem::kMethodNotAllowed,
         fmt::format("{} takes {}", printable(message.path), allowed_methods(target.resource)),
         {{"Allow", std::string(allowed_methods(target.resource))}});
-  Result<HttpReply> reply = dispatch(ledger, clock, message, target);
+  return std::nullopt;
+}
+
+HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message) {
+  if (std::optional<HttpReply> refused = resource_refusal(message)) return std::move(*refused);
+  Result<HttpReply> reply = dispatch(ledger, clock, message, target_of(message.path));
   return reply.is_ok() ? std::move(reply).value() : status_reply(reply.status());
 }
 

@@ -10,6 +10,8 @@
 //   GET    /transfers/ID          the transfer's state (source "http")
 #pragma once
 
+#include <optional>
+
 #include "core/clock.h"
 #include "db/connection.h"
 #include "http/listener.h"
@@ -19,9 +21,10 @@ namespace idemlab {
 // The source of every transfer POST /transfers makes, which GET /transfers/ID looks up.
 inline constexpr std::string_view kHttpSource = "http";
 
-// Whether `message` names one of these resources with a method it takes (a fault of the wire
-// acts on it; anything else is answered 404 or 405 at once).
-bool is_ledger_resource(const HttpMessage& message);
+// The 404 or 405 for a `message` that names none of these resources with a method it takes,
+// answered at once, without the ledger (so also while it is out of reach), and untouched by a
+// fault of the wire; nullopt otherwise.
+std::optional<HttpReply> resource_refusal(const HttpMessage& message);
 
 // Answers `message` on the ledger (opened for writing): 2xx, or a problem.
 HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message);

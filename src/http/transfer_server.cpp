@@ -196,9 +196,12 @@ HttpReply TransferServer::post_token(const HttpMessage& message) {
 
 // The ledger's other resources (resources.h): accounts, limits, a transfer's state. The
 // faults `idemlab http` gives act on them as on a transfer: lost before the work, or after.
+// A path or method no resource takes is refused before a ledger connection is taken: its 404
+// or 405 needs no ledger, and stays true while the ledger is out of reach.
 HttpReply TransferServer::ledger_resource(const HttpMessage& message, Faults faults) {
+  if (std::optional<HttpReply> refused = resource_refusal(message)) return std::move(*refused);
   const WireFaults wire = faults ? wire_faults(*faults) : WireFaults{};
-  if (wire.request_lost && is_ledger_resource(message)) return HttpReply::dropped();
+  if (wire.request_lost) return HttpReply::dropped();
   Result<LinkPool::Lease> lease = pool_.acquire();
   if (!lease.is_ok()) return status_reply(lease.status());
   WallClock clock;
