@@ -29,9 +29,16 @@ pt_settled() {
   [ -n "$replicating" ] && [ "$replicating" = "$named" ]
 }
 
+# The leader, waiting up to 30 s for one to answer: each probe is a REST call with a 1 s limit,
+# which a machine busy with other servers can miss (a move once found no leader in one pass,
+# right after a request the leader had answered).
 pt_need_leader() {
-  local n; n=$(pt_leader) ||
-    { echo "error: no node leads the Patroni cluster now; scripts/servers patroni rejoin or resume" >&2; exit 2; }
+  local n deadline=$((SECONDS + 30))
+  until n=$(pt_leader); do
+    [ "$SECONDS" -lt "$deadline" ] ||
+      { echo "error: no node leads the Patroni cluster now; scripts/servers patroni rejoin or resume" >&2; exit 2; }
+    sleep 0.2
+  done
   echo "$n"
 }
 
