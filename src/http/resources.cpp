@@ -168,7 +168,6 @@ std::optional<HttpReply> resource_refusal(const HttpMessage& message) {
 }
 
 HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message) {
-  if (std::optional<HttpReply> refused = resource_refusal(message)) return std::move(*refused);
   Result<HttpReply> reply = dispatch(ledger, clock, message, target_of(message.path));
   return reply.is_ok() ? std::move(reply).value() : status_reply(reply.status());
 }

@@ -26,7 +26,8 @@ inline constexpr std::string_view kHttpSource = "http";
 // fault of the wire; nullopt otherwise.
 std::optional<HttpReply> resource_refusal(const HttpMessage& message);
 
-// Answers `message` on the ledger (opened for writing): 2xx, or a problem.
+// Answers `message`, one resource_refusal() let through, on the ledger (opened for writing):
+// 2xx, or a problem.
 HttpReply answer_resource(Connection& ledger, const Clock& clock, const HttpMessage& message);
 
 }  // namespace idemlab
