@@ -225,20 +225,35 @@ int parameter_index(sqlite3_stmt* stmt, const char* name,
   cache->emplace_back(name, index);
   return index;
 }
+
+// One run of a statement, from its first bind to its last row: on every way out (an error, a
+// row sink that throws) the statement is reset and lets go of its values. They are bound
+// without a copy (SQLITE_STATIC), so that none outlives the Binds it points into.
+class StatementRun {
+ public:
+  explicit StatementRun(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  StatementRun(const StatementRun&) = delete;
+  StatementRun& operator=(const StatementRun&) = delete;
+  ~StatementRun() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+
+ private:
+  sqlite3_stmt* stmt_;
+};
 }  // namespace
 
 StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const RowSink* on_row,
                                   std::vector<std::pair<const char*, int>>* parameters) {
-  sqlite3_reset(stmt);
-  sqlite3_clear_bindings(stmt);
+  const StatementRun run(stmt);
   for (const Bind& bind : binds) {
     int index = parameter_index(stmt, bind.name, parameters);
     if (index == 0) continue;  // a statement need not use every value a step offers
     if (auto* number = std::get_if<int64_t>(&bind.value)) {
       sqlite3_bind_int64(stmt, index, *number);
     } else if (auto* text = std::get_if<std::string>(&bind.value)) {
-      sqlite3_bind_text(stmt, index, text->data(), static_cast<int>(text->size()),
-                        SQLITE_TRANSIENT);
+      sqlite3_bind_text(stmt, index, text->data(), static_cast<int>(text->size()), SQLITE_STATIC);
     } else {
       sqlite3_bind_null(stmt, index);
     }
@@ -263,11 +278,9 @@ StepResult SqliteBackend::execute(sqlite3_stmt* stmt, const Binds& binds, const 
     damaged_ |= result.code == StepCode::kDamaged;
     result.error = sqlite3_errmsg(db_);
     result.row.reset();
-    sqlite3_reset(stmt);
     return result;
   }
   result.changes = sqlite3_changes(db_);
-  sqlite3_reset(stmt);
   return result;
 }
 
