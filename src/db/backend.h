@@ -118,6 +118,9 @@ class Backend : public StatementRunner {
   virtual StepResult query(std::string_view sql, const Binds& binds, const RowSink* on_row) = 0;
   // Runs statements that take no values and return no rows (a schema, BEGIN, COMMIT).
   virtual Status exec_script(const char* sql) = 0;
+  // Runs a named write the way a replica applies it: as run(), but with no row returned
+  // (SQLite builds a RETURNING clause's rows in a temporary table a replica has no use for).
+  virtual StepResult apply(Stmt id, const Binds& binds) { return run(id, binds); }
   virtual bool in_transaction() const = 0;
   virtual void rollback_if_open() = 0;
   // The isolation level transactions run at, as the server reports it ("" on SQLite).

@@ -39,6 +39,8 @@ class Connection final : public StatementRunner {
   StepResult query(std::string_view sql, const Binds& binds, const RowSink& on_row = {}) {
     return noted(backend_->query(sql, binds, on_row ? &on_row : nullptr));
   }
+  // Runs a named write as a replica applies it, with no row returned (Backend::apply).
+  StepResult apply(Stmt id, const Binds& binds) { return noted(backend_->apply(id, binds)); }
   Status exec_script(const char* sql) {
     Status status = backend_->exec_script(sql);
     lost_ |= is_link_loss(status);

@@ -128,3 +128,54 @@ TEST_CASE("a paused replay applies nothing until it resumes, and a failover ends
   again.replica.drop_unreceived(20, 0);  // promoted: it replays what it received first
   CHECK(has_token(again.replica.connection()));
 }
+
+namespace {
+Binds flow_binds(const char* biz_seq) {
+  return {{":source", "api"},          {":biz_seq", biz_seq},
+          {":from", "alice"},          {":to", "bob"},
+          {":amount", int64_t{100}},   {":status", int64_t{2}},
+          {":unique_key", int64_t{1}}, {":strategy", "test"},
+          {":now", int64_t{10}}};
+}
+}  // namespace
+
+TEST_CASE("a write applied as a replica applies it returns no row, and writes the same row") {
+  ScratchLedger ledger;
+  Connection primary;
+  REQUIRE(ScratchLedger::create({{"alice", 100}, {"bob", 0}}, &ledger, &primary).is_ok());
+  StepResult returned = primary.run(Stmt::kInsertFlow, flow_binds("r1"));
+  REQUIRE(returned.ok());
+  CHECK(returned.row.has_value());  // RETURNING id
+  StepResult applied = primary.apply(Stmt::kInsertFlow, flow_binds("r2"));
+  REQUIRE(applied.ok());
+  CHECK(applied.changes == 1);
+  CHECK_FALSE(applied.row.has_value());
+  StepResult read = primary.run(Stmt::kSelectFlow, {{":source", "api"}, {":biz_seq", "r2"}});
+  REQUIRE(read.ok());
+  REQUIRE(read.row.has_value());
+  CHECK(as_int(read.row->at(0)) == as_int(returned.row->at(0)) + 1);
+}
+
+TEST_CASE("a flow the primary inserted reads on the replica with the primary's id") {
+  ScratchLedger ledger;
+  Connection primary;
+  REQUIRE(ScratchLedger::create({{"alice", 100}, {"bob", 0}}, &ledger, &primary).is_ok());
+  LaggingReplica replica;
+  REQUIRE(LaggingReplica::create(primary, 5, &replica).is_ok());
+  WriteSetLog log;
+  log.follow(&replica);
+  run_and_ship(log, primary, Stmt::kInsertFlow, flow_binds("r1"), 10);
+  run_and_ship(log, primary, Stmt::kBeginImmediate, {}, 11);
+  run_and_ship(log, primary, Stmt::kInsertFlow, flow_binds("r2"), 11);
+  run_and_ship(log, primary, Stmt::kCommit, {}, 11);
+  REQUIRE(replica.catch_up(100).is_ok());
+  for (const char* key : {"r1", "r2"}) {
+    const Binds by_key = {{":source", "api"}, {":biz_seq", key}};
+    StepResult on_primary = primary.run(Stmt::kSelectFlow, by_key);
+    StepResult on_replica = replica.connection().run(Stmt::kSelectFlow, by_key);
+    REQUIRE(on_primary.ok());
+    REQUIRE(on_replica.ok());
+    REQUIRE(on_replica.row.has_value());
+    CHECK(*on_replica.row == *on_primary.row);
+  }
+}

@@ -91,6 +91,7 @@ std::string immutable_uri(const std::string& path) {
 SqliteBackend::~SqliteBackend() {
   if (undo_) undo_->closing(db_);
   for (sqlite3_stmt* stmt : statements_) sqlite3_finalize(stmt);
+  for (sqlite3_stmt* stmt : without_rows_) sqlite3_finalize(stmt);
   for (auto& [sql, stmt] : queries_) sqlite3_finalize(stmt);
   if (db_) sqlite3_close(db_);
 }
@@ -172,20 +173,52 @@ Status SqliteBackend::exec_script(const char* sql) {
   return Status::internal(text);
 }
 
+namespace {
+sqlite3_stmt* prepare_kept(sqlite3* db, std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &stmt, nullptr) != SQLITE_OK)
+    return nullptr;
+  return stmt;
+}
+
+// Where each statement's RETURNING clause begins (npos: it has none), found once.
+size_t returning_at(Stmt id) {
+  static const auto kAt = [] {
+    std::array<size_t, static_cast<size_t>(Stmt::kCount)> at{};
+    for (size_t i = 0; i < at.size(); ++i)
+      at[i] = statement_sql(static_cast<Stmt>(i)).find(" RETURNING ");
+    return at;
+  }();
+  return kAt[static_cast<size_t>(id)];
+}
+}  // namespace
+
 sqlite3_stmt* SqliteBackend::prepared(Stmt id) {
   auto& slot = statements_[static_cast<size_t>(id)];
-  if (!slot) {
-    std::string_view sql = statement_sql(id);
-    if (sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
-                           &slot, nullptr) != SQLITE_OK) {
-      slot = nullptr;
-    }
-  }
+  if (!slot) slot = prepare_kept(db_, statement_sql(id));
+  return slot;
+}
+
+// The statement cut before its RETURNING clause, which comes last: its values, and so their
+// indexes (parameters_), are the same.
+sqlite3_stmt* SqliteBackend::prepared_without_rows(Stmt id) {
+  const size_t returning = returning_at(id);
+  if (returning == std::string_view::npos) return prepared(id);
+  auto& slot = without_rows_[static_cast<size_t>(id)];
+  if (!slot) slot = prepare_kept(db_, statement_sql(id).substr(0, returning));
   return slot;
 }
 
 StepResult SqliteBackend::run(Stmt id, const Binds& binds) {
-  sqlite3_stmt* stmt = prepared(id);
+  return run_prepared(id, prepared(id), binds);
+}
+
+StepResult SqliteBackend::apply(Stmt id, const Binds& binds) {
+  return run_prepared(id, prepared_without_rows(id), binds);
+}
+
+StepResult SqliteBackend::run_prepared(Stmt id, sqlite3_stmt* stmt, const Binds& binds) {
   if (!stmt) {
     const StepCode code = classify(sqlite3_errcode(db_), db_);
     damaged_ |= code == StepCode::kDamaged;

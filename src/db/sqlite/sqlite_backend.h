@@ -44,6 +44,7 @@ class SqliteBackend final : public Backend {
   std::string_view statement_text(Stmt id) const override { return statement_sql(id); }
   StepResult query(std::string_view sql, const Binds& binds, const RowSink* on_row) override;
   Status exec_script(const char* sql) override;
+  StepResult apply(Stmt id, const Binds& binds) override;
   bool in_transaction() const override;
   void rollback_if_open() override;
   void set_trace(TraceSink sink) override;
@@ -58,6 +59,8 @@ class SqliteBackend final : public Backend {
   friend class UndoLog;  // hooks this connection, and runs its undo on it
   SqliteBackend() = default;
   sqlite3_stmt* prepared(Stmt id);
+  sqlite3_stmt* prepared_without_rows(Stmt id);
+  StepResult run_prepared(Stmt id, sqlite3_stmt* stmt, const Binds& binds);
   StepResult execute(sqlite3_stmt* stmt, const Binds& binds, const RowSink* on_row,
                      std::vector<std::pair<const char*, int>>* parameters);
 
@@ -66,6 +69,8 @@ class SqliteBackend final : public Backend {
   std::optional<FileInUse> file_;  // closed after db_: noted in open_files.h while it lives
   bool damaged_ = false;
   std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> statements_{};
+  // apply()'s: the writes with a RETURNING clause, without it (the others are statements_').
+  std::array<sqlite3_stmt*, static_cast<size_t>(Stmt::kCount)> without_rows_{};
   // query()'s statements by their text, the first kQueriesKept of them: serve's resources read
   // the same few queries thousands of times a second, and preparing each anew was the most
   // of SQLite's share of a GET (perf: sqlite3Parser on top).

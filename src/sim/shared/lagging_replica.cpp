@@ -29,6 +29,11 @@ bool replicated(Stmt stmt) {
   return kReplicated[static_cast<size_t>(stmt)];
 }
 
+// BEGIN's or COMMIT's result on the replica's own connection, which no other connection shares.
+Status replica_status(const StepResult& result) {
+  return result.ok() ? Status::ok() : Status::internal("the replica: " + result.error);
+}
+
 }  // namespace
 
 Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplica* out) {
@@ -71,15 +76,15 @@ void LaggingReplica::pause(int64_t now_ms, int64_t ms) {
 // changes only between reads, so the commits' boundaries within it do not show.
 Status LaggingReplica::apply_before(int64_t before_ms) {
   if (shipped_.empty() || shipped_.front().at_ms >= before_ms) return Status::ok();
-  RETURN_IF_ERROR(connection_.exec_script("BEGIN"));
+  RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
   while (!shipped_.empty() && shipped_.front().at_ms < before_ms) {
     for (const LoggedWrite& write : shipped_.front().writes) {
-      const StepResult result = connection_.run(write.stmt, write.binds);
+      const StepResult result = connection_.apply(write.stmt, write.binds);
       IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
     }
     shipped_.pop_front();
   }
-  return connection_.exec_script("COMMIT");
+  return replica_status(connection_.run(Stmt::kCommit, {}));
 }
 
 void LaggingReplica::drop_unreceived(int64_t now_ms, int64_t lag_ms) {
