@@ -8,6 +8,7 @@
 
 #include "attempt/request_fields.h"
 #include "core/quote.h"
+#include "http/json_text.h"
 #include "http/problem.h"
 #include "ledger/account_limit.h"
 #include "ledger/ledger.h"
@@ -25,20 +26,22 @@ struct Target {
 };
 
 Target target_of(std::string_view path) {
-  std::vector<std::string> parts;
+  if (path.empty() || path[0] != '/') return {};
+  std::array<std::string_view, 3> parts;  // no resource is deeper
+  size_t count = 0;
   for (size_t start = 1; start <= path.size();) {
     const size_t end = std::min(path.find('/', start), path.size());
-    parts.emplace_back(path.substr(start, end - start));
+    if (count == parts.size()) return {};
+    parts[count++] = path.substr(start, end - start);
     start = end + 1;
   }
-  if (path.empty() || path[0] != '/' || parts.empty()) return {};
-  if (parts[0] == "accounts" && parts.size() == 1) return {Resource::kAccounts, ""};
-  if (parts[0] == "accounts" && parts.size() == 2 && !parts[1].empty())
-    return {Resource::kAccount, parts[1]};
-  if (parts[0] == "accounts" && parts.size() == 3 && parts[2] == "limit")
-    return {Resource::kLimit, parts[1]};
-  if (parts[0] == "transfers" && parts.size() == 2 && !parts[1].empty())
-    return {Resource::kTransfer, parts[1]};
+  if (parts[0] == "accounts" && count == 1) return {Resource::kAccounts, ""};
+  if (parts[0] == "accounts" && count == 2 && !parts[1].empty())
+    return {Resource::kAccount, std::string(parts[1])};
+  if (parts[0] == "accounts" && count == 3 && parts[2] == "limit")
+    return {Resource::kLimit, std::string(parts[1])};
+  if (parts[0] == "transfers" && count == 2 && !parts[1].empty())
+    return {Resource::kTransfer, std::string(parts[1])};
   return {};
 }
 
@@ -51,12 +54,16 @@ bool allows(Resource resource, std::string_view method) {
   return !method.empty() && allowed.find(method) != std::string_view::npos;
 }
 
-HttpReply json_reply(int status, const nlohmann::ordered_json& body) {
+HttpReply json_reply(int status, std::string body) {
   HttpReply reply;
   reply.status = status;
   reply.headers = {{"Content-Type", "application/json"}};
-  reply.body = json_body(body);
+  reply.body = std::move(body);
   return reply;
+}
+
+HttpReply json_reply(int status, const nlohmann::ordered_json& body) {
+  return json_reply(status, json_body(body));
 }
 
 nlohmann::ordered_json limit_json(const std::optional<int64_t>& limit) {
@@ -86,9 +93,13 @@ Result<HttpReply> get_account(Connection& ledger, const std::string& name) {
   AccountView account;
   RETURN_IF_ERROR(read_account(ledger, name, &account));
   if (!account.found) return not_found(fmt::format("no account {}", in_quotes(name)));
-  return json_reply(200, {{"account", name},
-                          {"balance", format_amount(account.balance_minor)},
-                          {"limit", limit_json(account.limit_minor)}});
+  JsonObjectText body;
+  body.string("account", name).string("balance", format_amount(account.balance_minor));
+  if (account.limit_minor)
+    body.string("limit", format_amount(*account.limit_minor));
+  else
+    body.null("limit");
+  return json_reply(200, std::move(body).body());
 }
 
 // PUT's body: exactly amount=, a positive amount.
@@ -133,7 +144,9 @@ Result<HttpReply> get_transfer(Connection& ledger, const std::string& id) {
   RETURN_IF_ERROR(query_request(ledger, std::string(kHttpSource), id, &status));
   if (status.state == RequestState::kNotFound)
     return not_found(fmt::format("no transfer {}", in_quotes(id)));
-  return json_reply(200, {{"id", id}, {"state", request_state_name(status.state)}});
+  JsonObjectText body;
+  body.string("id", id).string("state", request_state_name(status.state));
+  return json_reply(200, std::move(body).body());
 }
 
 Result<HttpReply> dispatch(Connection& ledger, const Clock& clock, const HttpMessage& message,
