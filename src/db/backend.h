@@ -121,6 +121,10 @@ class Backend : public StatementRunner {
   // Runs a named write the way a replica applies it: as run(), but with no row returned
   // (SQLite builds a RETURNING clause's rows in a temporary table a replica has no use for).
   virtual StepResult apply(Stmt id, const Binds& binds) { return run(id, binds); }
+  // The id the engine gave the row this connection's last INSERT made (SQLite's
+  // sqlite3_last_insert_rowid); 0 where only a RETURNING clause says it. With apply(), how a
+  // replica learns the id of a row it inserted.
+  virtual int64_t last_insert_id() const { return 0; }
   virtual bool in_transaction() const = 0;
   virtual void rollback_if_open() = 0;
   // The isolation level transactions run at, as the server reports it ("" on SQLite).

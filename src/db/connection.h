@@ -41,6 +41,7 @@ class Connection final : public StatementRunner {
   }
   // Runs a named write as a replica applies it, with no row returned (Backend::apply).
   StepResult apply(Stmt id, const Binds& binds) { return noted(backend_->apply(id, binds)); }
+  int64_t last_insert_id() const { return backend_->last_insert_id(); }  // Backend's
   Status exec_script(const char* sql) {
     Status status = backend_->exec_script(sql);
     lost_ |= is_link_loss(status);

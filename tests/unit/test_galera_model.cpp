@@ -2,6 +2,7 @@
 // apply a commit a lag later, and causal reads.
 #include <doctest/doctest.h>
 
+#include "flow_row.h"
 #include "sim/shared/galera_model.h"
 
 using namespace idemlab;
@@ -90,4 +91,40 @@ TEST_CASE("a causal read applies everything first, unless the node's write lock 
   CHECK(model.apply_for_read(1));
   CHECK(alice(cluster.nodes[1]) == 90);
   CHECK(model.applied(1) == 1);
+}
+
+namespace {
+
+int64_t flow_status(Connection& connection, const char* biz_seq) {
+  int64_t status = -1;
+  (void)connection.query("SELECT status FROM transfer_flow WHERE biz_seq = :biz_seq",
+                         {{":biz_seq", biz_seq}}, [&](const Row& row) { status = as_int(row[0]); });
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("each node numbers its own flows, and a write naming one by id finds it everywhere") {
+  Cluster cluster(0);
+  Connection& first = cluster.nodes[0];
+  Connection& second = cluster.nodes[1];
+  // Both nodes give their first flow id 1; node 1 then gives node 2's flow id 2, and node 2
+  // gives node 1's flow id 2.
+  REQUIRE(run_on(cluster.log, first, Stmt::kInsertFlow, test::flow_binds("r1", 1)).ok());
+  StepResult inserted = run_on(cluster.log, second, Stmt::kInsertFlow, test::flow_binds("r2", 1));
+  REQUIRE(inserted.ok());
+  REQUIRE(inserted.row.has_value());
+  const int64_t id_on_second = as_int(inserted.row->at(0));
+  cluster.model.apply_due(0);
+  REQUIRE(flow_status(first, "r2") == 1);
+  REQUIRE(flow_status(second, "r1") == 1);
+  const Binds finish = {{":flow_id", id_on_second},
+                        {":status", int64_t{2}},
+                        {":outcome", "applied"},
+                        {":reason", Value{}},
+                        {":now", int64_t{1}}};
+  REQUIRE(run_on(cluster.log, second, Stmt::kFinishFlow, finish).ok());
+  cluster.model.apply_due(1);
+  CHECK(flow_status(first, "r2") == 2);  // the id node 1 gave it, not node 2's
+  CHECK(flow_status(first, "r1") == 1);  // node 1's flow of the same id untouched
 }

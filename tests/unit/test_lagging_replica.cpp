@@ -3,9 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "core/clock.h"
+#include "flow_row.h"
 #include "sim/shared/lagging_replica.h"
 
 using namespace idemlab;
+using test::flow_binds;
 
 namespace {
 
@@ -129,17 +131,8 @@ TEST_CASE("a paused replay applies nothing until it resumes, and a failover ends
   CHECK(has_token(again.replica.connection()));
 }
 
-namespace {
-Binds flow_binds(const char* biz_seq) {
-  return {{":source", "api"},          {":biz_seq", biz_seq},
-          {":from", "alice"},          {":to", "bob"},
-          {":amount", int64_t{100}},   {":status", int64_t{2}},
-          {":unique_key", int64_t{1}}, {":strategy", "test"},
-          {":now", int64_t{10}}};
-}
-}  // namespace
-
 TEST_CASE("a write applied as a replica applies it returns no row, and writes the same row") {
+  // ... and the engine names the row it inserted (what a Galera node's applier reads).
   ScratchLedger ledger;
   Connection primary;
   REQUIRE(ScratchLedger::create({{"alice", 100}, {"bob", 0}}, &ledger, &primary).is_ok());
@@ -154,6 +147,10 @@ TEST_CASE("a write applied as a replica applies it returns no row, and writes th
   REQUIRE(read.ok());
   REQUIRE(read.row.has_value());
   CHECK(as_int(read.row->at(0)) == as_int(returned.row->at(0)) + 1);
+  CHECK(primary.last_insert_id() == as_int(read.row->at(0)));
+  StepResult twin = primary.apply(Stmt::kInsertFlowIfAbsent, flow_binds("r2"));
+  REQUIRE(twin.ok());
+  CHECK(twin.changes == 0);  // nothing inserted: the id above is no row of this statement's
 }
 
 TEST_CASE("a flow the primary inserted reads on the replica with the primary's id") {

@@ -218,6 +218,10 @@ StepResult SqliteBackend::apply(Stmt id, const Binds& binds) {
   return run_prepared(id, prepared_without_rows(id), binds);
 }
 
+int64_t SqliteBackend::last_insert_id() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+
 StepResult SqliteBackend::run_prepared(Stmt id, sqlite3_stmt* stmt, const Binds& binds) {
   if (!stmt) {
     const StepCode code = classify(sqlite3_errcode(db_), db_);

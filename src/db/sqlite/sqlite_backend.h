@@ -45,6 +45,7 @@ class SqliteBackend final : public Backend {
   StepResult query(std::string_view sql, const Binds& binds, const RowSink* on_row) override;
   Status exec_script(const char* sql) override;
   StepResult apply(Stmt id, const Binds& binds) override;
+  int64_t last_insert_id() const override;
   bool in_transaction() const override;
   void rollback_if_open() override;
   void set_trace(TraceSink sink) override;

@@ -13,6 +13,12 @@ namespace idemlab {
 
 namespace {
 
+// A write that inserts a row and never updates one (no DO UPDATE), so the engine's last
+// inserted row id is the row's.
+bool inserts_new_row(Stmt stmt) {
+  return stmt == Stmt::kInsertFlow || stmt == Stmt::kInsertFlowIfAbsent;
+}
+
 // The bind that names the row a statement writes, by the table it writes; "" for a table whose
 // rows no two transactions share (the journal, the logs).
 std::string_view key_bind(Stmt stmt) {
@@ -176,23 +182,33 @@ GaleraModel::FlowName GaleraModel::name_flow(int node, const LoggedWrite& write)
       write.stmt != Stmt::kInsertFlowIfAbsent)
     return named->second;
   const FlowName name{node, id};
-  here.flow_names[id] = name;
-  here.flow_ids[name] = id;
+  name_here(here, name, id);
   return name;
 }
 
 void GaleraModel::apply_write(Node& node, const Write& write) {
+  const bool names_flow = write.flow.first >= 0;
+  if (!names_flow || inserts_new_row(write.stmt)) {
+    // No id to translate. A flow's insert learns the id this node gives the row from the engine
+    // (apply: SQLite would build RETURNING's one row in a temporary table of its own).
+    const StepResult result = node.applier.apply(write.stmt, write.binds);
+    IDEMLAB_CHECK(result.ok(), "a certified write applies on every node");
+    if (names_flow && result.changes > 0)
+      name_here(node, write.flow, node.applier.last_insert_id());
+    return;
+  }
   Binds binds = write.binds;
-  if (write.flow.first >= 0)
-    for (Bind& bind : binds)
-      if (std::string_view(bind.name) == ":flow_id") bind.value = node.flow_ids.at(write.flow);
+  for (Bind& bind : binds)
+    if (std::string_view(bind.name) == ":flow_id") bind.value = node.flow_ids.at(write.flow);
   const StepResult result = node.applier.run(write.stmt, binds);
   IDEMLAB_CHECK(result.ok(), "a certified write applies on every node");
-  if (write.flow.first >= 0 && result.row && !result.row->empty()) {
-    const int64_t id = as_int(result.row->at(0));
-    node.flow_ids[write.flow] = id;  // over a name a rolled-back insert left on this id
-    node.flow_names[id] = write.flow;
-  }
+  if (result.row && !result.row->empty()) name_here(node, write.flow, as_int(result.row->at(0)));
+}
+
+// The flow `name` has id `id` on `node` (over a name a rolled-back insert left on this id).
+void GaleraModel::name_here(Node& node, const FlowName& name, int64_t id) {
+  node.flow_ids[name] = id;
+  node.flow_names[id] = name;
 }
 
 // Applies the node's pending commits that are due (all of them with `all`), in one transaction

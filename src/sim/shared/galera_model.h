@@ -119,6 +119,7 @@ class GaleraModel final : public WriteSetFollower {
   FlowName name_flow(int node, const LoggedWrite& write);
   // Applies `write` on `node`, its flow id translated to the node's own.
   void apply_write(Node& node, const Write& write);
+  void name_here(Node& node, const FlowName& name, int64_t id);
 
   GaleraSettings settings_;
   std::vector<Node> nodes_;
