@@ -2,8 +2,7 @@
 // body (the transfer as JSON, or a problem).
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
+#include "http/json_text.h"
 #include "http/problem.h"
 #include "http/secret.h"
 #include "http/transfer_server.h"
@@ -32,13 +31,14 @@ Problem rejection_problem(const std::string& why) {
 // On PostgreSQL the body and a header give where the WAL stood after the commit: a client that
 // reads from a standby reads its own write once the standby has replayed that far.
 HttpReply created(const TransferRequest& request, const AttemptReport& report, Headers headers) {
-  nlohmann::ordered_json body{{"id", request.biz_seq},
-                              {"from", request.from},
-                              {"to", request.to},
-                              {"amount", format_amount(request.amount_minor)},
-                              {"outcome", "applied"}};
+  JsonObjectText body;
+  body.string("id", request.biz_seq)
+      .string("from", request.from)
+      .string("to", request.to)
+      .string("amount", format_amount(request.amount_minor))
+      .string("outcome", "applied");
   if (const std::string& position = report.where.commit_position; !position.empty()) {
-    body["commit_lsn"] = position;
+    body.string("commit_lsn", position);
     headers.emplace_back("Idemlab-Commit-Lsn", position);
   }
   HttpReply reply;
@@ -46,7 +46,7 @@ HttpReply created(const TransferRequest& request, const AttemptReport& report, H
   reply.headers = std::move(headers);
   reply.headers.emplace_back("Location", "/transfers/" + request.biz_seq);
   reply.headers.emplace_back("Content-Type", "application/json");
-  reply.body = json_body(body);
+  reply.body = std::move(body).body();
   return reply;
 }
 

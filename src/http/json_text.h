@@ -1,8 +1,8 @@
 // JsonObjectText: a flat JSON object written straight as text, field by field, byte for byte as
 // json_body() (problem.h) writes the same object built as a nlohmann::ordered_json: compact, in
 // the order given, a newline after it. For the answers serve gives most often (GET
-// /accounts/NAME, GET /transfers/ID), where building the nlohmann value first, then dumping it,
-// cost more instructions than the ledger read the answer reports.
+// /accounts/NAME, GET /transfers/ID, a transfer's 201), where building the nlohmann value first,
+// then dumping it, cost more instructions than the ledger read a GET reports.
 #pragma once
 
 #include <string>
