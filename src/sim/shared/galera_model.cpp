@@ -178,9 +178,7 @@ GaleraModel::FlowName GaleraModel::name_flow(int node, const LoggedWrite& write)
   // An upsert or an update names a row the node may have from another; an insert, a new row
   // (its id may be one a rolled-back insert took before: the name is made again).
   const auto named = here.flow_names.find(id);
-  if (named != here.flow_names.end() && write.stmt != Stmt::kInsertFlow &&
-      write.stmt != Stmt::kInsertFlowIfAbsent)
-    return named->second;
+  if (named != here.flow_names.end() && !inserts_new_row(write.stmt)) return named->second;
   const FlowName name{node, id};
   name_here(here, name, id);
   return name;
