@@ -13,8 +13,7 @@ bool plain(char c) {
   return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
-}  // namespace
-
+// Appends `text` as a JSON string, as nlohmann writes it.
 void append_json_string(std::string* out, std::string_view text) {
   if (std::all_of(text.begin(), text.end(), plain)) {
     out->push_back('"');
@@ -26,6 +25,8 @@ void append_json_string(std::string* out, std::string_view text) {
   // other body, so that both agree on each byte.
   *out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+}  // namespace
 
 void JsonObjectText::key(std::string_view name) {
   if (text_.size() > 1) text_.push_back(',');

@@ -2,17 +2,15 @@
 // json_body() (problem.h) writes the same object built as a nlohmann::ordered_json: compact, in
 // the order given, a newline after it. For the answers serve gives most often (GET
 // /accounts/NAME, GET /transfers/ID, a transfer's 201), where building the nlohmann value first,
-// then dumping it, cost more instructions than the ledger read a GET reports.
+// then dumping it, cost more instructions than the ledger read a GET reports. Each string is
+// quoted and escaped as nlohmann's dump() with error_handler_t::replace writes it (bytes that
+// are not UTF-8 become U+FFFD).
 #pragma once
 
 #include <string>
 #include <string_view>
 
 namespace idemlab {
-
-// Appends `text` as a JSON string, quoted and escaped as nlohmann's dump() with
-// error_handler_t::replace writes it (bytes that are not UTF-8 become U+FFFD).
-void append_json_string(std::string* out, std::string_view text);
 
 class JsonObjectText {
  public:
