@@ -44,6 +44,10 @@ struct EngineTraits {
   // The query that checks the ledger's own pages, each row a problem or "ok" (SQLite's
   // integrity_check); nullptr where the server keeps its pages to itself.
   const char* page_check_sql;
+  // Two texts are equal exactly when their bytes are: SQLite's BINARY collation and
+  // PostgreSQL's deterministic ones, not MariaDB's case-insensitive default. Where they are, a
+  // pass that groups rows by their bytes groups them as the engine's own comparisons do.
+  bool text_equal_as_bytes;
   // The schema a new ledger is made from (schema.sql and its server dialects, embedded).
   const char* const* schema_sql;
   // The type of a short text column added by a schema upgrade.

@@ -1,24 +1,36 @@
-// The audit's checks, each one SQL query whose rows are violations.
+// The audit's checks: each one SQL query whose rows are violations, or found in one of the two
+// passes over the journal and the flows (ledger/audit_passes.h).
 #include "ledger/audit.h"
 
 #include <fmt/format.h>
 
 #include <array>
+#include <optional>
 
-#include "ledger/journal_tally.h"
+#include "ledger/audit_passes.h"
 #include "ledger/money.h"
 
 namespace idemlab {
 
 namespace {
 
+// Where a check's violations are found.
+enum class Found {
+  kByQuery,         // its own query
+  kInJournalPass,   // the journal's pass (JournalFindings); it has no query
+  kInFlowPass,      // the flows' pass (FlowFindings), or its query where the engine's text is
+                    // not equal as bytes (EngineTraits::text_equal_as_bytes)
+  kUnlessFlowPass,  // its query, unless the flows' pass shows there is nothing to find
+};
+
 struct Check {
   const char* kind;
   // Each row: the request it concerns (source, biz_seq, or NULLs), then the values `detail`
-  // shows. nullptr: found in the journal's one pass (JournalFindings). The SQL is the subset
-  // every engine reads alike; the text is made here, not by the engine's own format function.
+  // shows. The SQL is the subset every engine reads alike; the text is made here, not by the
+  // engine's own format function.
   const char* sql;
   const char* detail = "";  // each {} takes the next value of the row
+  Found found = Found::kByQuery;
 };
 
 // How a request is named in a detail: its biz_seq, with its source in front unless it is the
@@ -37,28 +49,32 @@ constexpr std::array kChecks{
           "SELECT NULL, NULL, name, balance_minor FROM account WHERE balance_minor < 0",
           "account {} has balance {}"},
     // These three come from the journal's one pass (journal_tally.h), not a query of their own.
-    Check{"balance_disagrees_with_journal", nullptr},
-    Check{"unbalanced_entry", nullptr},
-    Check{"applied_more_than_once", nullptr},
+    Check{"balance_disagrees_with_journal", nullptr, "", Found::kInJournalPass},
+    Check{"unbalanced_entry", nullptr, "", Found::kInJournalPass},
+    Check{"applied_more_than_once", nullptr, "", Found::kInJournalPass},
+    // The next four set the flows against the journal: on an engine whose text is equal as
+    // bytes, the flows' one pass (flow_tally.h) finds the first, third and fourth, and shows
+    // when the second has nothing to find: when every request in the journal has a flow row
+    // that says it succeeded.
     Check{"duplicate_flow",
           "SELECT source, biz_seq, " LABEL ", count(*) FROM transfer_flow "
           "WHERE biz_seq IS NOT NULL GROUP BY source, biz_seq HAVING count(*) > 1",
-          "biz_seq {} has {} flow rows"},
+          "biz_seq {} has {} flow rows", Found::kInFlowPass},
     Check{"journal_without_flow",
           "SELECT source, biz_seq, " LABEL " FROM (SELECT DISTINCT source, biz_seq FROM journal) j "
           "WHERE NOT EXISTS (SELECT 1 FROM transfer_flow f WHERE " SAME_REQUEST(
               "f", "j") " "
                         "AND f.status = 2)",
-          "biz_seq {} moved money but no flow row says it succeeded"},
+          "biz_seq {} moved money but no flow row says it succeeded", Found::kUnlessFlowPass},
     Check{"flow_without_journal",
           "SELECT source, biz_seq, " LABEL " FROM transfer_flow f WHERE status = 2 AND "
           "outcome = 'applied' AND NOT EXISTS (SELECT 1 FROM journal j WHERE " SAME_REQUEST(
               "j", "f") ")",
-          "biz_seq {} is marked succeeded but moved no money"},
+          "biz_seq {} is marked succeeded but moved no money", Found::kInFlowPass},
     Check{"rejected_flow_with_journal",
           "SELECT source, biz_seq, " LABEL " FROM transfer_flow f WHERE status = 3 AND EXISTS "
           "(SELECT 1 FROM journal j WHERE " SAME_REQUEST("j", "f") ")",
-          "biz_seq {} is marked failed but moved money"},
+          "biz_seq {} is marked failed but moved money", Found::kInFlowPass},
     Check{"flow_without_key",
           "SELECT source, NULL, count(*), source FROM transfer_flow WHERE biz_seq IS NULL "
           "GROUP BY source",
@@ -138,28 +154,6 @@ bool file_intact(Connection& connection, AuditReport* report) {
   return report->violations.empty();
 }
 
-// Findings of one kind: the first kMaxViolationsPerCheck listed, the rest counted.
-class Findings {
- public:
-  explicit Findings(const char* kind) : kind_(kind) {}
-  void add(std::string source, std::string biz_seq, std::string detail) {
-    if (count_++ < kMaxViolationsPerCheck)
-      listed_.push_back({kind_, std::move(source), std::move(biz_seq), std::move(detail)});
-  }
-  void append_to(std::vector<Violation>* out) const {
-    out->insert(out->end(), listed_.begin(), listed_.end());
-    if (count_ > kMaxViolationsPerCheck)
-      out->push_back(
-          {kind_, "", "", fmt::format("... and {} more", count_ - kMaxViolationsPerCheck)});
-  }
-  const char* kind() const { return kind_; }
-
- private:
-  const char* kind_;
-  int count_ = 0;
-  std::vector<Violation> listed_;
-};
-
 // Runs one check's query; its rows go to `out`. A damaged file is an integrity finding.
 Status run_check(Connection& connection, const Check& check, const Binds& binds,
                  std::vector<Violation>* out) {
@@ -180,71 +174,21 @@ Status run_check(Connection& connection, const Check& check, const Binds& binds,
   return Status::ok();
 }
 
-// The checks found in the journal's one pass.
-struct JournalFindings {
-  Findings balance{"balance_disagrees_with_journal"};
-  Findings unbalanced{"unbalanced_entry"};
-  Findings applied_twice{"applied_more_than_once"};
-
-  const Findings& of(std::string_view kind) const {
-    return kind == balance.kind()      ? balance
-           : kind == unbalanced.kind() ? unbalanced
-                                       : applied_twice;
-  }
-};
-
-std::string request_label(const RequestEntries& request) {
-  return request.source == "api" ? request.biz_seq : request.source + "/" + request.biz_seq;
-}
-
-void check_request(const RequestEntries& request, JournalFindings* found) {
-  if (request.debit_minor != request.credit_minor || request.debits != request.credits)
-    found->unbalanced.add(request.source, request.biz_seq,
-                          fmt::format("biz_seq {}: debits {}, credits {}", request_label(request),
-                                      request.debit_minor, request.credit_minor));
-  if (request.debits > 1)
-    found->applied_twice.add(
-        request.source, request.biz_seq,
-        fmt::format("biz_seq {} moved money {} times", request_label(request), request.debits));
-}
-
-// Each account's balance against its opening balance plus its journal entries.
-Status check_balances(Connection& connection, const JournalTotals& totals, Findings* found) {
-  StepResult result = connection.query(
-      "SELECT name, balance_minor, opening_balance_minor FROM account ORDER BY name", {},
-      [&](const Row& row) {
-        const std::string name = as_text(row[0]);
-        const auto delta = totals.account_delta.find(name);
-        const int64_t journal = delta == totals.account_delta.end() ? 0 : delta->second;
-        if (as_int(row[1]) != as_int(row[2]) + journal)
-          found->add("", "",
-                     fmt::format("account {}: balance {}, opening {} plus journal {}", name,
-                                 as_int(row[1]), as_int(row[2]), journal));
-      });
-  return result.ok() ? Status::ok() : step_error(connection, result);
-}
-
-// The journal's one pass: the per-request checks, the balances, the report's counts, and each
-// request handed on to `also` (a simulation's verdicts).
-Status check_journal(Connection& connection, const RequestVisitor& also, JournalFindings* found,
-                     AuditReport* report) {
-  JournalTotals totals;
-  Status status = tally_journal(
-      connection,
-      [&](const RequestEntries& request) {
-        check_request(request, found);
-        if (also) also(request);
-      },
-      &totals);
-  if (status.is_ok()) status = check_balances(connection, totals, &found->balance);
+// The flows' one pass, where the engine's text is equal as bytes; else `flows` stays empty and
+// the checks it would find run their queries. A damaged file is an integrity finding.
+Status pass_over_flows(Connection& connection, const AuditSettings& settings,
+                       std::optional<FlowFindings>* flows, AuditReport* report) {
+  if (!settings.flow_pass || !engine_traits(connection.engine()).text_equal_as_bytes)
+    return Status::ok();
+  FlowFindings found;
+  const Status status = check_flows(connection, &found);
   if (status.is_damaged()) {
     report->violations.push_back({"integrity", "", "", status.message()});
     return Status::ok();
   }
-  report->requests_applied = totals.requests;
-  report->times_money_moved = totals.debits;
-  report->journal_entries = totals.entries;
-  return status;
+  RETURN_IF_ERROR(status);
+  flows->emplace(std::move(found));
+  return Status::ok();
 }
 
 }  // namespace
@@ -257,12 +201,18 @@ Status audit_ledger(Connection& connection, const AuditSettings& settings, Audit
   }
   JournalFindings journal;
   RETURN_IF_ERROR(check_journal(connection, settings.on_request, &journal, &report));
+  std::optional<FlowFindings> flows;
+  RETURN_IF_ERROR(pass_over_flows(connection, settings, &flows, &report));
   for (const Check& check : kChecks) {
-    if (!check.sql) {
+    if (check.found == Found::kInJournalPass) {
       journal.of(check.kind).append_to(&report.violations);
-    } else if (Status status = run_check(connection, check, {}, &report.violations);
-               !status.is_ok()) {
-      return status;
+    } else if (check.found == Found::kInFlowPass && flows) {
+      flows->of(check.kind)->append_to(&report.violations);
+    } else if (check.found == Found::kUnlessFlowPass && flows &&
+               flows->succeeded_and_moved == report.requests_applied) {
+      continue;  // every request that moved money has a row saying it succeeded
+    } else {
+      RETURN_IF_ERROR(run_check(connection, check, {}, &report.violations));
     }
   }
   const Binds binds{{":now", settings.now_ms}, {":stale_ms", settings.stale_after_ms}};

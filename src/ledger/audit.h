@@ -43,6 +43,9 @@ struct AuditSettings {
   // SQLite's integrity check first. A simulation's ledger skips it: it was made in this
   // process's memory (db/mem_vfs.h) and was never a file anyone else could damage.
   bool check_file = true;
+  // The flows' one pass (ledger/audit_passes.h) where the engine's text is equal as bytes; false:
+  // each of its checks by its own query, as on MariaDB (a test sets both the two ways).
+  bool flow_pass = true;
   // Sees every request's journal entries, from the audit's own pass over the journal: the
   // verdicts on how often each request moved money come from it.
   RequestVisitor on_request;
