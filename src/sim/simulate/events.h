@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <queue>
 #include <vector>
 
@@ -37,17 +38,36 @@ struct Event {
 };
 
 // The queue owns the run's virtual clock: only popping an event moves it, and never back.
+//
+// Most events a run schedules are a client's timeout and a lock wait's limit, each a fixed delay
+// from now, and most of them are stale by the time they come up (the answer came, the lock was
+// given). Scheduled at a fixed delay from a clock that never goes back, each kind's come in time
+// order, so each waits in a first-in-first-out lane of its own, and only the rest in the heap:
+// the heap stays a tenth the size. Popping takes the earliest of the heap's top and the lanes'
+// fronts by (time, sequence number), the same total order as one heap's.
 class EventQueue {
  public:
   // Every event is scheduled `delay_ms` from now; add_ms() proves the sum cannot overflow.
   void schedule_in(int64_t delay_ms, EventKind kind, uint32_t a, uint32_t b = 0) {
-    events_.push(Event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b});
+    const Event event{add_ms(clock_.now_ms(), delay_ms), next_seq_++, kind, a, b};
+    std::deque<Event>* lane = lane_of(kind);
+    if (lane && (lane->empty() || lane->back().at <= event.at))
+      lane->push_back(event);
+    else
+      heap_.push(event);
   }
-  bool empty() const { return events_.empty(); }
+  bool empty() const { return heap_.empty() && timeouts_.empty() && wait_limits_.empty(); }
   // The next event; the clock moves to its time.
   Event pop() {
-    Event event = events_.top();
-    events_.pop();
+    const Event* next = heap_.empty() ? nullptr : &heap_.top();
+    for (const std::deque<Event>* lane : {&timeouts_, &wait_limits_})
+      if (!lane->empty() && (!next || *next > lane->front())) next = &lane->front();
+    IDEMLAB_CHECK(next != nullptr, "pop from an empty event queue");
+    const Event event = *next;
+    if (!heap_.empty() && next == &heap_.top())
+      heap_.pop();
+    else
+      (next == &timeouts_.front() ? timeouts_ : wait_limits_).pop_front();
     IDEMLAB_CHECK(event.at >= clock_.now_ms(), "the event queue went back in time");
     clock_.set_ms(event.at);
     return event;
@@ -56,8 +76,17 @@ class EventQueue {
   int64_t now_ms() const { return clock_.now_ms(); }
 
  private:
+  // The lane of a kind scheduled at a fixed delay, or nullptr: the heap.
+  std::deque<Event>* lane_of(EventKind kind) {
+    return kind == EventKind::kTimeout     ? &timeouts_
+           : kind == EventKind::kWaitLimit ? &wait_limits_
+                                           : nullptr;
+  }
+
   ManualClock clock_{0};
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
+  std::deque<Event> timeouts_;
+  std::deque<Event> wait_limits_;
   uint64_t next_seq_ = 0;
 };
 
