@@ -65,7 +65,9 @@ class Session {
         clock_(&clock),
         driver_(&driver),
         driver_tag_(driver_tag),
-        options_(std::move(options)) {}
+        options_(std::move(options)) {
+    pending_.binds.reserve(kBindsRoom);  // every step's values and its ":now", with no regrowth
+  }
 
   struct StepAwaiter {
     Session& session;
@@ -178,6 +180,8 @@ class Session {
       pending_.binds.push_back({":now", int64_t{0}});
     pending_.binds.back().value = clock_->now_ms();
   }
+
+  static constexpr size_t kBindsRoom = 12;  // more than any step binds
 
   Connection* connection_;
   GuardStore* guards_ = nullptr;

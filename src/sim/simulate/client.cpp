@@ -50,26 +50,28 @@ void Clients::send_attempt(uint32_t request) {
   Random network(
       mix(settings_.config.seed, request, static_cast<uint64_t>(attempt), Purpose::kNetwork));
   const Network::Copies copies = network_.draw_copies(request, attempt, faults);
-  trace_.note(
-      request, attempt, 0, "client", "send", "",
-      fmt::format(
-          "biz_seq {}{}", settings_.keys.biz_seq_of(request, key),
-          copies.submitted > 1 ? fmt::format(", {} identical submissions", copies.submitted) : ""),
-      copies.submitted > 1 ? "double-submit" : "");
+  if (trace_.traced(request))  // the note's text is made only for a timeline that shows it
+    trace_.note(request, attempt, 0, "client", "send", "",
+                fmt::format("biz_seq {}{}", settings_.keys.biz_seq_of(request, key),
+                            copies.submitted > 1
+                                ? fmt::format(", {} identical submissions", copies.submitted)
+                                : ""),
+                copies.submitted > 1 ? "double-submit" : "");
   events_.schedule_in(settings_.config.retry.timeout_ms, EventKind::kTimeout, request,
                       static_cast<uint32_t>(attempt));
   network_.dispatch(request, attempt, key, copies, faults, network);
 }
 
 void Clients::answer(uint32_t index) {
-  const Delivery delivery = network_.delivery(index);
+  const Delivery delivery = std::move(network_.delivery(index));  // the slot is free for reuse
   network_.free(index);
   RequestRecord& state = requests_[delivery.request];
   const bool current = delivery.attempt == state.attempts_sent && !state.current_resolved &&
                        state.phase == ClientPhase::kWaiting;
-  trace_.note(delivery.request, delivery.attempt, delivery.copy, "client",
-              current ? "answer" : "answer ignored (late or a duplicate)", "",
-              std::string(outcome_name(delivery.answer.outcome)));
+  if (trace_.traced(delivery.request))
+    trace_.note(delivery.request, delivery.attempt, delivery.copy, "client",
+                current ? "answer" : "answer ignored (late or a duplicate)", "",
+                std::string(outcome_name(delivery.answer.outcome)));
   if (!current) return;
   state.current_resolved = true;
   if (is_definitive(delivery.answer.outcome)) {
@@ -177,8 +179,8 @@ TransferRequest Clients::make_request(uint32_t request, uint8_t key) const {
   int64_t from = static_cast<int64_t>(random.below(kAccounts));
   int64_t to = (from + 1 + static_cast<int64_t>(random.below(kAccounts - 1))) % kAccounts;
   int64_t amount = random.between(1, 100'000);
-  TransferRequest result{settings_.keys.biz_seq_of(request, key), fmt::format("a{:02}", from),
-                         fmt::format("a{:02}", to), amount, ""};
+  TransferRequest result{settings_.keys.biz_seq_of(request, key), account_name(from),
+                         account_name(to), amount, ""};
   result.source = settings_.keys.source_of(request);
   // Faults that shape the request itself, drawn after its payload so they never change it.
   for (const FaultSpec& fault : settings_.config.faults) {

@@ -167,9 +167,10 @@ void Endpoint::done(uint32_t index, std::optional<Answer> answer) {
     return;
   }
   clients_.record_answer(request, *answer);
-  trace_.note(request, delivery.attempt, delivery.copy, "server", "answer", "",
-              std::string(outcome_name(answer->outcome)) +
-                  (answer->reason.empty() ? "" : " (" + answer->reason + ")"));
+  if (trace_.traced(request))
+    trace_.note(request, delivery.attempt, delivery.copy, "server", "answer", "",
+                std::string(outcome_name(answer->outcome)) +
+                    (answer->reason.empty() ? "" : " (" + answer->reason + ")"));
   delivery.answer = *answer;
   network_.send_answer(index);
 }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "core/random.h"
 #include "sim/shared/request_key.h"
 #include "sim/simulate/simulate.h"
@@ -15,6 +17,11 @@ constexpr int64_t kStepMs = 1;              // virtual time one statement takes
 constexpr int64_t kLockPollMs = 1;          // a woken waiter tries the lock again after this
 constexpr int64_t kLockWaitLimitMs = 1000;  // the server's busy timeout
 constexpr int64_t kAccounts = 16;
+static_assert(kAccounts <= 100, "account names have two digits");
+// Account `index`'s name: "a00" to "a15" (made at every request, so not by a format string).
+inline std::string account_name(int64_t index) {
+  return {'a', static_cast<char>('0' + index / 10), static_cast<char>('0' + index % 10)};
+}
 constexpr int64_t kOpeningBalanceMinor = 1'000'000'000'000;
 constexpr int64_t kRedeliveryGapMs = 40;  // a queue redelivers after its ack timeout
 

@@ -14,7 +14,7 @@ namespace idemlab {
 std::vector<OpeningBalance> sim_opening_balances() {
   std::vector<OpeningBalance> accounts;
   for (int64_t i = 0; i < sim::kAccounts; ++i)
-    accounts.push_back({fmt::format("a{:02}", i), sim::kOpeningBalanceMinor});
+    accounts.push_back({sim::account_name(i), sim::kOpeningBalanceMinor});
   return accounts;
 }
 
