@@ -60,14 +60,18 @@ class EventQueue {
   // The next event; the clock moves to its time.
   Event pop() {
     const Event* next = heap_.empty() ? nullptr : &heap_.top();
-    for (const std::deque<Event>* lane : {&timeouts_, &wait_limits_})
-      if (!lane->empty() && (!next || *next > lane->front())) next = &lane->front();
+    std::deque<Event>* from = nullptr;  // the lane `next` heads; nullptr: the heap
+    for (std::deque<Event>* lane : {&timeouts_, &wait_limits_}) {
+      if (lane->empty() || (next && !(*next > lane->front()))) continue;
+      next = &lane->front();
+      from = lane;
+    }
     IDEMLAB_CHECK(next != nullptr, "pop from an empty event queue");
     const Event event = *next;
-    if (!heap_.empty() && next == &heap_.top())
-      heap_.pop();
+    if (from)
+      from->pop_front();
     else
-      (next == &timeouts_.front() ? timeouts_ : wait_limits_).pop_front();
+      heap_.pop();
     IDEMLAB_CHECK(event.at >= clock_.now_ms(), "the event queue went back in time");
     clock_.set_ms(event.at);
     return event;
