@@ -232,10 +232,12 @@ Status GaleraModel::apply(Node& node, int64_t now_ms, bool all) {
 }
 
 void GaleraModel::apply_due(int64_t now_ms) {
-  for (Node& node : nodes_) {
-    const Status status = apply(node, now_ms, false);
-    IDEMLAB_CHECK(status.is_ok() || status.code() == StatusCode::kBusy, "an applier runs");
-  }
+  for (size_t node = 0; node < nodes_.size(); ++node) apply_due_on(static_cast<int>(node), now_ms);
+}
+
+void GaleraModel::apply_due_on(int node, int64_t now_ms) {
+  const Status status = apply(nodes_[static_cast<size_t>(node)], now_ms, false);
+  IDEMLAB_CHECK(status.is_ok() || status.code() == StatusCode::kBusy, "an applier runs");
   forget();
 }
 

@@ -62,6 +62,8 @@ class SqliteLockQueue final : public StepRunner {
   // applier (a causal read); a COMMIT the cluster refuses, answered as the server would.
   bool waits_for_applier(const Delivery& delivery);
   std::optional<ExecutedStep> refused_commit(const Delivery& delivery, bool traced);
+  // What the nodes apply before a step on `node`.
+  void apply_due(int node);
   // On a cluster (settings.galera()): its model, and the write-set log its nodes follow.
   GaleraModel& cluster() { return *run_.ledger.replicas.cluster(); }
   WriteSetLog& cluster_log() { return *run_.ledger.replicas.log(); }

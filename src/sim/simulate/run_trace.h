@@ -16,6 +16,8 @@ class RunTrace {
   RunTrace(const SimOptions& options, const ManualClock& clock)
       : options_(options), clock_(clock) {}
 
+  // Whether any request's timeline is kept.
+  bool any() const { return options_.timeline; }
   bool traced(uint32_t request) const {
     return options_.timeline &&
            (options_.timeline_request == 0 || options_.timeline_request == request + 1);
