@@ -23,10 +23,11 @@ ReadRoute route_read(bool read_your_writes, bool standby_caught_up);
 class StandbyState {
  public:
   virtual ~StandbyState() = default;
-  // Brings the standby's view up to the read's moment (the simulator's replica applies what is
-  // due); with `ask`, sets *caught_up: whether the standby has replayed every commit the
-  // primary has made. A failure is answered as the read's own would be.
-  virtual StepResult before_read(bool ask, bool* caught_up) = 0;
+  // Brings the standby's view up to the moment of the read `stmt` with `binds` (the simulator's
+  // replica applies what is due and that read would see); with `ask`, sets *caught_up: whether
+  // the standby has replayed every commit the primary has made. A failure is answered as the
+  // read's own would be.
+  virtual StepResult before_read(Stmt stmt, const Binds& binds, bool ask, bool* caught_up) = 0;
   // How far the standby had replayed when last asked, as its server writes it ("" if never).
   virtual const std::string& replayed() const = 0;
 };

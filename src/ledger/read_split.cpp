@@ -15,7 +15,7 @@ class ServerStandby final : public StandbyState {
   ServerStandby(Connection& standby, Connection& primary)
       : standby_(&standby), primary_(&primary) {}
 
-  StepResult before_read(bool ask, bool* caught_up) override {
+  StepResult before_read(Stmt, const Binds&, bool ask, bool* caught_up) override {
     if (!ask) return {};
     std::string lsn;
     Status status = commit_position(*primary_, &lsn);
@@ -61,7 +61,8 @@ bool ReadSplit::routes(Stmt id) {
 
 StepResult ReadSplit::run(Stmt id, const Binds& binds) {
   bool caught_up = true;
-  if (StepResult failed = state_->before_read(read_your_writes_, &caught_up); !failed.ok())
+  if (StepResult failed = state_->before_read(id, binds, read_your_writes_, &caught_up);
+      !failed.ok())
     return failed;
   last_ = route_read(read_your_writes_, caught_up);
   if (last_ == ReadRoute::kStandby) {

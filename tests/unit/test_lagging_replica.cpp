@@ -165,11 +165,13 @@ TEST_CASE("a flow the primary inserted reads on the replica with the primary's i
   run_and_ship(log, primary, Stmt::kBeginImmediate, {}, 11);
   run_and_ship(log, primary, Stmt::kInsertFlow, flow_binds("r2"), 11);
   run_and_ship(log, primary, Stmt::kCommit, {}, 11);
-  REQUIRE(replica.catch_up(100).is_ok());
+  // Read as a read split reads it: a flow write waits on the replica for the read of its request.
+  ManualClock clock(100);
+  std::unique_ptr<ReadSplit> reads = replica_reads(replica, primary, clock, false);
   for (const char* key : {"r1", "r2"}) {
     const Binds by_key = {{":source", "api"}, {":biz_seq", key}};
     StepResult on_primary = primary.run(Stmt::kSelectFlow, by_key);
-    StepResult on_replica = replica.connection().run(Stmt::kSelectFlow, by_key);
+    StepResult on_replica = reads->run(Stmt::kSelectFlow, by_key);
     REQUIRE(on_primary.ok());
     REQUIRE(on_replica.ok());
     REQUIRE(on_replica.row.has_value());

@@ -31,7 +31,7 @@ struct ScriptedStandby final : StandbyState {
   const std::vector<int64_t>* commits = nullptr;
   const ManualClock* clock = nullptr;
   std::string shown;
-  StepResult before_read(bool ask, bool* caught_up) override {
+  StepResult before_read(Stmt, const Binds&, bool ask, bool* caught_up) override {
     size_t replayed = 0;
     while (replayed < commits->size() && (*commits)[replayed] + kLagMs <= clock->now_ms())
       ++replayed;

@@ -73,17 +73,33 @@ void LaggingReplica::pause(int64_t now_ms, int64_t ms) {
 }
 
 // Every commit due is applied in one transaction of the replica's: what a reader can see
-// changes only between reads, so the commits' boundaries within it do not show.
+// changes only between reads, so the commits' boundaries within it do not show. A flow write
+// the backlog keeps waits there for its read.
 Status LaggingReplica::apply_before(int64_t before_ms) {
-  if (shipped_.empty() || shipped_.front().at_ms >= before_ms) return Status::ok();
-  RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
+  bool open = false;
   while (!shipped_.empty() && shipped_.front().at_ms < before_ms) {
-    for (const LoggedWrite& write : shipped_.front().writes) {
-      const StepResult result = connection_.apply(write.stmt, write.binds);
-      IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
+    for (LoggedWrite& write : shipped_.front().writes) {
+      if (flows_.keep(write)) continue;
+      if (!open) RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
+      open = true;
+      apply(write);
     }
     shipped_.pop_front();
   }
+  return open ? replica_status(connection_.run(Stmt::kCommit, {})) : Status::ok();
+}
+
+void LaggingReplica::apply(LoggedWrite& write) {
+  const StepResult result = FlowBacklog::apply(connection_, write);
+  IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
+}
+
+Status LaggingReplica::prepare_read(Stmt stmt, const Binds& binds) {
+  std::vector<LoggedWrite>* writes = flows_.kept_for(stmt, binds);
+  if (!writes) return Status::ok();
+  RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
+  for (LoggedWrite& write : *writes) apply(write);
+  writes->clear();
   return replica_status(connection_.run(Stmt::kCommit, {}));
 }
 
@@ -100,8 +116,9 @@ namespace {
 class ReplicaState final : public StandbyState {
  public:
   ReplicaState(LaggingReplica& replica, const Clock& clock) : replica_(&replica), clock_(&clock) {}
-  StepResult before_read(bool ask, bool* caught_up) override {
-    const Status status = replica_->catch_up(clock_->now_ms());
+  StepResult before_read(Stmt stmt, const Binds& binds, bool ask, bool* caught_up) override {
+    Status status = replica_->catch_up(clock_->now_ms());
+    if (status.is_ok()) status = replica_->prepare_read(stmt, binds);
     IDEMLAB_CHECK(status.is_ok(), "the replica applies what the primary committed");
     if (ask) *caught_up = replica_->caught_up();
     return {};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "attempt/fault_site.h"
@@ -42,7 +43,7 @@ struct Delivery {
 // owner ("worker-N"), so the order of reuse is part of a run's bytes.
 class Deliveries {
  public:
-  uint32_t add() {
+  uint32_t add(uint32_t request) {
     uint32_t index;
     if (free_.empty()) {
       index = static_cast<uint32_t>(all_.size());
@@ -53,13 +54,19 @@ class Deliveries {
     }
     all_[index] = Delivery{};
     all_[index].live = true;
+    all_[index].request = request;
+    ++in_flight_[request];
     return index;
   }
   void free(uint32_t index) {
     IDEMLAB_CHECK(all_[index].live, "a delivery freed twice");
     all_[index].live = false;
     free_.push_back(index);
+    const auto copies = in_flight_.find(all_[index].request);
+    if (--copies->second == 0) in_flight_.erase(copies);
   }
+  // Whether a copy of an attempt of `request` is in flight: sent, and not yet answered or lost.
+  bool in_flight(uint32_t request) const { return in_flight_.count(request) != 0; }
   // Calls `visit(index, delivery)` for every delivery in flight.
   template <class Visit>
   void for_each_live(Visit visit) {
@@ -72,6 +79,7 @@ class Deliveries {
  private:
   std::vector<Delivery> all_;
   std::vector<uint32_t> free_;
+  std::unordered_map<uint32_t, uint32_t> in_flight_;  // copies in flight, by request
 };
 
 }  // namespace idemlab::sim

@@ -109,11 +109,10 @@ uint16_t Network::crash_point(Random& random) const {
 }
 
 uint32_t Network::new_delivery(uint32_t request, uint8_t attempt, uint8_t copy, uint8_t key) {
-  const uint32_t index = deliveries_.add();
+  const uint32_t index = deliveries_.add(request);
   Delivery& delivery = deliveries_[index];
   delivery.sites = FaultSites(slow_default_step(settings_.strategy.info(), settings_.pitfall),
                               kSimulatedSlowPhase);
-  delivery.request = request;
   delivery.attempt = attempt;
   delivery.copy = copy;
   delivery.key = key;

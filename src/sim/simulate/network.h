@@ -39,6 +39,7 @@ class Network {
   int64_t dropped_by_broker() const { return dropped_by_broker_; }
   // The copy is done with: answered, lost or crashed.
   void free(uint32_t index) { deliveries_.free(index); }
+  bool in_flight(uint32_t request) const { return deliveries_.in_flight(request); }
   template <class Visit>
   void for_each_delivery(Visit visit) {
     deliveries_.for_each_live(visit);

@@ -64,9 +64,25 @@ void Simulation::handle(const Event& event) {
   }
 }
 
+// A read standby drops a request's flow writes unapplied once no read can ask for them: its
+// client is done with it, and no copy of an attempt of it is in flight.
+void Simulation::forget_settled_reads() {
+  LaggingReplica* standby = ledger_.replicas.read_standby();
+  if (!standby) return;
+  standby->forget_when([this](std::string_view source, std::string_view biz_seq) {
+    const int64_t request = settings_.keys.request_of(source, biz_seq);
+    if (request < 0) return false;
+    const auto index = static_cast<uint32_t>(request);
+    const ClientPhase phase = clients_.requests()[index].phase;
+    return (phase == ClientPhase::kDone || phase == ClientPhase::kGaveUp) &&
+           !network_.in_flight(index);
+  });
+}
+
 Status Simulation::run(SimResult* out) {
   RETURN_IF_ERROR(runner_->open());
   RETURN_IF_ERROR(open_guard_store());
+  forget_settled_reads();
   const SimConfig& config = settings_.config;
   clients_.start(static_cast<uint32_t>(std::min<int64_t>(config.concurrency, config.requests)));
   for (size_t i = 0; i < config.faults.size(); ++i)

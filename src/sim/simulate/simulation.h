@@ -27,6 +27,7 @@ class Simulation {
 
  private:
   Status open_guard_store();
+  void forget_settled_reads();
   void handle(const Event& event);
   Status verdicts(SimResult* out);
 
