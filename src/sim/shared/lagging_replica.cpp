@@ -45,7 +45,7 @@ Status LaggingReplica::create(Connection& primary, int64_t lag_ms, LaggingReplic
   // lock to take and give back around each read. A dedup record is read by its key: its index
   // by request is no reader's. (The flow's unique index stays: upserts name it.)
   return out->connection_.exec_script(
-      "PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; DROP INDEX dedup_request");
+      "PRAGMA journal_mode = OFF; PRAGMA locking_mode = EXCLUSIVE; DROP INDEX dedup_request");
 }
 
 bool LaggingReplica::follows(Stmt stmt) const {
