@@ -73,13 +73,13 @@ void LaggingReplica::pause(int64_t now_ms, int64_t ms) {
 }
 
 // Every commit due is applied in one transaction of the replica's: what a reader can see
-// changes only between reads, so the commits' boundaries within it do not show. A flow write
-// the backlog keeps waits there for its read.
+// changes only between reads, so the commits' boundaries within it do not show. A write the
+// backlog keeps waits there for its read.
 Status LaggingReplica::apply_before(int64_t before_ms) {
   bool open = false;
   while (!shipped_.empty() && shipped_.front().at_ms < before_ms) {
     for (LoggedWrite& write : shipped_.front().writes) {
-      if (flows_.keep(write)) continue;
+      if (backlog_.keep(write)) continue;
       if (!open) RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
       open = true;
       apply(write);
@@ -90,12 +90,12 @@ Status LaggingReplica::apply_before(int64_t before_ms) {
 }
 
 void LaggingReplica::apply(LoggedWrite& write) {
-  const StepResult result = FlowBacklog::apply(connection_, write);
+  const StepResult result = ReadBacklog::apply(connection_, write);
   IDEMLAB_CHECK(result.ok(), "a write the primary committed applies on its replica");
 }
 
 Status LaggingReplica::prepare_read(Stmt stmt, const Binds& binds) {
-  std::vector<LoggedWrite>* writes = flows_.kept_for(stmt, binds);
+  std::vector<LoggedWrite>* writes = backlog_.kept_for(stmt, binds);
   if (!writes) return Status::ok();
   RETURN_IF_ERROR(replica_status(connection_.run(Stmt::kBeginImmediate, {})));
   for (LoggedWrite& write : *writes) apply(write);

@@ -6,9 +6,9 @@
 // rows because the replica applies the same commits in the primary's order from the same start
 // (every value a statement takes, ":now" included, is bound). It applies only the writes to the
 // tables a read sent to it reads (flows, dedup records, tokens): the accounts and the journal
-// are never read there, and leaving them out halves its cost. A due write to a flow row waits
-// by its request (flow_backlog.h) until a read asks for that request's rows: a read sees what
-// it would had every due write been applied, and a settled request's writes are never applied. (A
+// are never read there, and leaving them out halves its cost. A due write to a flow row or a
+// dedup record waits (read_backlog.h) until a read asks for those rows: a read sees what it
+// would had every due write been applied, and a settled request's writes are never applied. (A
 // failover of the ledger does not promote it: the primary undoes what the standby lacked,
 // db/sqlite/undo_log.h.) Its link to the primary can be cut after a given commit, as
 // `scripts/servers cut` cuts a real one: explore's standby lag is where that cut falls.
@@ -24,7 +24,7 @@
 #include "core/clock.h"
 #include "db/connection.h"
 #include "ledger/read_split.h"
-#include "sim/shared/flow_backlog.h"
+#include "sim/shared/read_backlog.h"
 #include "sim/shared/scratch_ledger.h"
 #include "sim/shared/write_set_log.h"
 
@@ -45,10 +45,10 @@ class LaggingReplica final : public WriteSetFollower {
   void committed(WriteSet&& set) override;
   // Applies every commit shipped at or before now_ms - lag_ms.
   Status catch_up(int64_t now_ms);
-  // Before the read `stmt` with `binds`: applies the due flow writes it would see.
+  // Before the read `stmt` with `binds`: applies the due writes it would see.
   Status prepare_read(Stmt stmt, const Binds& binds);
-  // From now on, a request's due flow writes are dropped once `unread` says no read will ask.
-  void forget_when(FlowBacklog::Unread unread) { flows_.forget_when(std::move(unread)); }
+  // From now on, due writes kept for a read are dropped once `unread` says none will ask.
+  void forget_when(ReadBacklog::Unread unread) { backlog_.forget_when(std::move(unread)); }
   // Whether it has applied every commit shipped so far (the primary's position now).
   bool caught_up() const { return shipped_.empty(); }
   // Commits shipped and not applied yet.
@@ -79,7 +79,7 @@ class LaggingReplica final : public WriteSetFollower {
   Connection connection_;
   int64_t lag_ms_ = 0;
   std::deque<Commit> shipped_;  // not due yet
-  FlowBacklog flows_;           // due flow writes, by request, until a read asks for them
+  ReadBacklog backlog_;         // due writes, by the rows a read asks for, until it does
   int64_t received_ = 0;        // commits that changed a row
   int64_t cut_at_ = -1;         // received_ when its link is cut (-1: never)
   bool missed_ = false;

@@ -64,19 +64,31 @@ void Simulation::handle(const Event& event) {
   }
 }
 
-// A read standby drops a request's flow writes unapplied once no read can ask for them: its
-// client is done with it, and no copy of an attempt of it is in flight.
+// A read standby drops due writes unapplied once no read can ask for their rows: the client of
+// every request that could is done with it, and no copy of it is in flight.
 void Simulation::forget_settled_reads() {
   LaggingReplica* standby = ledger_.replicas.read_standby();
   if (!standby) return;
-  standby->forget_when([this](std::string_view source, std::string_view biz_seq) {
-    const int64_t request = settings_.keys.request_of(source, biz_seq);
-    if (request < 0) return false;
-    const auto index = static_cast<uint32_t>(request);
-    const ClientPhase phase = clients_.requests()[index].phase;
-    return (phase == ClientPhase::kDone || phase == ClientPhase::kGaveUp) &&
-           !network_.in_flight(index);
+  standby->forget_when([this](std::string_view source, std::string_view biz_seq, bool any_source) {
+    const RequestKeys& keys = settings_.keys;
+    if (!any_source) return settled(keys.request_of(source, biz_seq));
+    for (const std::string& each : settings_.config.sources) {
+      const int64_t request = keys.request_of(each, biz_seq);
+      if (request >= 0 && static_cast<size_t>(request) < clients_.requests().size() &&
+          !settled(request))
+        return false;
+    }
+    return true;
   });
+}
+
+// Whether `request` will send nothing more (a request the run has not is never said to be).
+bool Simulation::settled(int64_t request) const {
+  if (request < 0 || static_cast<size_t>(request) >= clients_.requests().size()) return false;
+  const auto index = static_cast<uint32_t>(request);
+  const ClientPhase phase = clients_.requests()[index].phase;
+  return (phase == ClientPhase::kDone || phase == ClientPhase::kGaveUp) &&
+         !network_.in_flight(index);
 }
 
 Status Simulation::run(SimResult* out) {

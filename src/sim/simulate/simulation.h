@@ -28,6 +28,7 @@ class Simulation {
  private:
   Status open_guard_store();
   void forget_settled_reads();
+  bool settled(int64_t request) const;
   void handle(const Event& event);
   Status verdicts(SimResult* out);
 
