@@ -163,10 +163,18 @@ bool statement_is_guard(Stmt id) {
   }
 }
 
+// Read once per statement: the simulator asks it of every step it runs.
 bool statement_takes_write_lock(Stmt id) {
-  std::string_view sql = statement_sql(id);
-  if (id == Stmt::kBeginImmediate) return true;
-  return sql.starts_with("INSERT") || sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+  static constexpr auto kTakes = [] {
+    std::array<bool, static_cast<size_t>(Stmt::kCount)> takes{};
+    for (size_t i = 0; i < takes.size(); ++i) {
+      const std::string_view sql = kStatements[i].sql;
+      takes[i] = kStatements[i].id == Stmt::kBeginImmediate || sql.starts_with("INSERT") ||
+                 sql.starts_with("UPDATE") || sql.starts_with("DELETE");
+    }
+    return takes;
+  }();
+  return kTakes[static_cast<size_t>(id)];
 }
 
 }  // namespace idemlab

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "core/check.h"
 #include "db/statement_tables.h"
@@ -27,9 +28,12 @@ std::string with_id(Stmt stmt) {
   return sql;
 }
 
-const Value* find(const Binds& binds, std::string_view name) {
+// Room for the writes a request's rows usually take (an insert, a finish, a retry's claim).
+constexpr size_t kWritesAtOnce = 4;
+
+const Value* find(const Binds& binds, const char* name) {
   for (const Bind& bind : binds)
-    if (name == bind.name) return &bind.value;
+    if (std::strcmp(bind.name, name) == 0) return &bind.value;
   return nullptr;
 }
 
@@ -77,6 +81,7 @@ ReadBacklog::Rows* ReadBacklog::place(const LoggedWrite& write) {
   if (fresh) {
     it->second.source = as_text(*find(write.binds, ":source"));
     it->second.biz_seq = as_text(*find(write.binds, ":biz_seq"));
+    it->second.writes.reserve(kWritesAtOnce);
   }
   return &it->second;
 }
@@ -96,6 +101,7 @@ ReadBacklog::Rows* ReadBacklog::place_dedup(const LoggedWrite& write) {
     return nullptr;
   Rows& rows = by_rows_[std::move(name)];
   rows = Rows{as_text(*source), as_text(*biz_seq), true, {}, {}};
+  rows.writes.reserve(kWritesAtOnce);
   return &rows;
 }
 

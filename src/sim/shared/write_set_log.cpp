@@ -1,11 +1,16 @@
 // The simulator's replication log: write sets captured from the statements that ran.
 #include "sim/shared/write_set_log.h"
 
+#include <utility>
+
 #include "db/statement_tables.h"
 
 namespace idemlab {
 
 namespace {
+
+// Room for a transaction's writes a follower needs (a flow, a dedup record, a finish).
+constexpr size_t kWritesAtOnce = 4;
 
 // The id a flow write's RETURNING gave: the flow row an insert made.
 int64_t returned_id(Stmt stmt, const StepResult& result) {
@@ -25,16 +30,17 @@ void WriteSetLog::follow(WriteSetFollower* follower) {
 void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int64_t now_ms) {
   const Stmt stmt = step.stmt;
   if (stmt == Stmt::kBeginImmediate) {
-    open_[&connection] = Open{};
+    Open& transaction = open_of(connection);
+    transaction = Open{{}, false, true};
+    transaction.writes.reserve(kWritesAtOnce);
     if (step.result.ok())
       for (WriteSetFollower* follower : followers_) follower->began(connection);
     return;
   }
   if (stmt == Stmt::kRollback || stmt == Stmt::kCommit) {
-    const auto found = open_.find(&connection);
-    if (found == open_.end()) return;
-    Open transaction = std::move(found->second);
-    open_.erase(found);
+    Open& open = open_of(connection);
+    if (!open.open) return;
+    Open transaction = std::exchange(open, Open{});
     if (stmt == Stmt::kCommit && step.result.ok())
       ship(connection, std::move(transaction), now_ms);
     else
@@ -44,7 +50,8 @@ void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int
   // A write that changed nothing has nothing to replay.
   if (!step.result.ok() || step.result.changes == 0 || !statement_takes_write_lock(stmt)) return;
   Open alone;
-  Open& transaction = connection.in_transaction() ? open_[&connection] : alone;
+  Open& transaction = connection.in_transaction() ? open_of(connection) : alone;
+  transaction.open |= &transaction != &alone;
   transaction.changed = true;
   if (followed_[static_cast<size_t>(stmt)]) {
     LoggedWrite write{stmt, step.binds, returned_id(stmt, step.result)};
@@ -55,8 +62,16 @@ void WriteSetLog::ran(const Connection& connection, const PendingStep& step, int
 }
 
 void WriteSetLog::rolled_back(const Connection& connection) {
-  open_.erase(&connection);
+  open_of(connection) = Open{};
   for (WriteSetFollower* follower : followers_) follower->ended(connection);
+}
+
+// A connection's entry, made on its first use: a run has a few connections, kept until a
+// failover drops them all, and a scan of their addresses beats hashing one.
+WriteSetLog::Open& WriteSetLog::open_of(const Connection& connection) {
+  for (auto& [whose, open] : open_)
+    if (whose == &connection) return open;
+  return open_.emplace_back(&connection, Open{}).second;
 }
 
 void WriteSetLog::ship(const Connection& connection, Open transaction, int64_t now_ms) {

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "db/connection.h"
@@ -68,15 +68,19 @@ class WriteSetLog {
   void drop_open() { open_.clear(); }
 
  private:
+  // A connection's transaction; kept, closed, between its transactions (no entry each time).
   struct Open {
     std::vector<LoggedWrite> writes;
     bool changed = false;
+    bool open = false;  // a transaction is under way
   };
   void ship(const Connection& connection, Open transaction, int64_t now_ms);
 
   std::vector<WriteSetFollower*> followers_;
   std::vector<bool> followed_;  // by statement: whether a follower needs its writes
-  std::unordered_map<const Connection*, Open> open_;
+  Open& open_of(const Connection& connection);
+
+  std::vector<std::pair<const Connection*, Open>> open_;
 };
 
 }  // namespace idemlab

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "attempt/fault_site.h"
@@ -55,6 +54,7 @@ class Deliveries {
     all_[index] = Delivery{};
     all_[index].live = true;
     all_[index].request = request;
+    if (request >= in_flight_.size()) in_flight_.resize(request + 1);
     ++in_flight_[request];
     return index;
   }
@@ -62,11 +62,12 @@ class Deliveries {
     IDEMLAB_CHECK(all_[index].live, "a delivery freed twice");
     all_[index].live = false;
     free_.push_back(index);
-    const auto copies = in_flight_.find(all_[index].request);
-    if (--copies->second == 0) in_flight_.erase(copies);
+    --in_flight_[all_[index].request];
   }
   // Whether a copy of an attempt of `request` is in flight: sent, and not yet answered or lost.
-  bool in_flight(uint32_t request) const { return in_flight_.count(request) != 0; }
+  bool in_flight(uint32_t request) const {
+    return request < in_flight_.size() && in_flight_[request] != 0;
+  }
   // Calls `visit(index, delivery)` for every delivery in flight.
   template <class Visit>
   void for_each_live(Visit visit) {
@@ -79,7 +80,7 @@ class Deliveries {
  private:
   std::vector<Delivery> all_;
   std::vector<uint32_t> free_;
-  std::unordered_map<uint32_t, uint32_t> in_flight_;  // copies in flight, by request
+  std::vector<uint16_t> in_flight_;  // copies in flight, by request
 };
 
 }  // namespace idemlab::sim
