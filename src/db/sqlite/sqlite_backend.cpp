@@ -192,6 +192,21 @@ size_t returning_at(Stmt id) {
   }();
   return kAt[static_cast<size_t>(id)];
 }
+
+// Whether the statement is an insert whose RETURNING gives only the id of the row it inserted
+// (it updates no row: no DO UPDATE), which sqlite3_last_insert_rowid() gives as well.
+bool returns_inserted_id(Stmt id) {
+  static const auto kReturns = [] {
+    std::array<bool, static_cast<size_t>(Stmt::kCount)> returns{};
+    for (size_t i = 0; i < returns.size(); ++i) {
+      const std::string_view sql = statement_sql(static_cast<Stmt>(i));
+      returns[i] = sql.starts_with("INSERT") && sql.ends_with(" RETURNING id") &&
+                   sql.find("DO UPDATE") == std::string_view::npos;
+    }
+    return returns;
+  }();
+  return kReturns[static_cast<size_t>(id)];
+}
 }  // namespace
 
 sqlite3_stmt* SqliteBackend::prepared(Stmt id) {
@@ -210,8 +225,15 @@ sqlite3_stmt* SqliteBackend::prepared_without_rows(Stmt id) {
   return slot;
 }
 
+// An insert that returns only its row's id runs without its RETURNING clause, and the row
+// returned is the id SQLite gives the row (none when it inserted none): for RETURNING, SQLite
+// builds a temporary table on every run, which cost a simulation 2.4% of its instructions.
+// The SQL traced is the SQL run; a timeline shows the statement as the strategy wrote it.
 StepResult SqliteBackend::run(Stmt id, const Binds& binds) {
-  return run_prepared(id, prepared(id), binds);
+  if (!returns_inserted_id(id)) return run_prepared(id, prepared(id), binds);
+  StepResult result = run_prepared(id, prepared_without_rows(id), binds);
+  if (result.ok() && result.changes > 0) result.row = Row{Value{sqlite3_last_insert_rowid(db_)}};
+  return result;
 }
 
 StepResult SqliteBackend::apply(Stmt id, const Binds& binds) {
